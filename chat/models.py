@@ -1,0 +1,133 @@
+import hashlib
+import secrets
+from datetime import datetime, timedelta
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+
+
+class Persona(models.Model):
+    """A companion users talk to. Sessions without one talk to the assistant in general."""
+
+    slug = models.SlugField(max_length=64, unique=True)
+    name = models.CharField(max_length=120)
+    description = models.TextField(blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["name"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class ChatSession(models.Model):
+    class Source(models.TextChoices):
+        API = "api", "API"
+        IMPORT = "import", "Import"
+        CHAT = "chat", "Chat page"
+
+    class Triage(models.TextChoices):
+        NORMAL = "normal", "Normal"
+        EMPTY = "empty", "Empty"
+        ROLEPLAY = "roleplay", "Roleplay"
+        DOCUMENT = "document", "Document"
+        CODING = "coding", "Coding"
+        TRANSLATION = "translation", "Translation"
+
+    SKIPPED_KINDS = (Triage.ROLEPLAY, Triage.DOCUMENT, Triage.CODING, Triage.TRANSLATION)
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="chat_sessions")
+    persona = models.ForeignKey(Persona, null=True, blank=True, on_delete=models.SET_NULL, related_name="sessions")
+    external_id = models.CharField(max_length=200, blank=True)
+    source = models.CharField(max_length=16, choices=Source.choices, default=Source.API)
+    title = models.CharField(max_length=200, blank=True)
+    started_at = models.DateTimeField()
+    last_active_at = models.DateTimeField()
+    created_at = models.DateTimeField(auto_now_add=True)
+    # Light sleep bookkeeping: claimed = a worker is on it; done = processed up to processed_seq.
+    claimed_at = models.DateTimeField(null=True, blank=True)
+    claimed_by = models.CharField(max_length=120, blank=True)
+    dreamed_at = models.DateTimeField(null=True, blank=True)
+    processed_seq = models.IntegerField(default=0, help_text="Highest message seq light sleep has processed.")
+    attempts = models.PositiveIntegerField(default=0)
+    last_error = models.TextField(blank=True)
+    triage_kind = models.CharField(max_length=16, choices=Triage.choices, blank=True)
+    triage_reason = models.TextField(blank=True)
+    skipped = models.BooleanField(default=False)
+
+    class Meta:
+        ordering = ["-last_active_at"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["user", "external_id"], condition=~Q(external_id=""), name="chat_session_unique_external_id"
+            ),
+        ]
+        indexes = [
+            models.Index(fields=["dreamed_at", "last_active_at"], name="chat_session_sweep_idx"),
+            models.Index(fields=["user", "-last_active_at"], name="chat_session_user_recent_idx"),
+        ]
+
+    def __str__(self) -> str:
+        return self.external_id or f"session {self.pk}"
+
+    def is_idle(self, now: datetime) -> bool:
+        return self.last_active_at <= now - timedelta(seconds=settings.DREAM_IDLE_SECONDS)
+
+
+class Message(models.Model):
+    class Role(models.TextChoices):
+        USER = "user", "User"
+        ASSISTANT = "assistant", "Assistant"
+        SYSTEM = "system", "System"
+
+    session = models.ForeignKey(ChatSession, on_delete=models.CASCADE, related_name="messages")
+    seq = models.PositiveIntegerField()
+    role = models.CharField(max_length=16, choices=Role.choices)
+    content = models.TextField()
+    created_at = models.DateTimeField()
+    external_id = models.CharField(max_length=200, blank=True)
+
+    class Meta:
+        ordering = ["session_id", "seq"]
+        constraints = [
+            models.UniqueConstraint(fields=["session", "seq"], name="chat_message_unique_seq"),
+            models.UniqueConstraint(
+                fields=["session", "external_id"], condition=~Q(external_id=""), name="chat_message_unique_external_id"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.role}: {self.content[:60]}"
+
+
+class ApiKey(models.Model):
+    """A service client's key. Only a SHA-256 of the secret is stored; the secret is shown once."""
+
+    PREFIX = "mc_"
+
+    name = models.CharField(max_length=120, unique=True)
+    prefix = models.CharField(max_length=16, db_index=True)
+    hashed_key = models.CharField(max_length=64, unique=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    last_used_at = models.DateTimeField(null=True, blank=True)
+    revoked_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["name"]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.prefix}…)"
+
+    @staticmethod
+    def hash(secret: str) -> str:
+        return hashlib.sha256(secret.encode()).hexdigest()
+
+    @classmethod
+    def generate_secret(cls) -> str:
+        return cls.PREFIX + secrets.token_urlsafe(32)
+
+    @property
+    def is_active(self) -> bool:
+        return self.revoked_at is None

@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class DreamingConfig(AppConfig):
+    name = "dreaming"
+    verbose_name = "Dreaming"

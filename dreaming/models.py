@@ -1,0 +1,312 @@
+from django.conf import settings
+from django.db import models
+from pgvector.django import VectorField
+
+from chat.models import ChatSession, Message, Persona
+
+
+class Category(models.TextChoices):
+    FACT = "fact", "Fact"
+    PREFERENCE = "preference", "Preference"
+    EVENT = "event", "Event"
+    EMOTION = "emotion", "Emotion"
+    RELATION = "relation", "Relation"
+
+
+class Phase(models.TextChoices):
+    LIGHT = "light", "Light sleep"
+    DEEP = "deep", "Deep sleep"
+    WEEKLY = "weekly", "Weekly consolidation"
+    CHAT = "chat", "Chat"
+    RECALL = "recall", "Recall"
+
+
+class MemorySettings(models.Model):
+    """Per-user switch. Memory off: nothing of this user is dreamed or recalled."""
+
+    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="memory_settings")
+    enabled = models.BooleanField(default=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    def __str__(self) -> str:
+        return f"{self.user} memory {'on' if self.enabled else 'off'}"
+
+
+class DreamRun(models.Model):
+    class Status(models.TextChoices):
+        RUNNING = "running", "Running"
+        OK = "ok", "OK"
+        FAILED = "failed", "Failed"
+
+    phase = models.CharField(max_length=16, choices=Phase.choices)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE, related_name="dream_runs"
+    )
+    worker = models.CharField(max_length=120, blank=True)
+    started_at = models.DateTimeField()
+    finished_at = models.DateTimeField(null=True, blank=True)
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.RUNNING)
+    error = models.TextField(blank=True)
+    dry_run = models.BooleanField(default=False)
+    simulated_now = models.DateTimeField(null=True, blank=True, help_text="The clock a backfill replayed.")
+    # Counters. Light sleep:
+    sessions_claimed = models.PositiveIntegerField(default=0)
+    sessions_done = models.PositiveIntegerField(default=0)
+    sessions_failed = models.PositiveIntegerField(default=0)
+    sessions_skipped = models.PositiveIntegerField(default=0)
+    skipped_by_kind = models.JSONField(default=dict, blank=True)
+    sensitive_dropped = models.PositiveIntegerField(default=0)
+    candidates_created = models.PositiveIntegerField(default=0)
+    unverified_rejected = models.PositiveIntegerField(default=0)
+    tombstoned_dropped = models.PositiveIntegerField(default=0)
+    # Deep sleep and weekly:
+    users_processed = models.PositiveIntegerField(default=0)
+    promoted = models.PositiveIntegerField(default=0)
+    reinforced = models.PositiveIntegerField(default=0)
+    pending = models.PositiveIntegerField(default=0)
+    dropped = models.PositiveIntegerField(default=0)
+    superseded = models.PositiveIntegerField(default=0)
+    merged = models.PositiveIntegerField(default=0)
+    evicted = models.PositiveIntegerField(default=0)
+    decayed = models.PositiveIntegerField(default=0)
+    expired = models.PositiveIntegerField(default=0)
+    feedback_applied = models.PositiveIntegerField(default=0)
+    # Model usage (sums of the run's LLMCall rows).
+    llm_calls = models.PositiveIntegerField(default=0)
+    prompt_tokens = models.PositiveIntegerField(default=0)
+    completion_tokens = models.PositiveIntegerField(default=0)
+    embedding_calls = models.PositiveIntegerField(default=0)
+    cost_usd = models.DecimalField(max_digits=12, decimal_places=6, default=0)
+
+    class Meta:
+        ordering = ["-started_at"]
+        indexes = [models.Index(fields=["phase", "status", "-started_at"], name="dream_run_phase_idx")]
+
+    def __str__(self) -> str:
+        return f"{self.phase} run {self.pk} ({self.status})"
+
+    @property
+    def duration_seconds(self) -> float | None:
+        if self.finished_at is None:
+            return None
+        return (self.finished_at - self.started_at).total_seconds()
+
+
+class Memory(models.Model):
+    class Status(models.TextChoices):
+        ACTIVE = "active", "Active"
+        SUPERSEDED = "superseded", "Superseded"
+        ARCHIVED = "archived", "Archived"
+
+    MAX_SOURCES = 5
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="memories")
+    persona = models.ForeignKey(
+        Persona, null=True, blank=True, on_delete=models.CASCADE, related_name="memories",
+        help_text="Scope: empty = the user's profile, shared by every persona.",
+    )
+    statement = models.TextField()
+    category = models.CharField(max_length=16, choices=Category.choices, default=Category.FACT)
+    confidence = models.FloatField(default=0.5)
+    importance = models.FloatField(default=0.5)
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.ACTIVE)
+    user_set = models.BooleanField(default=False, help_text="Written or edited by the user in the memory center.")
+    valid_from = models.DateTimeField()
+    valid_to = models.DateTimeField(null=True, blank=True)
+    superseded_by = models.ForeignKey(
+        "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="supersedes"
+    )
+    first_seen = models.DateTimeField()
+    last_seen = models.DateTimeField()
+    recurrence = models.PositiveIntegerField(default=1, help_text="Distinct sessions that said it.")
+    recall_count = models.PositiveIntegerField(default=0)
+    last_recalled_at = models.DateTimeField(null=True, blank=True)
+    half_life_days = models.FloatField(default=180.0)
+    score = models.FloatField(default=0.0)
+    score_breakdown = models.JSONField(default=dict, blank=True)
+    embedding = VectorField(dimensions=settings.EMBEDDING_DIM, null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["-confidence", "-importance"]
+        verbose_name_plural = "memories"
+        indexes = [
+            models.Index(fields=["user", "status", "persona"], name="memory_user_status_idx"),
+        ]
+
+    def __str__(self) -> str:
+        return self.statement[:80]
+
+    @property
+    def is_active(self) -> bool:
+        return self.status == self.Status.ACTIVE
+
+
+class MemorySource(models.Model):
+    """One piece of evidence: the message a memory was learned from, and the user's own words."""
+
+    memory = models.ForeignKey(Memory, on_delete=models.CASCADE, related_name="sources")
+    message = models.ForeignKey(Message, null=True, blank=True, on_delete=models.SET_NULL, related_name="memory_sources")
+    quote = models.TextField()
+    said_at = models.DateTimeField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["said_at"]
+
+    def __str__(self) -> str:
+        return self.quote[:80]
+
+
+class Candidate(models.Model):
+    """Something light sleep heard; deep sleep decides whether it becomes a memory."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending", "Pending"
+        PROMOTED = "promoted", "Promoted"
+        MERGED = "merged", "Merged into an existing memory"
+        DISMISSED = "dismissed", "Dismissed"
+        REJECTED_UNVERIFIED = "rejected_unverified", "Rejected: quote not in the message"
+
+    class Audit(models.TextChoices):
+        NONE = "", "Not audited"
+        CORRECT = "correct", "Correct"
+        EXTRACTION_ERROR = "extraction_error", "Extraction error"
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="candidates")
+    persona = models.ForeignKey(Persona, null=True, blank=True, on_delete=models.CASCADE, related_name="candidates")
+    session = models.ForeignKey(ChatSession, null=True, blank=True, on_delete=models.SET_NULL, related_name="candidates")
+    message = models.ForeignKey(Message, null=True, blank=True, on_delete=models.SET_NULL, related_name="candidates")
+    run = models.ForeignKey(DreamRun, null=True, blank=True, on_delete=models.SET_NULL, related_name="candidates")
+    quote = models.TextField()
+    statement = models.TextField()
+    category = models.CharField(max_length=16, choices=Category.choices, default=Category.FACT)
+    importance = models.FloatField(default=0.5)
+    user_initiated = models.BooleanField(default=True, help_text="Raised by the user, not a passing answer.")
+    signals = models.JSONField(default=dict, blank=True)
+    status = models.CharField(max_length=24, choices=Status.choices, default=Status.PENDING)
+    reason = models.TextField(blank=True)
+    verified = models.BooleanField(default=False)
+    score = models.FloatField(null=True, blank=True)
+    score_breakdown = models.JSONField(default=dict, blank=True)
+    memory = models.ForeignKey(Memory, null=True, blank=True, on_delete=models.SET_NULL, related_name="candidates")
+    said_at = models.DateTimeField(help_text="When the user said it (the message time).")
+    embedding = VectorField(dimensions=settings.EMBEDDING_DIM, null=True, blank=True)
+    audit = models.CharField(max_length=24, choices=Audit.choices, default=Audit.NONE, blank=True)
+    audit_note = models.TextField(blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    decided_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        indexes = [
+            models.Index(fields=["user", "status"], name="candidate_user_status_idx"),
+            models.Index(fields=["status", "-created_at"], name="candidate_status_idx"),
+        ]
+
+    def __str__(self) -> str:
+        return self.statement[:80]
+
+
+class Feedback(models.Model):
+    class Verdict(models.TextChoices):
+        AGREE = "agree", "Agree"
+        DOUBT = "doubt", "Doubt"
+        REJECT = "reject", "Reject"
+
+    DELTAS = {Verdict.AGREE: 0.10, Verdict.DOUBT: -0.15, Verdict.REJECT: -0.35}
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="memory_feedback")
+    memory = models.ForeignKey(Memory, on_delete=models.CASCADE, related_name="feedback")
+    verdict = models.CharField(max_length=8, choices=Verdict.choices)
+    created_at = models.DateTimeField(auto_now_add=True)
+    applied_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        indexes = [models.Index(fields=["user", "applied_at"], name="feedback_user_applied_idx")]
+
+    def __str__(self) -> str:
+        return f"{self.verdict} on {self.memory_id}"
+
+
+class DiaryEntry(models.Model):
+    """One night of DREAMS.md: a narrative for the user, never a source of memories."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="diary_entries")
+    run = models.ForeignKey(DreamRun, null=True, blank=True, on_delete=models.SET_NULL, related_name="diary_entries")
+    night = models.DateField()
+    narrative = models.TextField()
+    memories = models.ManyToManyField(Memory, blank=True, related_name="diary_entries")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-night", "-created_at"]
+        verbose_name_plural = "diary entries"
+
+    def __str__(self) -> str:
+        return f"{self.user} {self.night}"
+
+
+class MemoryDocument(models.Model):
+    """The rendered MEMORY.md for one user and scope: the only thing the chat path reads."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="memory_documents")
+    persona = models.ForeignKey(Persona, null=True, blank=True, on_delete=models.CASCADE, related_name="memory_documents")
+    content = models.TextField()
+    version = models.PositiveIntegerField(default=1)
+    token_count = models.PositiveIntegerField(default=0)
+    token_budget = models.PositiveIntegerField(default=0)
+    memory_ids = models.JSONField(default=list, blank=True)
+    rendered_at = models.DateTimeField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["user", "persona"], nulls_distinct=False, name="memory_document_unique_scope"),
+        ]
+
+    def __str__(self) -> str:
+        return f"MEMORY.md of {self.user} v{self.version}"
+
+
+class Tombstone(models.Model):
+    """A keyed hash of a statement the user made us forget, so it is never learned again."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="tombstones")
+    digest = models.CharField(max_length=64)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["user", "digest"], name="tombstone_unique_digest")]
+
+    def __str__(self) -> str:
+        return f"tombstone {self.digest[:12]}…"
+
+
+class LLMCall(models.Model):
+    class Status(models.TextChoices):
+        OK = "ok", "OK"
+        UNUSABLE = "unusable", "Unusable answer"
+        ERROR = "error", "Network / availability error"
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="llm_calls")
+    run = models.ForeignKey(DreamRun, null=True, blank=True, on_delete=models.SET_NULL, related_name="calls")
+    phase = models.CharField(max_length=16, choices=Phase.choices)
+    task = models.CharField(max_length=16)
+    backend = models.CharField(max_length=16, default="openai")
+    model = models.CharField(max_length=200)
+    prompt_tokens = models.PositiveIntegerField(default=0)
+    completion_tokens = models.PositiveIntegerField(default=0)
+    cost_usd = models.DecimalField(max_digits=12, decimal_places=6, default=0)
+    latency_ms = models.PositiveIntegerField(default=0)
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.OK)
+    error = models.TextField(blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        indexes = [models.Index(fields=["created_at"], name="llm_call_created_idx")]
+
+    def __str__(self) -> str:
+        return f"{self.task} {self.model} ({self.status})"

@@ -1,0 +1,202 @@
+"""memcenter settings. Every knob is an environment variable documented in README.md."""
+import json
+import sys
+from pathlib import Path
+
+from django.core.exceptions import ImproperlyConfigured
+from django.utils.translation import gettext_lazy as _
+
+from memcenter.database import database_from_url, embedded_database_url
+from memcenter.env import env_bool, env_choice, env_float, env_int, env_str
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+TESTING = "pytest" in sys.modules or env_bool("MEMCENTER_TESTING")
+
+DEBUG = env_bool("DJANGO_DEBUG", False)
+SECRET_KEY = env_str("DJANGO_SECRET_KEY")
+if not SECRET_KEY:
+    if not (DEBUG or TESTING):
+        raise ImproperlyConfigured("DJANGO_SECRET_KEY must be set when DJANGO_DEBUG is off")
+    SECRET_KEY = "insecure-dev-key-only-for-debug-and-tests"
+
+ALLOWED_HOSTS = [h.strip() for h in env_str("DJANGO_ALLOWED_HOSTS", "localhost,127.0.0.1,[::1]").split(",") if h.strip()]
+CSRF_TRUSTED_ORIGINS = [o.strip() for o in env_str("DJANGO_CSRF_TRUSTED_ORIGINS", "").split(",") if o.strip()]
+
+INSTALLED_APPS = [
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "django.contrib.staticfiles",
+    "django.contrib.postgres",
+    "django_htmx",
+    "template_partials",
+    "django_q",
+    "chat",
+    "dreaming",
+    "memcenter",
+]
+
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.locale.LocaleMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "django_htmx.middleware.HtmxMiddleware",
+]
+
+ROOT_URLCONF = "memcenter.urls"
+WSGI_APPLICATION = "memcenter.wsgi.application"
+ASGI_APPLICATION = "memcenter.asgi.application"
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [BASE_DIR / "templates"],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.template.context_processors.i18n",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+            ],
+        },
+    },
+]
+
+# --- Database: Postgres only -------------------------------------------------------------
+DATABASE_URL = env_str("DATABASE_URL")
+MEMCENTER_PGDATA = Path(env_str("MEMCENTER_PGDATA", str(BASE_DIR / ".data" / "postgres"))).resolve()
+DATABASES = {"default": database_from_url(DATABASE_URL or embedded_database_url(MEMCENTER_PGDATA))}
+DATABASES["default"]["CONN_MAX_AGE"] = env_int("DATABASE_CONN_MAX_AGE", 0, minimum=0)
+# Several developers or CI jobs may share one embedded server; each names its own test database.
+DATABASES["default"]["TEST"] = {"NAME": env_str("MEMCENTER_TEST_DB", "test_memcenter")}
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+]
+if TESTING:
+    PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+LOGIN_URL = "login"
+LOGIN_REDIRECT_URL = "memcenter:memories"
+LOGOUT_REDIRECT_URL = "login"
+
+# --- Language and time ------------------------------------------------------------------
+LANGUAGE_CODE = "en"
+LANGUAGES = [("en", _("English")), ("zh-hans", _("Simplified Chinese"))]
+LOCALE_PATHS = [BASE_DIR / "locale"]
+TIME_ZONE = env_str("TIME_ZONE", "UTC")
+USE_I18N = True
+USE_TZ = True
+
+STATIC_URL = "static/"
+STATICFILES_DIRS = [BASE_DIR / "static"]
+STATIC_ROOT = BASE_DIR / "staticfiles"
+
+EMAIL_BACKEND = env_str("EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")
+DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "memcenter@localhost")
+DATA_UPLOAD_MAX_MEMORY_SIZE = env_int("DATA_UPLOAD_MAX_MEMORY_SIZE", 5 * 1024 * 1024, minimum=1024)
+
+# --- django-q2: the ORM broker on the same Postgres --------------------------------------
+Q_CLUSTER = {
+    "name": "memcenter",
+    "orm": "default",
+    "workers": env_int("Q_WORKERS", 2, minimum=1),
+    "timeout": env_int("Q_TIMEOUT", 1800, minimum=10),
+    "retry": env_int("Q_TIMEOUT", 1800, minimum=10) + 60,  # retry must exceed timeout
+    "max_attempts": 1,
+    "catch_up": False,
+    "save_limit": 500,
+    "poll": 2,
+}
+
+# --- Dreaming ----------------------------------------------------------------------------
+DREAM_IDLE_SECONDS = env_int("DREAM_IDLE_SECONDS", 1800, minimum=0)
+DREAM_SWEEP_SECONDS = env_int("DREAM_SWEEP_SECONDS", 300, minimum=10)
+DREAM_CLAIM_STALE_SECONDS = env_int("DREAM_CLAIM_STALE_SECONDS", 600, minimum=1)
+DREAM_BATCH_SIZE = env_int("DREAM_BATCH_SIZE", 50, minimum=1)
+DREAM_DEEP_HOUR = env_int("DREAM_DEEP_HOUR", 3, minimum=0)
+DREAM_PENDING_MAX_DAYS = env_int("DREAM_PENDING_MAX_DAYS", 60, minimum=1)
+# Score weights of deep sleep, all in one place (see dreaming/scoring.py for what each part is).
+DREAM_SCORE_WEIGHTS = {
+    "importance": 0.30,
+    "user_initiated": 0.15,
+    "recurrence": 0.20,
+    "specificity": 0.15,
+    "timeliness": 0.10,
+    "feedback": 0.10,
+}
+DREAM_PROMOTE_THRESHOLD = env_float("DREAM_PROMOTE_THRESHOLD", 0.55)
+DREAM_PENDING_THRESHOLD = env_float("DREAM_PENDING_THRESHOLD", 0.30)
+MEMORY_MD_TOKENS = env_int("MEMORY_MD_TOKENS", 1024, minimum=64)
+RECALL_TAU_WEEKS = env_float("RECALL_TAU_WEEKS", 26.0, minimum=0.1)
+RECALL_DEFAULT_K = env_int("RECALL_DEFAULT_K", 10, minimum=1)
+TOMBSTONE_KEY = env_str("TOMBSTONE_KEY", SECRET_KEY)
+
+# --- Providers: the LLM ("dreamer") and embeddings ----------------------------------------
+LLM_API_KEY = env_str("LLM_API_KEY") or env_str("OPENAI_API_KEY")
+LLM_BACKEND = env_choice("LLM_BACKEND", "openai" if LLM_API_KEY else "local", ("local", "openai"))
+LLM_BASE_URL = env_str("LLM_BASE_URL", "https://api.openai.com/v1")
+LLM_MODEL = env_str("LLM_MODEL", "gpt-4o-mini")
+# Per-task models (triage, extract, compare, merge, narrate, reply); empty = LLM_MODEL.
+LLM_TASK_MODELS = {
+    task: env_str(f"LLM_MODEL_{task.upper()}")
+    for task in ("triage", "extract", "compare", "merge", "narrate", "reply")
+}
+LLM_FALLBACK_MODEL = env_str("LLM_FALLBACK_MODEL")
+LLM_TIMEOUT = env_float("LLM_TIMEOUT", 60.0, minimum=0.1)
+LLM_MAX_RETRIES = env_int("LLM_MAX_RETRIES", 2, minimum=0)
+LLM_JSON_SCHEMA = env_bool("LLM_JSON_SCHEMA", True)
+try:
+    # USD per million tokens: {"model": [prompt, completion]}.
+    LLM_PRICES = json.loads(env_str("LLM_PRICES", "") or "{}") or {
+        "gpt-4o-mini": [0.15, 0.60],
+        "gpt-4.1-mini": [0.40, 1.60],
+        "gpt-4.1-nano": [0.10, 0.40],
+        "anthropic/claude-haiku-4.5": [1.00, 5.00],
+        "anthropic/claude-sonnet-4.6": [3.00, 15.00],
+    }
+except json.JSONDecodeError as exc:
+    raise ImproperlyConfigured(f"LLM_PRICES must be JSON like {{\"model\": [in, out]}}: {exc}") from None
+
+VOYAGE_API_KEY = env_str("VOYAGE_API_KEY")
+EMBEDDING_BACKEND = env_choice(
+    "EMBEDDING_BACKEND", "voyage" if VOYAGE_API_KEY else "local", ("local", "openai", "voyage")
+)
+EMBEDDING_MODEL = env_str(
+    "EMBEDDING_MODEL",
+    {"local": "local-ngram-v1", "openai": "text-embedding-3-small", "voyage": "voyage-3.5-lite"}[EMBEDDING_BACKEND],
+)
+EMBEDDING_DIM = env_int(
+    "EMBEDDING_DIM", {"local": 512, "openai": 1536, "voyage": 1024}[EMBEDDING_BACKEND], minimum=8
+)
+EMBEDDING_BASE_URL = env_str("EMBEDDING_BASE_URL", LLM_BASE_URL)
+EMBEDDING_API_KEY = env_str("EMBEDDING_API_KEY", LLM_API_KEY)
+EMBEDDING_BATCH_SIZE = env_int("EMBEDDING_BATCH_SIZE", 64, minimum=1)
+EMBEDDING_PRICE_PER_MTOK = env_float("EMBEDDING_PRICE_PER_MTOK", 0.02, minimum=0)
+
+# --- API ---------------------------------------------------------------------------------
+API_RATE_LIMIT_PER_MINUTE = env_int("API_RATE_LIMIT_PER_MINUTE", 600, minimum=1)
+API_MAX_MESSAGES_PER_REQUEST = env_int("API_MAX_MESSAGES_PER_REQUEST", 500, minimum=1)
+API_MAX_MESSAGE_CHARS = env_int("API_MAX_MESSAGE_CHARS", 100_000, minimum=100)
+
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s %(message)s"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
+    "loggers": {
+        "memcenter": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO")},
+        "dreaming": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO")},
+        "chat": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO")},
+    },
+}

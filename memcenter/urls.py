@@ -1,0 +1,14 @@
+from django.contrib import admin
+from django.urls import include, path
+
+from memcenter.api import api
+
+urlpatterns = [
+    path("admin/", admin.site.urls),
+    path("api/", api.urls),
+    path("accounts/", include("django.contrib.auth.urls")),
+    path("i18n/", include("django.conf.urls.i18n")),
+    path("chat/", include("chat.urls")),
+    path("staff/", include("dreaming.urls")),
+    path("", include("memcenter.center_urls")),
+]

@@ -1,0 +1,96 @@
+from datetime import timedelta
+
+import factory
+from django.contrib.auth import get_user_model
+from django.utils import timezone
+
+from chat.models import ApiKey, ChatSession, Message, Persona
+from dreaming.models import Candidate, Category, Memory, MemorySource
+
+
+class UserFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = get_user_model()
+        skip_postgeneration_save = True
+
+    username = factory.Sequence(lambda n: f"user{n}")
+    email = factory.LazyAttribute(lambda o: f"{o.username}@example.com")
+    password = factory.PostGenerationMethodCall("set_password", "pw-for-tests-123")
+
+    @factory.post_generation
+    def _save(obj, create, extracted, **kwargs):
+        if create:
+            obj.save()
+
+
+class PersonaFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = Persona
+        django_get_or_create = ("slug",)
+
+    slug = factory.Sequence(lambda n: f"persona-{n}")
+    name = factory.LazyAttribute(lambda o: o.slug.title())
+
+
+class ChatSessionFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = ChatSession
+
+    user = factory.SubFactory(UserFactory)
+    external_id = factory.Sequence(lambda n: f"s-{n}")
+    started_at = factory.LazyFunction(lambda: timezone.now() - timedelta(hours=2))
+    last_active_at = factory.LazyFunction(lambda: timezone.now() - timedelta(hours=1))
+
+
+class MessageFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = Message
+
+    session = factory.SubFactory(ChatSessionFactory)
+    seq = factory.Sequence(lambda n: n + 1)
+    role = Message.Role.USER
+    content = "I have a dog named Milo."
+    created_at = factory.LazyAttribute(lambda o: o.session.last_active_at)
+    external_id = factory.Sequence(lambda n: f"m-{n}")
+
+
+class MemoryFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = Memory
+
+    user = factory.SubFactory(UserFactory)
+    statement = factory.Sequence(lambda n: f"User likes thing number {n}")
+    category = Category.PREFERENCE
+    confidence = 0.7
+    importance = 0.6
+    valid_from = factory.LazyFunction(timezone.now)
+    first_seen = factory.LazyFunction(timezone.now)
+    last_seen = factory.LazyFunction(timezone.now)
+
+
+class MemorySourceFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = MemorySource
+
+    memory = factory.SubFactory(MemoryFactory)
+    message = None
+    quote = "I like it"
+    said_at = factory.LazyFunction(timezone.now)
+
+
+class CandidateFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = Candidate
+
+    user = factory.SubFactory(UserFactory)
+    quote = "I have a dog named Milo"
+    statement = "User has a dog named Milo"
+    category = Category.FACT
+    importance = 0.6
+    said_at = factory.LazyFunction(timezone.now)
+
+
+def api_key_create(name: str = "test-client") -> tuple[ApiKey, str]:
+    secret = ApiKey.generate_secret()
+    key = ApiKey.objects.create(name=name, prefix=secret[:8], hashed_key=ApiKey.hash(secret))
+    return key, secret
