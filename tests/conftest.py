@@ -17,3 +17,5 @@ def other_user(db):
     from tests.factories import UserFactory
 
     return UserFactory()
+
+pytest_plugins = ["tests.fake_openai"]
