@@ -113,6 +113,10 @@ class ApiKey(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     last_used_at = models.DateTimeField(null=True, blank=True)
     revoked_at = models.DateTimeField(null=True, blank=True)
+    # Per-key rate limit: a fixed one-minute window counted in Postgres (one UPDATE … RETURNING per
+    # request), so every web worker shares the same count; a per-process cache would not.
+    rate_window_start = models.DateTimeField(null=True, blank=True)
+    rate_window_count = models.PositiveIntegerField(default=0)
 
     class Meta:
         ordering = ["name"]

@@ -1,7 +1,397 @@
-from django.contrib import admin
+"""Staff admin for dreaming: the candidate audit first, then every other model for inspection.
 
+Pipeline rows (runs, model calls, documents, tombstones) are read-only here: they are written by
+the pipeline and editing them would make the dashboard lie. Deleting a memory or a candidate goes
+through the same forget path as the memory center so nothing lingers in MEMORY.md.
+"""
+import json
+
+from django.contrib import admin, messages
+from django.db.models import Count
+from django.http import HttpResponse
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.html import format_html, format_html_join
+from django.utils.text import Truncator
+
+from chat.admin import ChatSessionAdmin
+from chat.models import ChatSession
 from dreaming import models
+from dreaming.admin_actions import candidates_promote_by_staff
+from dreaming.audit import audit_examples, audit_jsonl, candidates_dismiss, candidates_label, quote_highlight
+from dreaming.services import conversation_delete, memory_forget
 
-for model in (models.Memory, models.Candidate, models.Feedback, models.DreamRun, models.DiaryEntry,
-              models.MemoryDocument, models.Tombstone, models.LLMCall, models.MemorySettings, models.MemorySource):
-    admin.site.register(model)
+
+CONTEXT_BEFORE, CONTEXT_AFTER = 2, 1
+
+
+def _short(text: str, chars: int = 80) -> str:
+    return Truncator(text or "").chars(chars)
+
+
+def _link(obj, label=None):
+    if obj is None:
+        return "—"
+    url = reverse(f"admin:{obj._meta.app_label}_{obj._meta.model_name}_change", args=[obj.pk])
+    return format_html('<a href="{}">{}</a>', url, label or str(obj))
+
+
+class ReadOnlyAdmin(admin.ModelAdmin):
+    """Rows the pipeline writes: viewable, filterable, deletable by a superuser, never edited."""
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+
+# --- Candidate audit -------------------------------------------------------------------------
+
+
+class ReasonFilter(admin.SimpleListFilter):
+    """The most common reasons (free text from the pipeline), plus "no reason"."""
+
+    title = "reason"
+    parameter_name = "reason"
+    NONE = "__none__"
+    TOP = 12
+
+    def lookups(self, request, model_admin):
+        common = (
+            models.Candidate.objects.exclude(reason="").values("reason")
+            .annotate(n=Count("id")).order_by("-n", "reason")[: self.TOP]
+        )
+        return [(row["reason"], f"{_short(row['reason'], 50)} ({row['n']})") for row in common] + [
+            (self.NONE, "(no reason)")
+        ]
+
+    def queryset(self, request, queryset):
+        value = self.value()
+        if value is None:
+            return queryset
+        return queryset.filter(reason="" if value == self.NONE else value)
+
+
+class RunFilter(admin.SimpleListFilter):
+    """Recent runs that produced candidates; any run id also works in the URL (?run=<id>)."""
+
+    title = "dream run"
+    parameter_name = "run"
+    RECENT = 10
+
+    def lookups(self, request, model_admin):
+        runs = models.DreamRun.objects.filter(candidates__isnull=False).distinct().order_by("-started_at")
+        return [(str(run.pk), f"#{run.pk} {run.phase} {run.started_at:%Y-%m-%d %H:%M}") for run in runs[: self.RECENT]]
+
+    def queryset(self, request, queryset):
+        value = self.value()
+        if not value:
+            return queryset
+        if not value.isdigit():
+            return queryset.none()
+        return queryset.filter(run_id=int(value))
+
+
+def _score_summary(breakdown: dict, score) -> str:
+    parts = sorted(
+        ((name, value) for name, value in (breakdown or {}).items() if isinstance(value, (int, float))),
+        key=lambda item: -abs(item[1]),
+    )
+    head = f"{score:.2f}" if isinstance(score, (int, float)) else "—"
+    if not parts:
+        return head
+    return head + " (" + ", ".join(f"{name} {value:.2f}" for name, value in parts[:3]) + ")"
+
+
+@admin.register(models.Candidate)
+class CandidateAdmin(admin.ModelAdmin):
+    list_display = (
+        "id", "user_name", "statement_short", "quote_short", "category", "status", "reason_short",
+        "triage_kind", "verified", "score_parts", "audit", "created_at",
+    )
+    list_display_links = ("id", "statement_short")
+    list_filter = (
+        "status", "category", ReasonFilter, RunFilter, "created_at", "audit", "session__triage_kind",
+        "verified", "user_initiated",
+    )
+    search_fields = ("statement", "quote", "user__username")
+    list_select_related = ("user", "session")
+    date_hierarchy = "created_at"
+    list_per_page = 50
+    raw_id_fields = ("user", "persona", "session", "message", "run", "memory")
+    readonly_fields = (
+        "user", "persona", "session_link", "message_link", "run_link", "memory_link", "statement", "quote",
+        "message_highlighted", "conversation_around", "category", "importance", "user_initiated", "signals_pretty",
+        "status", "reason",
+        "verified", "score", "score_breakdown_pretty", "triage_kind", "said_at", "created_at", "decided_at",
+    )
+    fieldsets = (
+        ("What was heard", {"fields": ("user", "persona", "statement", "quote", "message_highlighted")}),
+        ("Where from", {"fields": (
+            "session_link", "triage_kind", "message_link", "conversation_around", "run_link", "said_at",
+        )}),
+        ("Decision", {"fields": (
+            "category", "importance", "user_initiated", "status", "reason", "verified", "score",
+            "score_breakdown_pretty", "signals_pretty", "memory_link", "created_at", "decided_at",
+        )}),
+        ("Audit", {"fields": ("audit", "audit_note")}),
+    )
+    actions = ("promote", "dismiss", "mark_extraction_error", "mark_correct", "export_jsonl")
+
+    def has_add_permission(self, request):
+        return False  # candidates are heard by light sleep, never typed in
+
+    @admin.display(description="user", ordering="user__username")
+    def user_name(self, obj):
+        return obj.user.get_username()
+
+    @admin.display(description="statement")
+    def statement_short(self, obj):
+        return _short(obj.statement)
+
+    @admin.display(description="quote")
+    def quote_short(self, obj):
+        return _short(obj.quote, 60)
+
+    @admin.display(description="reason")
+    def reason_short(self, obj):
+        return _short(obj.reason, 40)
+
+    @admin.display(description="triage", ordering="session__triage_kind")
+    def triage_kind(self, obj):
+        return obj.session.triage_kind if obj.session_id else "—"
+
+    @admin.display(description="score (top parts)", ordering="score")
+    def score_parts(self, obj):
+        return _score_summary(obj.score_breakdown, obj.score)
+
+    @admin.display(description="quote in its message")
+    def message_highlighted(self, obj):
+        if not obj.message_id:
+            return "(the source message is gone)"
+        return format_html('<div class="quote-in-message" style="white-space:pre-wrap;max-width:60em">{}</div>',
+                           quote_highlight(quote=obj.quote, text=obj.message.content))
+
+    @admin.display(description="conversation around it")
+    def conversation_around(self, obj):
+        # The turns before and after: an "extraction error" is often the assistant's words taken
+        # as the user's, or a quote that only means something with the question it answers.
+        if not obj.message_id:
+            return "—"
+        seq = obj.message.seq
+        nearby = obj.message.session.messages.filter(seq__gte=seq - CONTEXT_BEFORE, seq__lte=seq + CONTEXT_AFTER)
+        return format_html_join(
+            "", '<p style="margin:0 0 .4em;{}"><strong>{} #{}</strong>: {}</p>',
+            (("font-weight:600" if m.pk == obj.message_id else "color:#666", m.role, m.seq, _short(m.content, 400))
+             for m in nearby),
+        )
+
+    @admin.display(description="session")
+    def session_link(self, obj):
+        return _link(obj.session)
+
+    @admin.display(description="message")
+    def message_link(self, obj):
+        return _link(obj.message, f"message #{obj.message_id} (seq {obj.message.seq})" if obj.message_id else None)
+
+    @admin.display(description="run")
+    def run_link(self, obj):
+        return _link(obj.run)
+
+    @admin.display(description="memory")
+    def memory_link(self, obj):
+        return _link(obj.memory)
+
+    @admin.display(description="score breakdown")
+    def score_breakdown_pretty(self, obj):
+        return format_html("<pre>{}</pre>", json.dumps(obj.score_breakdown or {}, indent=2, ensure_ascii=False))
+
+    @admin.display(description="signals")
+    def signals_pretty(self, obj):
+        return format_html("<pre>{}</pre>", json.dumps(obj.signals or {}, indent=2, ensure_ascii=False))
+
+    @admin.action(description="Promote to memory (pending, verified only)")
+    def promote(self, request, queryset):
+        result = candidates_promote_by_staff(candidates=queryset, by=request.user)
+        self.message_user(request, f"Promoted {len(result.promoted)} candidate(s).", messages.SUCCESS)
+        if result.skipped:
+            skipped = ", ".join(f"{n} {why}" for why, n in sorted(result.skipped.items()))
+            self.message_user(request, f"Skipped: {skipped}.", messages.WARNING)
+
+    @admin.action(description="Dismiss (pending only)")
+    def dismiss(self, request, queryset):
+        n = candidates_dismiss(candidates=queryset)
+        self.message_user(request, f"Dismissed {n} candidate(s); others were not pending.", messages.SUCCESS)
+
+    @admin.action(description="Mark as extraction error (labelled example)")
+    def mark_extraction_error(self, request, queryset):
+        n = candidates_label(candidates=queryset, audit=models.Candidate.Audit.EXTRACTION_ERROR)
+        self.message_user(request, f"Marked {n} candidate(s) as extraction errors.", messages.SUCCESS)
+
+    @admin.action(description="Mark as correct (labelled example)")
+    def mark_correct(self, request, queryset):
+        n = candidates_label(candidates=queryset, audit=models.Candidate.Audit.CORRECT)
+        self.message_user(request, f"Marked {n} candidate(s) as correct.", messages.SUCCESS)
+
+    @admin.action(description="Export selected as JSONL")
+    def export_jsonl(self, request, queryset):
+        body = "".join(audit_jsonl(audit_examples(labelled_only=False, candidates=queryset)))
+        response = HttpResponse(body, content_type="application/x-ndjson; charset=utf-8")
+        name = f"candidate-audit-{timezone.now():%Y%m%d-%H%M%S}.jsonl"
+        response["Content-Disposition"] = f'attachment; filename="{name}"'
+        return response
+
+
+# --- Memories --------------------------------------------------------------------------------
+
+
+class MemorySourceInline(admin.TabularInline):
+    model = models.MemorySource
+    extra = 0
+    raw_id_fields = ("message",)
+    fields = ("quote", "message", "said_at", "created_at")
+    readonly_fields = ("created_at",)
+
+
+@admin.register(models.Memory)
+class MemoryAdmin(admin.ModelAdmin):
+    list_display = (
+        "id", "statement_short", "user", "persona", "category", "status", "confidence", "importance", "score",
+        "recurrence", "user_set", "last_seen",
+    )
+    list_filter = ("status", "category", "user_set", "persona", "created_at")
+    search_fields = ("statement", "user__username")
+    list_select_related = ("user", "persona")
+    raw_id_fields = ("user", "persona", "superseded_by")
+    exclude = ("embedding",)
+    readonly_fields = ("score_breakdown", "recall_count", "last_recalled_at", "created_at", "updated_at")
+    date_hierarchy = "created_at"
+    inlines = (MemorySourceInline,)
+
+    @admin.display(description="statement")
+    def statement_short(self, obj):
+        return _short(obj.statement)
+
+    # Deleting here is the user's "forget": tombstoned, MEMORY.md re-rendered, DREAMS.md scrubbed.
+    def delete_model(self, request, obj):
+        memory_forget(memory=obj, by=obj.user)
+
+    def delete_queryset(self, request, queryset):
+        for memory in queryset.select_related("user"):
+            memory_forget(memory=memory, by=memory.user)
+
+
+@admin.register(models.MemorySource)
+class MemorySourceAdmin(admin.ModelAdmin):
+    list_display = ("id", "quote_short", "memory", "message", "said_at")
+    search_fields = ("quote", "memory__statement", "memory__user__username")
+    raw_id_fields = ("memory", "message")
+    list_select_related = ("memory",)
+
+    @admin.display(description="quote")
+    def quote_short(self, obj):
+        return _short(obj.quote)
+
+
+@admin.register(models.Feedback)
+class FeedbackAdmin(ReadOnlyAdmin):
+    list_display = ("id", "user", "verdict", "memory", "created_at", "applied_at")
+    list_filter = ("verdict", ("applied_at", admin.EmptyFieldListFilter), "created_at")
+    search_fields = ("user__username", "memory__statement")
+    raw_id_fields = ("user", "memory")
+    list_select_related = ("user", "memory")
+
+
+@admin.register(models.DiaryEntry)
+class DiaryEntryAdmin(ReadOnlyAdmin):
+    list_display = ("id", "user", "night", "narrative_short", "run", "created_at")
+    list_filter = ("night",)
+    search_fields = ("user__username", "narrative")
+    raw_id_fields = ("user", "run", "memories")
+    list_select_related = ("user", "run")
+    date_hierarchy = "night"
+
+    @admin.display(description="narrative")
+    def narrative_short(self, obj):
+        return _short(obj.narrative, 100)
+
+
+@admin.register(models.MemoryDocument)
+class MemoryDocumentAdmin(ReadOnlyAdmin):
+    list_display = ("id", "user", "persona", "version", "token_count", "token_budget", "rendered_at")
+    list_filter = ("persona", "rendered_at")
+    search_fields = ("user__username",)
+    raw_id_fields = ("user", "persona")
+    list_select_related = ("user", "persona")
+
+
+@admin.register(models.Tombstone)
+class TombstoneAdmin(ReadOnlyAdmin):
+    list_display = ("id", "user", "digest_short", "created_at")
+    search_fields = ("user__username", "digest")
+    raw_id_fields = ("user",)
+    list_select_related = ("user",)
+
+    @admin.display(description="digest")
+    def digest_short(self, obj):
+        return f"{obj.digest[:12]}…"
+
+
+@admin.register(models.MemorySettings)
+class MemorySettingsAdmin(admin.ModelAdmin):
+    list_display = ("user", "enabled", "updated_at")
+    list_filter = ("enabled",)
+    search_fields = ("user__username",)
+    raw_id_fields = ("user",)
+
+
+# --- Runs and model calls --------------------------------------------------------------------
+
+
+@admin.register(models.DreamRun)
+class DreamRunAdmin(ReadOnlyAdmin):
+    list_display = (
+        "id", "phase", "status", "user", "started_at", "duration", "sessions_done", "sessions_skipped",
+        "candidates_created", "unverified_rejected", "promoted", "pending", "llm_calls", "cost_usd", "dry_run",
+    )
+    list_filter = ("phase", "status", "dry_run", "started_at")
+    search_fields = ("worker", "error", "user__username")
+    raw_id_fields = ("user",)
+    list_select_related = ("user",)
+    date_hierarchy = "started_at"
+
+    @admin.display(description="duration")
+    def duration(self, obj):
+        seconds = obj.duration_seconds
+        return "running" if seconds is None else f"{seconds:.1f} s"
+
+
+@admin.register(models.LLMCall)
+class LLMCallAdmin(ReadOnlyAdmin):
+    list_display = (
+        "id", "created_at", "phase", "task", "backend", "model", "status", "prompt_tokens", "completion_tokens",
+        "cost_usd", "latency_ms", "user", "run",
+    )
+    list_filter = ("phase", "task", "backend", "model", "status", "created_at")
+    search_fields = ("model", "error", "user__username")
+    raw_id_fields = ("user", "run")
+    list_select_related = ("user", "run")
+    date_hierarchy = "created_at"
+
+
+# --- Conversations: deleting one is the user's "delete conversation" -------------------------
+
+admin.site.unregister(ChatSession)
+
+
+@admin.register(ChatSession)
+class ForgettingChatSessionAdmin(ChatSessionAdmin):
+    """chat/ cannot import dreaming, so the forget-aware delete is attached from here."""
+
+    def delete_model(self, request, obj):
+        conversation_delete(session=obj, by=obj.user)
+
+    def delete_queryset(self, request, queryset):
+        for session in queryset.select_related("user"):
+            conversation_delete(session=session, by=session.user)

@@ -1,4 +1,10 @@
 from django.urls import path
+from django.views.generic.base import RedirectView
+
+from dreaming import views
 
 app_name = "dreaming"
-urlpatterns: list = []
+urlpatterns = [
+    path("", RedirectView.as_view(pattern_name="dreaming:dashboard"), name="index"),
+    path("dreaming/", views.dashboard, name="dashboard"),
+]

@@ -128,19 +128,47 @@ DREAM_DEEP_HOUR = env_int("DREAM_DEEP_HOUR", 3, minimum=0)
 DREAM_PENDING_MAX_DAYS = env_int("DREAM_PENDING_MAX_DAYS", 60, minimum=1)
 # Score weights of deep sleep, all in one place (see dreaming/scoring.py for what each part is).
 DREAM_SCORE_WEIGHTS = {
-    "importance": 0.30,
+    "importance": 0.25,
     "user_initiated": 0.15,
-    "recurrence": 0.20,
+    "recurrence": 0.25,
     "specificity": 0.15,
     "timeliness": 0.10,
     "feedback": 0.10,
 }
-DREAM_PROMOTE_THRESHOLD = env_float("DREAM_PROMOTE_THRESHOLD", 0.55)
+DREAM_PROMOTE_THRESHOLD = env_float("DREAM_PROMOTE_THRESHOLD", 0.50)
 DREAM_PENDING_THRESHOLD = env_float("DREAM_PENDING_THRESHOLD", 0.30)
 MEMORY_MD_TOKENS = env_int("MEMORY_MD_TOKENS", 1024, minimum=64)
 RECALL_TAU_WEEKS = env_float("RECALL_TAU_WEEKS", 26.0, minimum=0.1)
 RECALL_DEFAULT_K = env_int("RECALL_DEFAULT_K", 10, minimum=1)
 TOMBSTONE_KEY = env_str("TOMBSTONE_KEY", SECRET_KEY)
+
+# --- Deep sleep and weekly consolidation (area: deep; see docs/readme/deep.md) --------------
+# Cosine similarity at which two candidates are "the same topic" (clustering) and two active
+# memories are "the same memory" (weekly merge). Tuned for the local n-gram embedder.
+DREAM_CLUSTER_SIMILARITY = env_float("DREAM_CLUSTER_SIMILARITY", 0.75)
+DREAM_MERGE_SIMILARITY = env_float("DREAM_MERGE_SIMILARITY", 0.90)
+DREAM_COMPARE_NEIGHBOURS = env_int("DREAM_COMPARE_NEIGHBOURS", 8, minimum=1)
+DREAM_REINFORCE_DELTA = env_float("DREAM_REINFORCE_DELTA", 0.05)
+DREAM_WEEKLY_WEEKDAY = env_int("DREAM_WEEKLY_WEEKDAY", 6, minimum=0)  # 0 = Monday .. 6 = Sunday
+DREAM_WEEKLY_HOUR = env_int("DREAM_WEEKLY_HOUR", 4, minimum=0)
+DREAM_HALF_LIFE_DAYS = {
+    "fact": env_float("DREAM_HALF_LIFE_FACT", 365.0, minimum=1),
+    "relation": env_float("DREAM_HALF_LIFE_RELATION", 365.0, minimum=1),
+    "preference": env_float("DREAM_HALF_LIFE_PREFERENCE", 180.0, minimum=1),
+    "event": env_float("DREAM_HALF_LIFE_EVENT", 30.0, minimum=1),
+    "emotion": env_float("DREAM_HALF_LIFE_EMOTION", 14.0, minimum=1),
+}
+DREAM_AGREE_HALF_LIFE_FACTOR = env_float("DREAM_AGREE_HALF_LIFE_FACTOR", 2.0, minimum=1)
+DREAM_EVICT_CONFIDENCE = env_float("DREAM_EVICT_CONFIDENCE", 0.15)
+DREAM_EVICT_IDLE_DAYS = env_int("DREAM_EVICT_IDLE_DAYS", 90, minimum=1)
+DREAM_PLAN_WINDOW_DAYS = env_int("DREAM_PLAN_WINDOW_DAYS", 14, minimum=1)
+
+# --- Light sleep (area: light; see docs/readme/light.md) ----------------------------------
+# A session that fails this many times with an unexpected error is stamped done (error kept) so it
+# cannot be retried forever. Provider outages do not count: those claims are simply released.
+DREAM_MAX_ATTEMPTS = env_int("DREAM_MAX_ATTEMPTS", 5, minimum=1)
+# Sweeps one light_sleep_task may run back to back before leaving the rest to the next schedule tick.
+DREAM_TASK_MAX_SWEEPS = env_int("DREAM_TASK_MAX_SWEEPS", 20, minimum=1)
 
 # --- Providers: the LLM ("dreamer") and embeddings ----------------------------------------
 LLM_API_KEY = env_str("LLM_API_KEY") or env_str("OPENAI_API_KEY")
@@ -183,11 +211,24 @@ EMBEDDING_BASE_URL = env_str("EMBEDDING_BASE_URL", LLM_BASE_URL)
 EMBEDDING_API_KEY = env_str("EMBEDDING_API_KEY", LLM_API_KEY)
 EMBEDDING_BATCH_SIZE = env_int("EMBEDDING_BATCH_SIZE", 64, minimum=1)
 EMBEDDING_PRICE_PER_MTOK = env_float("EMBEDDING_PRICE_PER_MTOK", 0.02, minimum=0)
+# providers: timeouts/retries for embedding calls, Voyage endpoint (empty = the SDK's default),
+# tool rounds the chat reply may spend on recall_memory, and whether embed calls get LLMCall rows.
+EMBEDDING_TIMEOUT = env_float("EMBEDDING_TIMEOUT", 30.0, minimum=0.1)
+EMBEDDING_MAX_RETRIES = env_int("EMBEDDING_MAX_RETRIES", 2, minimum=0)
+EMBEDDING_RECORD_CALLS = env_bool("EMBEDDING_RECORD_CALLS", True)
+VOYAGE_BASE_URL = env_str("VOYAGE_BASE_URL")
+# Send the `dimensions` / `output_dimension` parameter: auto = only to models known to accept it.
+EMBEDDING_SEND_DIMENSIONS = env_choice("EMBEDDING_SEND_DIMENSIONS", "auto", ("auto", "true", "false"))
+LLM_REPLY_TOOL_ROUNDS = env_int("LLM_REPLY_TOOL_ROUNDS", 3, minimum=0)
 
 # --- API ---------------------------------------------------------------------------------
 API_RATE_LIMIT_PER_MINUTE = env_int("API_RATE_LIMIT_PER_MINUTE", 600, minimum=1)
 API_MAX_MESSAGES_PER_REQUEST = env_int("API_MAX_MESSAGES_PER_REQUEST", 500, minimum=1)
 API_MAX_MESSAGE_CHARS = env_int("API_MAX_MESSAGE_CHARS", 100_000, minimum=100)
+
+# --- center: the memory-center pages -------------------------------------------------------
+# Anyone who can reach the site may create an account unless this is off (then staff create users).
+MEMCENTER_SIGNUP_ENABLED = env_bool("MEMCENTER_SIGNUP_ENABLED", True)
 
 LOGGING = {
     "version": 1,

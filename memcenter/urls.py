@@ -2,6 +2,7 @@ from django.contrib import admin
 from django.urls import include, path
 
 from memcenter.api import api
+from memcenter.health import healthz
 
 urlpatterns = [
     path("admin/", admin.site.urls),
@@ -10,5 +11,6 @@ urlpatterns = [
     path("i18n/", include("django.conf.urls.i18n")),
     path("chat/", include("chat.urls")),
     path("staff/", include("dreaming.urls")),
+    path("healthz", healthz, name="healthz"),
     path("", include("memcenter.center_urls")),
 ]

@@ -1,7 +1,367 @@
+"""The memory center: pages where a user sees, judges and truly deletes what is remembered.
+
+Every page is server-rendered and works without JavaScript; htmx swaps one card or the list in
+place when it is there (the view renders "page.html#partial" when request.htmx).
+"""
+import json
+
+from django.conf import settings
+from django.contrib import messages
+from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
-from django.http import HttpResponse
+from django.core.exceptions import ValidationError
+from django.core.paginator import Paginator
+from django.http import Http404, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from chat.models import ChatSession, Message
+from dreaming import selectors, services
+from dreaming.models import Candidate, Memory
+from memcenter.forms import (
+    ConfirmForm,
+    FeedbackForm,
+    MemoryAddForm,
+    MemoryEditForm,
+    MemoryFilterForm,
+    MemorySettingsForm,
+    SignupForm,
+    signup_enabled,
+)
+
+MEMORIES_PER_PAGE = 25
+
+
+# --- ownership helpers: anything not the user's own is a 404, never a 403 that confirms it exists
+
+def _get_memory_for_user(request, pk: int) -> Memory:
+    return get_object_or_404(Memory.objects.select_related("persona"), pk=pk, user=request.user)
+
+
+def _get_candidate_for_user(request, pk: int) -> Candidate:
+    return get_object_or_404(Candidate, pk=pk, user=request.user)
+
+
+def _get_session_for_user(request, pk: int) -> ChatSession:
+    return get_object_or_404(ChatSession.objects.select_related("persona"), pk=pk, user=request.user)
+
+
+def _next_url(request, default: str) -> str:
+    candidate = request.POST.get("next") or request.GET.get("next")
+    if candidate and url_has_allowed_host_and_scheme(candidate, {request.get_host()}, request.is_secure()):
+        return candidate
+    return default
+
+
+def _card_context(request, memory: Memory) -> dict:
+    """One memory refetched with what its card shows (used after every in-place action)."""
+    memory = selectors.memory_list_prefetch(
+        Memory.objects.filter(pk=memory.pk).select_related("persona").defer("embedding")
+    ).get()
+    return {"memory": memory, "in_memory_md": selectors.memory_ids_in_documents(user=request.user)}
+
+
+def _render_card(request, memory: Memory, *, editing_form=None, status=200, note=""):
+    context = _card_context(request, memory) | {"edit_form": editing_form, "note": note}
+    if request.htmx:
+        return render(request, "_memory_card.html", context, status=status)
+    return render(request, "memcenter/memory_detail.html", context, status=status)
+
+
+# --- Memories ---------------------------------------------------------------------------------
+
+@login_required
+@require_GET
+def memories(request):
+    personas = selectors.memory_scopes(user=request.user)
+    form = MemoryFilterForm(request.GET or None, personas=personas, initial={"status": "active", "sort": "confidence"})
+    filters = form.filters()
+    page = Paginator(selectors.memory_list(user=request.user, **filters), MEMORIES_PER_PAGE).get_page(
+        request.GET.get("page")
+    )
+    page.object_list = list(selectors.memory_list_prefetch(page.object_list))
+    context = {
+        "form": form,
+        "filters": filters,
+        "page": page,
+        "in_memory_md": selectors.memory_ids_in_documents(user=request.user),
+        "memory_enabled": selectors.memory_enabled(user=request.user),
+    }
+    # The filter form targets only the list; other htmx requests (boosted links) get the page.
+    if request.htmx and request.htmx.target == "memory-list":
+        return render(request, "memcenter/memories.html#memory-list", context)
+    return render(request, "memcenter/memories.html", context)
 
 
 @login_required
-def memories(request):
-    return HttpResponse("memory center")
+@require_GET
+def memory_detail(request, pk: int):
+    return _render_card(request, _get_memory_for_user(request, pk))
+
+
+@login_required
+@require_POST
+def memory_feedback(request, pk: int):
+    memory = _get_memory_for_user(request, pk)
+    form = FeedbackForm(request.POST)
+    if not form.is_valid():
+        return _render_card(request, memory, status=400, note=_("Choose agree, doubt or reject."))
+    services.feedback_record(memory=memory, by=request.user, verdict=form.cleaned_data["verdict"])
+    note = _("Thanks — your verdict is applied at the next deep sleep.")
+    if request.htmx:
+        return _render_card(request, memory, note=note)
+    messages.success(request, note)
+    return redirect(_next_url(request, reverse("memcenter:memories") + f"#memory-{memory.pk}"))
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def memory_edit(request, pk: int):
+    memory = _get_memory_for_user(request, pk)
+    if request.method == "GET":
+        form = MemoryEditForm(initial={"statement": memory.statement, "category": memory.category})
+        return _render_card(request, memory, editing_form=form)
+    form = MemoryEditForm(request.POST)
+    if form.is_valid():
+        try:
+            services.memory_update_statement(
+                memory=memory, by=request.user, statement=form.cleaned_data["statement"],
+                category=form.cleaned_data["category"],
+            )
+        except ValidationError as exc:
+            form.add_error("statement", exc)
+    if not form.is_valid():
+        return _render_card(request, memory, editing_form=form, status=400)
+    if request.htmx:
+        return _render_card(request, memory, note=_("Saved. This memory is now marked as set by you."))
+    messages.success(request, _("Saved. This memory is now marked as set by you."))
+    return redirect(reverse("memcenter:memories") + f"#memory-{memory.pk}")
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def memory_add(request):
+    form = MemoryAddForm(request.POST or None)
+    form.fields["persona"].queryset = form.fields["persona"].queryset.filter(
+        pk__in=[p.pk for p in selectors.memory_scopes(user=request.user)]
+    )
+    if request.method == "POST" and form.is_valid():
+        try:
+            memory = services.memory_create_by_user(
+                user=request.user, statement=form.cleaned_data["statement"],
+                category=form.cleaned_data["category"], persona=form.cleaned_data["persona"],
+            )
+        except ValidationError as exc:
+            form.add_error("statement", exc)
+        else:
+            messages.success(request, _("Remembered: %(statement)s") % {"statement": memory.statement})
+            return redirect(reverse("memcenter:memories") + f"?sort=recent#memory-{memory.pk}")
+    return render(request, "memcenter/memory_add.html", {"form": form}, status=400 if form.errors else 200)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def memory_delete(request, pk: int):
+    """GET: the confirm page (no-JS path). POST: forget now; htmx gets a receipt in place of the card."""
+    memory = _get_memory_for_user(request, pk)
+    form = ConfirmForm(request.POST or None)
+    # hx-confirm already asked in the browser; a plain form must tick the confirm box.
+    confirmed = request.method == "POST" and (request.htmx or form.is_valid())
+    if not confirmed:
+        return render(request, "memcenter/confirm_delete.html", {
+            "form": form, "memory": memory,
+            "title": _("Forget this memory?"),
+            "action": reverse("memcenter:memory_delete", args=[memory.pk]),
+            "cancel": reverse("memcenter:memories") + f"#memory-{memory.pk}",
+        }, status=400 if request.method == "POST" else 200)
+    receipt = services.memory_forget(memory=memory, by=request.user)
+    if request.htmx:
+        return render(request, "_forget_receipt.html", {"receipt": receipt, "pk": pk})
+    messages.success(request, _("Forgotten for good. It will not be learned again."))
+    return redirect("memcenter:memories")
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def forget_all(request):
+    form = ConfirmForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        receipt = services.memory_forget_all(user=request.user, by=request.user)
+        messages.success(request, _("Everything was forgotten: %(n)d memories.") % {"n": receipt.memories})
+        return redirect("memcenter:memories")
+    return render(request, "memcenter/confirm_delete.html", {
+        "form": form, "title": _("Forget everything?"),
+        "explanation": _("Every memory, every candidate, your diary and MEMORY.md are deleted now. "
+                         "Your conversations stay. None of it will be learned again."),
+        "action": reverse("memcenter:forget_all"), "cancel": reverse("memcenter:settings"),
+    }, status=400 if request.method == "POST" else 200)
+
+
+# --- Pending ----------------------------------------------------------------------------------
+
+@login_required
+@require_GET
+def pending(request):
+    page = Paginator(selectors.candidates_pending(user=request.user), 50).get_page(request.GET.get("page"))
+    return render(request, "memcenter/pending.html", {"page": page})
+
+
+def _candidate_done(request, candidate: Candidate, note: str):
+    if request.htmx:
+        return render(request, "_candidate_card.html", {"candidate": candidate, "done": note})
+    messages.success(request, note)
+    return redirect("memcenter:pending")
+
+
+@login_required
+@require_POST
+def candidate_confirm(request, pk: int):
+    candidate = _get_candidate_for_user(request, pk)
+    try:
+        services.candidate_confirm(candidate=candidate, by=request.user)
+    except ValidationError:
+        return _candidate_done(request, candidate, _("This one was already decided."))
+    return _candidate_done(request, candidate, _("Remembered."))
+
+
+@login_required
+@require_POST
+def candidate_dismiss(request, pk: int):
+    candidate = _get_candidate_for_user(request, pk)
+    try:
+        services.candidate_dismiss(candidate=candidate, by=request.user)
+    except ValidationError:
+        return _candidate_done(request, candidate, _("This one was already decided."))
+    return _candidate_done(request, candidate, _("Dismissed. It will not be learned."))
+
+
+# --- Diary and MEMORY.md ----------------------------------------------------------------------
+
+@login_required
+@require_GET
+def diary(request):
+    page = Paginator(selectors.diary_entries(user=request.user), 20).get_page(request.GET.get("page"))
+    return render(request, "memcenter/diary.html", {"page": page})
+
+
+@login_required
+@require_GET
+def diary_download(request):
+    response = HttpResponse(selectors.diary_markdown(user=request.user), content_type="text/markdown; charset=utf-8")
+    response["Content-Disposition"] = 'attachment; filename="DREAMS.md"'
+    return response
+
+
+@login_required
+@require_GET
+def memory_md(request):
+    from dreaming.context import count_tokens, memory_md_get  # written by the context helper
+
+    personas = selectors.memory_scopes(user=request.user)
+    scope = request.GET.get("scope", "profile")
+    persona = next((p for p in personas if str(p.pk) == scope), None)
+    if scope != "profile" and persona is None:
+        raise Http404("No such scope.")
+    document = memory_md_get(user=request.user, persona=persona)
+    context = {
+        "personas": personas, "scope": scope, "persona": persona, "document": document,
+        "budget": settings.MEMORY_MD_TOKENS,
+        "tokens": (document.token_count or count_tokens(document.content)) if document else 0,
+    }
+    return render(request, "memcenter/memory_md.html", context)
+
+
+# --- Conversations ----------------------------------------------------------------------------
+
+@login_required
+@require_GET
+def conversations(request):
+    page = Paginator(selectors.sessions_for_user(user=request.user), 50).get_page(request.GET.get("page"))
+    return render(request, "memcenter/conversations.html", {"page": page})
+
+
+@login_required
+@require_GET
+def conversation_detail(request, pk: int):
+    session = _get_session_for_user(request, pk)
+    highlight = request.GET.get("m")
+    quote = request.GET.get("q", "")
+    target: Message | None = None
+    if highlight and highlight.isdigit():
+        target = session.messages.filter(pk=int(highlight)).first()
+    around = target.seq if target and not request.GET.get("all") else None
+    return render(request, "memcenter/conversation.html", {
+        "session": session, "messages_list": selectors.session_excerpt(session=session, around_seq=around),
+        "target": target, "quote": quote, "is_excerpt": around is not None,
+    })
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def conversation_delete(request, pk: int):
+    session = _get_session_for_user(request, pk)
+    form = ConfirmForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        receipt = services.conversation_delete(session=session, by=request.user)
+        messages.success(request, _("Conversation deleted, with %(n)d memories that only it had taught.")
+                         % {"n": receipt.memories})
+        return redirect("memcenter:conversations")
+    return render(request, "memcenter/confirm_delete.html", {
+        "form": form, "title": _("Delete this conversation?"),
+        "explanation": _("Its messages and everything learned only from it are deleted now; "
+                         "memories with other evidence lose the quotes taken from it."),
+        "action": reverse("memcenter:conversation_delete", args=[session.pk]),
+        "cancel": reverse("memcenter:conversations"), "session": session,
+    }, status=400 if request.method == "POST" else 200)
+
+
+# --- Settings and account ---------------------------------------------------------------------
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def settings_page(request):
+    enabled = selectors.memory_enabled(user=request.user)
+    form = MemorySettingsForm(request.POST or None, initial={"enabled": enabled})
+    if request.method == "POST" and form.is_valid():
+        turn_on = form.cleaned_data["enabled"]
+        delete = not turn_on and form.cleaned_data.get("existing") == MemorySettingsForm.DELETE
+        services.memory_settings_set(user=request.user, enabled=turn_on, delete_existing=delete)
+        if turn_on:
+            messages.success(request, _("Memory is on."))
+        elif delete:
+            messages.success(request, _("Memory is off, and everything remembered was deleted."))
+        else:
+            messages.success(request, _("Memory is off. What was remembered is kept."))
+        return redirect("memcenter:settings")
+    return render(request, "memcenter/settings.html", {"form": form, "memory_enabled": enabled})
+
+
+@login_required
+@require_GET
+def export_download(request):
+    from memcenter.exports import user_export  # written by the foundation helper
+
+    data = json.dumps(user_export(user=request.user), ensure_ascii=False, indent=2, default=str)
+    response = HttpResponse(data, content_type="application/json; charset=utf-8")
+    stamp = timezone.now().strftime("%Y%m%d")
+    response["Content-Disposition"] = f'attachment; filename="memcenter-{request.user.get_username()}-{stamp}.json"'
+    return response
+
+
+@require_http_methods(["GET", "POST"])
+def signup(request):
+    if not signup_enabled():
+        raise Http404("Sign-up is turned off.")
+    if request.user.is_authenticated:
+        return redirect("memcenter:memories")
+    form = SignupForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        user = form.save()
+        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+        messages.success(request, _("Welcome! Memories appear here after your conversations are dreamed over."))
+        return redirect("memcenter:memories")
+    return render(request, "registration/signup.html", {"form": form}, status=400 if form.errors else 200)

@@ -94,3 +94,69 @@ def api_key_create(name: str = "test-client") -> tuple[ApiKey, str]:
     secret = ApiKey.generate_secret()
     key = ApiKey.objects.create(name=name, prefix=secret[:8], hashed_key=ApiKey.hash(secret))
     return key, secret
+
+
+# --- ops: runs and model calls ---------------------------------------------------------------
+class DreamRunFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = "dreaming.DreamRun"
+
+    phase = "light"
+    status = "ok"
+    started_at = factory.LazyFunction(lambda: timezone.now() - timedelta(minutes=5))
+    finished_at = factory.LazyAttribute(lambda o: o.started_at + timedelta(seconds=30))
+
+
+class LLMCallFactory(factory.django.DjangoModelFactory):
+    """created_at is auto_now_add: pass `at=` to move a call in time (applied with an UPDATE)."""
+
+    class Meta:
+        model = "dreaming.LLMCall"
+        skip_postgeneration_save = True
+
+    phase = "light"
+    task = "extract"
+    model = "gpt-4o-mini"
+
+    @factory.post_generation
+    def at(obj, create, extracted, **kwargs):
+        if create and extracted is not None:
+            type(obj).objects.filter(pk=obj.pk).update(created_at=extracted)
+            obj.created_at = extracted
+
+
+# --- deep: a verified candidate whose quote really is in a stored user message -----------------
+def candidate_said(
+    *, user, quote: str, statement: str, category: str = "fact", importance: float = 0.6,
+    user_initiated: bool = True, said_at=None, session=None, persona=None, message_text: str | None = None,
+) -> Candidate:
+    """What light sleep leaves behind: a pending, verified candidate citing the user's message."""
+    said_at = said_at or timezone.now() - timedelta(hours=2)
+    session = session or ChatSessionFactory(
+        user=user, persona=persona, started_at=said_at - timedelta(minutes=5), last_active_at=said_at
+    )
+    message = MessageFactory(session=session, role=Message.Role.USER, content=message_text or quote, created_at=said_at)
+    return CandidateFactory(
+        user=user, persona=session.persona, session=session, message=message, quote=quote, statement=statement,
+        category=category, importance=importance, user_initiated=user_initiated, said_at=said_at,
+        status=Candidate.Status.PENDING, verified=True,
+    )
+
+
+# --- center: diary entries and feedback ------------------------------------------------------
+class DiaryEntryFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = "dreaming.DiaryEntry"
+
+    user = factory.SubFactory(UserFactory)
+    night = factory.LazyFunction(lambda: timezone.now().date())
+    narrative = "Tonight I learned that User has a dog named Milo."
+
+
+class FeedbackFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = "dreaming.Feedback"
+
+    memory = factory.SubFactory(MemoryFactory)
+    user = factory.LazyAttribute(lambda o: o.memory.user)
+    verdict = "agree"

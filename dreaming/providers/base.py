@@ -112,4 +112,10 @@ class Embedder(Protocol):
     name: str
     dimensions: int
 
-    def embed(self, texts: list[str], *, kind: Literal["document", "query"] = "document") -> list[list[float]]: ...
+    def embed(
+        self,
+        texts: list[str],
+        *,
+        kind: Literal["document", "query"] = "document",
+        ctx: CallContext | None = None,  # who it is for: counted in the run, remote calls become LLMCall rows
+    ) -> list[list[float]]: ...

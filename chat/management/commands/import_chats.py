@@ -1,0 +1,90 @@
+import sys
+import time
+from pathlib import Path
+
+from django.core.management.base import BaseCommand, CommandError
+
+from chat import importers
+from chat.services import UnknownUser, user_resolve
+
+
+class ProgressBar:
+    """A plain stderr progress bar: redrawn in place on a terminal, a line every 10% otherwise."""
+
+    def __init__(self, total: int, *, stream=None, label: str = "importing"):
+        self.total, self.done, self.label = max(total, 1), 0, label
+        self.stream = stream or sys.stderr
+        self.tty = hasattr(self.stream, "isatty") and self.stream.isatty()
+        self._last_draw, self._last_decile = 0.0, -1
+
+    def advance(self, _number: int = 0) -> None:
+        self.done += 1
+        decile = self.done * 10 // self.total
+        if self.tty:
+            if time.monotonic() - self._last_draw > 0.1 or self.done >= self.total:
+                self._last_draw = time.monotonic()
+                self.stream.write("\r" + self.render())
+                self.stream.flush()
+        elif decile != self._last_decile:
+            self._last_decile = decile
+            self.stream.write(self.render() + "\n")
+
+    def render(self, width: int = 30) -> str:
+        filled = width * min(self.done, self.total) // self.total
+        return f"{self.label} [{'#' * filled}{'.' * (width - filled)}] {self.done}/{self.total} {100 * self.done // self.total}%"
+
+    def close(self) -> None:
+        if self.tty:
+            self.stream.write("\n")
+
+
+class Command(BaseCommand):
+    help = "Import conversations from a JSONL file (one session per line) or a ChatGPT conversations.json."
+
+    def add_arguments(self, parser):
+        parser.add_argument("path", help="File to import ('-' reads JSONL from stdin).")
+        parser.add_argument("--user", default="", help="Owner of sessions whose line names no 'user'.")
+        parser.add_argument("--create-user", action="store_true", help="Create users that do not exist yet.")
+        parser.add_argument("--format", choices=("jsonl", "chatgpt"), default="jsonl")
+
+    def handle(self, *args, path: str, user: str, create_user: bool, format: str, **options):
+        if user:
+            try:
+                user_resolve(username=user, create=create_user)
+            except UnknownUser:
+                raise CommandError(f"user {user!r} does not exist (pass --create-user to create it)") from None
+            except ValueError as exc:
+                raise CommandError(str(exc)) from None
+        items, total = self._items(path, format)
+        bar = ProgressBar(total, stream=self.stderr._out)
+        report = importers.import_run(items, default_username=user, create_users=create_user, on_item=bar.advance)
+        bar.close()
+        unit = "line" if format == "jsonl" else "conversation"
+        for number, message in report.errors:
+            self.stderr.write(f"{unit} {number}: {message}")
+        self.stdout.write(
+            f"imported {report.sessions_created} new sessions, updated {report.sessions_updated}, "
+            f"unchanged {report.sessions_unchanged}; {report.messages_appended} messages added, "
+            f"{report.messages_duplicate} already there; {report.empty} empty skipped; {report.failed} failed"
+        )
+        if report.failed:
+            raise CommandError(f"{report.failed} {unit}(s) failed to import (see above); the rest was imported")
+
+    def _items(self, path: str, format: str):
+        if path == "-":
+            if format != "jsonl":
+                raise CommandError("stdin ('-') is only supported for --format jsonl")
+            lines = sys.stdin.buffer.read().splitlines()
+            return importers.jsonl_sessions(lines), sum(1 for line in lines if line.strip())
+        file = Path(path)
+        if not file.is_file():
+            raise CommandError(f"no such file: {path}")
+        raw = file.read_bytes()
+        if format == "chatgpt":
+            try:
+                conversations = importers.chatgpt_load(raw)
+            except importers.ImportLineError as exc:
+                raise CommandError(f"{path}: {exc}") from None
+            return importers.chatgpt_sessions(conversations), len(conversations)
+        lines = raw.splitlines()
+        return importers.jsonl_sessions(lines), sum(1 for line in lines if line.strip())

@@ -1,0 +1,29 @@
+"""Reads on the chat side."""
+from django.contrib.auth.base_user import AbstractBaseUser
+from django.db.models import Count, QuerySet
+
+from chat.models import ChatSession, Message
+
+
+def session_get(*, session_id: int) -> ChatSession | None:
+    return (
+        ChatSession.objects.select_related("user", "persona")
+        .annotate(message_count=Count("messages"))
+        .filter(pk=session_id)
+        .first()
+    )
+
+
+def session_messages(*, session: ChatSession, after_seq: int = 0, limit: int | None = None) -> list[Message]:
+    messages = session.messages.filter(seq__gt=after_seq).order_by("seq")
+    return list(messages[:limit] if limit is not None else messages)
+
+
+def sessions_for_user(*, user: AbstractBaseUser) -> QuerySet[ChatSession]:
+    """Most recently active first (served by chat_session_user_recent_idx)."""
+    return (
+        ChatSession.objects.filter(user=user)
+        .select_related("user", "persona")
+        .annotate(message_count=Count("messages"))
+        .order_by("-last_active_at", "-id")
+    )

@@ -1,0 +1,109 @@
+"""Claiming sessions for light sleep, safely across any number of workers.
+
+A claim is one statement (UPDATE … WHERE id IN (SELECT … FOR UPDATE SKIP LOCKED) RETURNING id), so
+two workers never get the same session and nobody reads-then-writes. The claim is committed at once;
+no transaction stays open while a model is called. A worker that dies leaves its claim behind, and
+the claim is re-taken once it is older than DREAM_CLAIM_STALE_SECONDS.
+
+Two clocks: `now` is the dreaming clock (real time, or a simulated one when a backfill replays
+history) and decides which sessions are idle; claim times are always the wall clock, because they
+are about whether a worker is still alive, not about the history being replayed.
+
+"Needs dreaming" = never dreamed, or it holds a message past processed_seq (the part light sleep has
+processed). Comparing last_active_at with dreamed_at would miss appended messages whose times are
+older than the dream (a re-import of a conversation that went on before the first sweep ran).
+"""
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+
+from django.conf import settings
+from django.db import connection, transaction
+from django.db.models import F
+from django.db.models.functions import Greatest
+from django.utils import timezone
+
+from chat.models import ChatSession, Message
+from dreaming.models import MemorySettings
+
+_SESSIONS = ChatSession._meta.db_table
+_MEMORY_SETTINGS = MemorySettings._meta.db_table
+_MESSAGES = Message._meta.db_table
+
+
+def _eligible_sql(*, now: datetime, user=None, session_ids=None) -> tuple[str, dict]:
+    idle_cutoff = now - timedelta(seconds=settings.DREAM_IDLE_SECONDS)
+    stale_cutoff = timezone.now() - timedelta(seconds=settings.DREAM_CLAIM_STALE_SECONDS)
+    where = [
+        # processed_seq is the exact watermark, so a message appended after the dream makes the session
+        # eligible again even when its (client-given) time is older than the dream or than the last
+        # message. One probe of the (session, seq) unique index per dreamed session.
+        f"(s.dreamed_at IS NULL OR EXISTS (SELECT 1 FROM {_MESSAGES} m WHERE m.session_id = s.id AND m.seq > s.processed_seq))",
+        "s.last_active_at <= %(idle_cutoff)s",
+        "(s.claimed_at IS NULL OR s.claimed_at < %(stale_cutoff)s)",
+        # Memory off (a settings row with enabled = false): the user's sessions are left alone.
+        f"NOT EXISTS (SELECT 1 FROM {_MEMORY_SETTINGS} ms WHERE ms.user_id = s.user_id AND NOT ms.enabled)",
+    ]
+    params: dict = {"idle_cutoff": idle_cutoff, "stale_cutoff": stale_cutoff}
+    if user is not None:
+        where.append("s.user_id = %(user_id)s")
+        params["user_id"] = user.pk
+    if session_ids is not None:
+        where.append("s.id = ANY(%(session_ids)s)")
+        params["session_ids"] = [int(pk) for pk in session_ids]
+    sql = f"SELECT s.id FROM {_SESSIONS} s WHERE {' AND '.join(where)} ORDER BY s.last_active_at, s.id"
+    return sql, params
+
+
+def sessions_claim(
+    *, now: datetime, worker: str, batch_size: int, user=None, session_ids=None
+) -> tuple[list[int], datetime]:
+    """Claim up to batch_size idle sessions for `worker`; returns (ids oldest first, the claim time)."""
+    claimed_at = timezone.now()
+    eligible, params = _eligible_sql(now=now, user=user, session_ids=session_ids)
+    params |= {"claimed_at": claimed_at, "worker": worker[:120], "batch": batch_size}
+    sql = (
+        f"UPDATE {_SESSIONS} SET claimed_at = %(claimed_at)s, claimed_by = %(worker)s, attempts = attempts + 1 "
+        f"WHERE id IN ({eligible} LIMIT %(batch)s FOR UPDATE OF s SKIP LOCKED) "
+        "RETURNING id, last_active_at"
+    )
+    with transaction.atomic(), connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        rows = cursor.fetchall()
+    return [pk for pk, _ in sorted(rows, key=lambda row: (row[1], row[0]))], claimed_at
+
+
+def sessions_claimable(*, now: datetime, batch_size: int, user=None, session_ids=None) -> list[int]:
+    """What sessions_claim would take right now, without taking them (dry runs)."""
+    eligible, params = _eligible_sql(now=now, user=user, session_ids=session_ids)
+    with connection.cursor() as cursor:
+        cursor.execute(f"{eligible} LIMIT %(batch)s", params | {"batch": batch_size})
+        return [row[0] for row in cursor.fetchall()]
+
+
+def _ours(*, session_id: int, worker: str, claimed_at: datetime):
+    # Every write after the claim is conditional on still holding it: if our claim went stale and
+    # another worker took the session over, our late results are thrown away instead of doubled.
+    return ChatSession.objects.filter(pk=session_id, claimed_by=worker[:120], claimed_at=claimed_at)
+
+
+def claim_release(*, session_id: int, worker: str, claimed_at: datetime, error: str = "") -> bool:
+    """Give a session back unstamped, so the next sweep retries it (provider unavailable)."""
+    # The outage is not the session's fault: undo the claim's attempt so it never counts toward
+    # DREAM_MAX_ATTEMPTS.
+    updated = _ours(session_id=session_id, worker=worker, claimed_at=claimed_at).update(
+        claimed_at=None, claimed_by="", last_error=error[:2000], attempts=Greatest(F("attempts") - 1, 0)
+    )
+    return updated == 1
+
+
+def claim_keep_failed(*, session_id: int, worker: str, claimed_at: datetime, error: str) -> bool:
+    """Record an unexpected failure and leave the claim to go stale, so the retry comes after
+    DREAM_CLAIM_STALE_SECONDS rather than in a tight loop."""
+    return _ours(session_id=session_id, worker=worker, claimed_at=claimed_at).update(last_error=error[:2000]) == 1
+
+
+def claim_stamp(*, session_id: int, worker: str, claimed_at: datetime, **fields) -> bool:
+    """Mark the session processed and release the claim; False when the claim was lost meanwhile."""
+    fields |= {"claimed_at": None, "claimed_by": ""}
+    return _ours(session_id=session_id, worker=worker, claimed_at=claimed_at).update(**fields) == 1

@@ -1,0 +1,79 @@
+"""Group candidates that say the same thing, so one topic becomes one memory decision.
+
+Greedy, in time order: a candidate joins the first cluster (same scope and category) whose centroid
+is at least settings.DREAM_CLUSTER_SIMILARITY cosine-similar, otherwise it starts a new one. A user
+has tens of candidates a night, so a Python loop over unit vectors is simpler than SQL and fast.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+
+import numpy as np
+from django.conf import settings
+
+from dreaming.models import Candidate
+
+
+@dataclass
+class Cluster:
+    persona_id: int | None
+    category: str
+    candidates: list[Candidate] = field(default_factory=list)
+    _sum: np.ndarray | None = None
+
+    @property
+    def centroid(self) -> np.ndarray:
+        norm = np.linalg.norm(self._sum)
+        return self._sum / norm if norm > 0 else self._sum
+
+    def add(self, candidate: Candidate, vector: np.ndarray) -> None:
+        self.candidates.append(candidate)
+        self._sum = vector.copy() if self._sum is None else self._sum + vector
+
+    @property
+    def best(self) -> Candidate:
+        """The statement that speaks for the cluster: raised by the user, important, detailed, latest."""
+        return max(
+            self.candidates,
+            key=lambda c: (c.user_initiated, round(c.importance, 2), len(c.statement), c.said_at),
+        )
+
+    @property
+    def session_ids(self) -> set:
+        # A candidate whose session was deleted still counts once, as its own "session".
+        return {c.session_id if c.session_id is not None else f"c{c.pk}" for c in self.candidates}
+
+    @property
+    def first_said_at(self) -> datetime:
+        return min(c.said_at for c in self.candidates)
+
+    @property
+    def last_said_at(self) -> datetime:
+        return max(c.said_at for c in self.candidates)
+
+
+def unit(vector) -> np.ndarray:
+    array = np.asarray(vector, dtype=np.float64)
+    norm = np.linalg.norm(array)
+    return array / norm if norm > 0 else array
+
+
+def candidates_cluster(*, candidates: list[Candidate], threshold: float | None = None) -> list[Cluster]:
+    """Cluster candidates (each must have .embedding) by scope + category + cosine similarity."""
+    threshold = settings.DREAM_CLUSTER_SIMILARITY if threshold is None else threshold
+    clusters: list[Cluster] = []
+    for candidate in sorted(candidates, key=lambda c: (c.said_at, c.pk)):
+        vector = unit(candidate.embedding)
+        home = None
+        for cluster in clusters:
+            if cluster.persona_id != candidate.persona_id or cluster.category != candidate.category:
+                continue
+            if float(np.dot(cluster.centroid, vector)) >= threshold:
+                home = cluster
+                break
+        if home is None:
+            home = Cluster(persona_id=candidate.persona_id, category=candidate.category)
+            clusters.append(home)
+        home.add(candidate, vector)
+    return clusters

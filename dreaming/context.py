@@ -1,0 +1,179 @@
+"""MEMORY.md: the small, token-budgeted memory document that is always in the chat model's context.
+
+Rendering happens while the user sleeps (deep sleep, weekly, feedback, deletes call
+`memory_md_render_all`); the chat path only calls `memory_md_get`, which is one indexed query.
+"""
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+
+from django.conf import settings
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import transaction
+from django.db.models import OuterRef, Q, Subquery
+from django.utils import timezone
+
+from chat.models import ChatSession, Persona
+from dreaming.models import Category, Feedback, Memory, MemoryDocument, MemorySettings
+
+# Section order and headings. Headings stay English whatever the statements' language: the
+# chat model reads them, the user reads the statements.
+SECTIONS: tuple[tuple[str, str], ...] = (
+    (Category.FACT, "Facts"),
+    (Category.PREFERENCE, "Preferences"),
+    (Category.RELATION, "Relations"),
+    (Category.EVENT, "Events"),
+    (Category.EMOTION, "Emotions"),
+)
+TITLE = "# Memory"
+UNSURE_MARK = " (unsure)"
+
+# --- Token estimate ----------------------------------------------------------------------
+# An offline stand-in for a BPE tokenizer (cl100k / o200k), tuned to err on the high side so a
+# budget computed with it is never exceeded by the real tokenizer by much:
+#   * a CJK character (Han, kana, Hangul, CJK punctuation, full-width forms) = 1 token;
+#   * a Latin/Cyrillic/... word = 1 token up to 6 letters, +1 per further 4 letters
+#     (≈ 1.3 tokens per English word on average);
+#   * digits = 1 token per 3 (BPE vocabularies split numbers in groups of three);
+#   * every other visible symbol (punctuation, "-", "#", emoji) = 1 token;
+#   * a run of line breaks = 1 token; spaces are free (they merge into the next token).
+_CJK = (
+    "\u2e80-\u2fff\u3000-\u303f\u3040-\u30ff\u3100-\u31ff\u3200-\u9fff"
+    "\ua960-\ua97f\uac00-\ud7ff\uf900-\ufaff\ufe30-\ufe4f\uff00-\uffef"
+)
+_TOKEN_RE = re.compile(rf"(?P<cjk>[{_CJK}])|(?P<digits>\d+)|(?P<word>[^\W\d_{_CJK}]+)|(?P<newline>\n+)|(?P<space>\s+)|(?P<other>.)")
+
+
+def count_tokens(text: str) -> int:
+    tokens = 0
+    for match in _TOKEN_RE.finditer(text):
+        kind = match.lastgroup
+        if kind == "word":
+            tokens += 1 + math.ceil(max(0, len(match.group()) - 6) / 4)
+        elif kind == "digits":
+            tokens += math.ceil(len(match.group()) / 3)
+        elif kind != "space":
+            tokens += 1
+    return tokens
+
+
+# --- Rendering ---------------------------------------------------------------------------
+@dataclass(frozen=True)
+class _Line:
+    memory_id: int
+    category: str
+    text: str
+
+
+def memory_enabled(*, user: AbstractBaseUser) -> bool:
+    # No MemorySettings row means memory is on.
+    return not MemorySettings.objects.filter(user=user, enabled=False).exists()
+
+
+def _scope_memories(*, user: AbstractBaseUser, persona: Persona | None):
+    scope = Q(persona__isnull=True)
+    if persona is not None:
+        scope |= Q(persona=persona)
+    latest_verdict = Feedback.objects.filter(memory=OuterRef("pk")).order_by("-created_at", "-pk").values("verdict")[:1]
+    return (
+        Memory.objects.filter(scope, user=user, status=Memory.Status.ACTIVE)
+        .annotate(verdict=Subquery(latest_verdict))
+        .only("id", "statement", "category", "importance", "confidence", "last_seen")
+    )
+
+
+def _priority(memory: Memory) -> tuple:
+    """Agreed first, then most important, most confident, most recently seen."""
+    return (memory.verdict != Feedback.Verdict.AGREE, -memory.importance, -memory.confidence, -memory.last_seen.timestamp(), memory.id)
+
+
+def _assemble(lines: list[_Line]) -> str:
+    if not lines:
+        return ""
+    blocks = [TITLE]
+    for category, heading in SECTIONS:
+        items = [line.text for line in lines if line.category == category]
+        if items:
+            blocks.append(f"## {heading}\n" + "\n".join(items))
+    return "\n\n".join(blocks) + "\n"
+
+
+def memory_md_compose(*, memories: list[Memory], budget: int) -> tuple[str, list[int]]:
+    """Fill the budget in priority order; stop at the first line that no longer fits (headings count).
+
+    Stopping (rather than skipping to shorter lines) keeps MEMORY.md a strict "most important
+    first" prefix; everything after it is the long tail that recall serves.
+    """
+    accepted: list[_Line] = []
+    content = ""
+    for memory in sorted(memories, key=_priority):
+        statement = " ".join(memory.statement.split())
+        if not statement:
+            continue
+        marker = UNSURE_MARK if memory.verdict == Feedback.Verdict.DOUBT else ""
+        line = _Line(memory_id=memory.id, category=memory.category, text=f"- {statement}{marker}")
+        attempt = _assemble([*accepted, line])
+        if count_tokens(attempt) > budget:
+            break
+        accepted.append(line)
+        content = attempt
+    # Ids in the order they appear in the document.
+    order = {category: i for i, (category, _) in enumerate(SECTIONS)}
+    ids = [line.memory_id for line in sorted(accepted, key=lambda line: order.get(line.category, len(order)))]
+    return content, ids
+
+
+def memory_md_render(*, user: AbstractBaseUser, persona: Persona | None = None) -> MemoryDocument:
+    """Render and store MEMORY.md for one scope; the version goes up only when the text changed."""
+    budget = settings.MEMORY_MD_TOKENS
+    if memory_enabled(user=user):
+        # A rejected memory is the user saying "that is wrong": it stays out of the context.
+        memories = [m for m in _scope_memories(user=user, persona=persona) if m.verdict != Feedback.Verdict.REJECT]
+        content, ids = memory_md_compose(memories=memories, budget=budget)
+    else:
+        content, ids = "", []
+    now = timezone.now()
+    fields = {"content": content, "memory_ids": ids, "token_count": count_tokens(content), "token_budget": budget, "rendered_at": now}
+    with transaction.atomic():
+        document, created = MemoryDocument.objects.select_for_update().get_or_create(
+            user=user, persona=persona, defaults={**fields, "version": 1}
+        )
+        if created:
+            return document
+        if document.content != content:
+            document.version += 1
+        for name, value in fields.items():
+            setattr(document, name, value)
+        document.save()
+    return document
+
+
+def memory_md_scopes(*, user: AbstractBaseUser) -> list[Persona | None]:
+    """The profile plus every persona the user has memories, sessions or a stored document with."""
+    persona_ids = (
+        set(Memory.objects.filter(user=user, persona__isnull=False).values_list("persona_id", flat=True))
+        | set(ChatSession.objects.filter(user=user, persona__isnull=False).values_list("persona_id", flat=True))
+        | set(MemoryDocument.objects.filter(user=user, persona__isnull=False).values_list("persona_id", flat=True))
+    )
+    return [None, *Persona.objects.filter(id__in=persona_ids).order_by("slug")]
+
+
+def memory_md_render_all(*, user: AbstractBaseUser) -> list[MemoryDocument]:
+    return [memory_md_render(user=user, persona=persona) for persona in memory_md_scopes(user=user)]
+
+
+def memory_md_get(*, user: AbstractBaseUser, persona: Persona | None = None) -> MemoryDocument | None:
+    """The chat path: one query on the (user, persona) unique index. No embedding, no model call.
+
+    The join on MemorySettings makes a user who switched memory off get nothing even if a stale
+    document is still stored, without a second query.
+    """
+    user_id = getattr(user, "pk", user)
+    persona_id = getattr(persona, "pk", persona)
+    return (
+        MemoryDocument.objects.filter(user_id=user_id, persona_id=persona_id)
+        .exclude(user__memory_settings__enabled=False)
+        .first()
+    )

@@ -1,0 +1,399 @@
+"""Deep sleep: nightly, per user, turn what light sleep heard into memories.
+
+deep_sleep_user, inside one transaction holding the user's lock (dreaming.locks):
+1. apply the user's feedback since the last night (dreaming.feedback);
+2. gather the pending candidates (new ones and the pending pool), re-check every quote against its
+   message and drop tombstoned statements;
+3. cluster them by topic within scope + category (dreaming.clustering);
+4. compare each cluster with the nearest active memories of the same scope (pgvector) through the
+   dreamer: new / reinforces / contradicts;
+5. score each cluster (dreaming.scoring) and promote, keep pending or dismiss; reinforce an existing
+   memory; supersede a contradicted one with validity dates;
+6. write the night into DREAMS.md (dreaming.diary);
+then, after commit, re-render MEMORY.md. With dry_run everything is computed and rolled back.
+"""
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Callable
+
+from django.contrib.auth import get_user_model
+from django.db import transaction
+from django.utils import timezone
+from pgvector.django import CosineDistance
+
+from chat.models import Message
+from dreaming.clustering import Cluster, candidates_cluster
+from dreaming.diary import diary_append, night_language
+from dreaming.feedback import feedback_apply_pending, latest_verdict
+from dreaming.locks import user_lock
+from dreaming.models import Candidate, DreamRun, Feedback, Memory, MemorySettings, MemorySource, Phase
+from dreaming.providers import get_dreamer, get_embedder
+from dreaming.providers.base import (
+    CallContext,
+    Comparison,
+    Dreamer,
+    Embedder,
+    MemoryRef,
+    NightChanges,
+    UnusableAnswer,
+)
+from dreaming.runs import run_add, run_finish, run_start
+from dreaming.sensitive import mask_secrets
+from dreaming.scoring import ScoreInput, clip_confidence, half_life_days, score_compute, score_decision
+from dreaming.tombstones import is_tombstoned, tombstoned_digests
+from dreaming.verify import quote_in_text
+
+logger = logging.getLogger(__name__)
+
+COUNTER_NAMES = (
+    "users_processed", "promoted", "reinforced", "pending", "dropped", "superseded",
+    "feedback_applied", "unverified_rejected", "tombstoned_dropped",
+)
+
+
+@dataclass
+class _Night:
+    """What one user's deep sleep did: counters for the DreamRun, changes for the diary."""
+
+    user: object
+    run: DreamRun
+    now: datetime
+    dreamer: Dreamer
+    embedder: Embedder
+    counters: dict[str, int] = field(default_factory=lambda: dict.fromkeys(COUNTER_NAMES, 0))
+    changes: NightChanges = field(default_factory=NightChanges)
+    named: list[Memory] = field(default_factory=list)
+    statements: list[str] = field(default_factory=list)
+
+    @property
+    def ctx(self) -> CallContext:
+        return CallContext(user_id=self.user.pk, run_id=self.run.pk, phase=Phase.DEEP)
+
+    @property
+    def changed_memories(self) -> bool:
+        c = self.counters
+        return bool(c["promoted"] or c["reinforced"] or c["superseded"] or c["feedback_applied"])
+
+
+def memory_enabled(*, user) -> bool:
+    return not MemorySettings.objects.filter(user=user, enabled=False).exists()
+
+
+def users_needing_deep_sleep(*, now: datetime):
+    """Users with candidates deep sleep has not seen yet, or feedback not yet applied; memory on."""
+    with_new = Candidate.objects.filter(
+        status=Candidate.Status.PENDING, verified=True, score__isnull=True, said_at__lte=now
+    ).values("user_id")
+    with_feedback = Feedback.objects.filter(applied_at__isnull=True).values("user_id")
+    return (
+        get_user_model().objects.filter(pk__in=with_new.union(with_feedback))
+        .exclude(memory_settings__enabled=False)
+        .order_by("pk")
+    )
+
+
+def deep_sleep_user(
+    *, user, now: datetime | None = None, dry_run: bool = False, dreamer: Dreamer | None = None,
+    embedder: Embedder | None = None, worker: str = "",
+) -> DreamRun:
+    run = run_start(phase=Phase.DEEP, user=user, worker=worker, dry_run=dry_run, simulated_now=now)
+    now = now or timezone.now()
+    try:
+        counters = _deep_sleep_one(
+            user=user, run=run, now=now, dry_run=dry_run,
+            dreamer=dreamer or get_dreamer(), embedder=embedder or get_embedder(),
+        )
+    except Exception as exc:  # recorded on the run; the transaction rolled back, so nothing half-written
+        logger.exception("deep sleep failed for user %s", user.pk)
+        return run_finish(run=run, error=exc)
+    run_add(run=run, **counters)
+    return run_finish(run=run)
+
+
+def deep_sleep_all(
+    *, now: datetime | None = None, dry_run: bool = False, dreamer: Dreamer | None = None,
+    embedder: Embedder | None = None, worker: str = "", users=None,
+    progress: Callable[[int, int], None] | None = None,
+) -> DreamRun:
+    """One DreamRun for every user who needs a night (or the given users); one failure does not stop the rest."""
+    run = run_start(phase=Phase.DEEP, worker=worker, dry_run=dry_run, simulated_now=now)
+    now = now or timezone.now()
+    dreamer = dreamer or get_dreamer()
+    embedder = embedder or get_embedder()
+    todo = list(users if users is not None else users_needing_deep_sleep(now=now))
+    errors = []
+    for done, user in enumerate(todo, start=1):
+        try:
+            counters = _deep_sleep_one(user=user, run=run, now=now, dry_run=dry_run, dreamer=dreamer, embedder=embedder)
+            run_add(run=run, **counters)
+        except Exception as exc:
+            logger.exception("deep sleep failed for user %s", user.pk)
+            errors.append(f"user {user.pk}: {type(exc).__name__}: {exc}")
+        if progress:
+            progress(done, len(todo))
+    return run_finish(run=run, error="; ".join(errors) or None)
+
+
+def _deep_sleep_one(
+    *, user, run: DreamRun, now: datetime, dry_run: bool, dreamer: Dreamer, embedder: Embedder
+) -> dict[str, int]:
+    if not memory_enabled(user=user):
+        return {}
+    night = _Night(user=user, run=run, now=now, dreamer=dreamer, embedder=embedder)
+    with transaction.atomic():
+        user_lock(user_id=user.pk)
+        _night_feedback(night)
+        candidates = _candidates_gather(night)
+        clusters = candidates_cluster(candidates=candidates)
+        for persona_id in sorted({c.persona_id for c in clusters}, key=lambda p: (p is not None, p or 0)):
+            _scope_decide(night, [c for c in clusters if c.persona_id == persona_id])
+        night.changes.language = night_language(night.statements)
+        if not dry_run:
+            try:
+                diary_append(user=user, run=run, now=now, changes=night.changes, memories=night.named, dreamer=dreamer)
+            except UnusableAnswer:
+                logger.warning("narrate gave an unusable answer for user %s; no diary entry tonight", user.pk)
+        if dry_run:
+            transaction.set_rollback(True)
+    if not dry_run and night.changed_memories:
+        memory_md_refresh(user=user)
+    night.counters["users_processed"] = 1
+    return night.counters
+
+
+def memory_md_refresh(*, user) -> None:
+    try:
+        from dreaming.context import memory_md_render_all
+    except ImportError:  # the context module is optional while the app is being assembled
+        logger.warning("dreaming.context is not available; MEMORY.md not re-rendered")
+        return
+    memory_md_render_all(user=user)
+
+
+def _night_feedback(night: _Night) -> None:
+    result = feedback_apply_pending(user=night.user, now=night.now)
+    night.counters["feedback_applied"] += result.applied
+    night.changes.forgotten += len(result.rejected)
+
+
+def _candidates_gather(night: _Night) -> list[Candidate]:
+    """Pending, verified candidates up to `now`, re-verified, minus tombstoned ones; all embedded."""
+    pending = list(
+        Candidate.objects.select_for_update(of=("self",))
+        .filter(user=night.user, status=Candidate.Status.PENDING, verified=True, said_at__lte=night.now)
+        .select_related("message")
+        .order_by("said_at", "pk")
+    )
+    digests = tombstoned_digests(user=night.user)
+    usable = []
+    for candidate in pending:
+        if not quote_still_in_message(candidate):
+            _candidate_close(candidate, status=Candidate.Status.REJECTED_UNVERIFIED, now=night.now,
+                             reason="The quote is no longer found in its message.")
+            night.counters["unverified_rejected"] += 1
+        elif is_tombstoned(user=night.user, statement=candidate.statement, digests=digests):
+            _candidate_close(candidate, status=Candidate.Status.DISMISSED, now=night.now,
+                             reason="The user asked to forget this.")
+            night.counters["tombstoned_dropped"] += 1
+        else:
+            usable.append(candidate)
+    missing = [c for c in usable if c.embedding is None]
+    if missing:
+        vectors = night.embedder.embed([c.statement for c in missing], kind="document")
+        for candidate, vector in zip(missing, vectors):
+            candidate.embedding = vector
+            candidate.save(update_fields=["embedding"])
+    return usable
+
+
+def quote_still_in_message(candidate: Candidate) -> bool:
+    """The quote is still verbatim in the user's message (or in its masked form, which the model saw)."""
+    message = candidate.message
+    if message is None or message.role != Message.Role.USER:
+        return False
+    return quote_in_text(quote=candidate.quote, text=message.content) or quote_in_text(
+        quote=candidate.quote, text=mask_secrets(message.content)
+    )
+
+
+def _candidate_close(candidate: Candidate, *, status: str, now: datetime, reason: str, memory: Memory | None = None,
+                     score: float | None = None, breakdown: dict | None = None) -> None:
+    candidate.status = status
+    candidate.reason = reason
+    candidate.decided_at = now
+    candidate.memory = memory
+    if score is not None:
+        candidate.score, candidate.score_breakdown = score, breakdown or {}
+    candidate.save(update_fields=["status", "reason", "decided_at", "memory", "score", "score_breakdown"])
+
+
+def _scope_decide(night: _Night, clusters: list[Cluster]) -> None:
+    """Compare one scope's clusters with its memories in one dreamer call, then decide each."""
+    persona_id = clusters[0].persona_id
+    neighbours: dict[int, Memory] = {}
+    for cluster in clusters:
+        for memory in _memory_neighbours(user=night.user, persona_id=persona_id, vector=cluster.centroid):
+            neighbours.setdefault(memory.pk, memory)
+    comparisons: dict[int, Comparison] = {}
+    if neighbours:
+        refs = [MemoryRef(id=m.pk, statement=m.statement, category=m.category) for m in neighbours.values()]
+        try:
+            answer = night.dreamer.compare(
+                statements=[c.best.statement for c in clusters], memories=refs, ctx=night.ctx
+            )
+        except UnusableAnswer:
+            # Deciding blind could duplicate or miss a contradiction: leave them for the next night.
+            logger.warning("compare gave an unusable answer for user %s; clusters wait", night.user.pk)
+            return
+        comparisons = {c.index: c for c in answer if 0 <= c.index < len(clusters)}
+    for index, cluster in enumerate(clusters):
+        comparison = comparisons.get(index)
+        memory = neighbours.get(comparison.memory_id) if comparison and comparison.memory_id else None
+        if memory is not None and memory.status != Memory.Status.ACTIVE:
+            memory = None  # superseded earlier tonight by another cluster
+        night.statements.append(cluster.best.statement)
+        if comparison and memory and comparison.relation == "reinforces":
+            _cluster_reinforce(night, cluster, memory)
+        elif comparison and memory and comparison.relation == "contradicts":
+            _cluster_new(night, cluster, contradicts=memory, reason=comparison.reason)
+        else:
+            _cluster_new(night, cluster)
+
+
+def _memory_neighbours(*, user, persona_id: int | None, vector) -> list[Memory]:
+    from django.conf import settings
+
+    return list(
+        Memory.objects.select_for_update()
+        .filter(user=user, persona_id=persona_id, status=Memory.Status.ACTIVE, embedding__isnull=False)
+        .order_by(CosineDistance("embedding", list(vector)))[: settings.DREAM_COMPARE_NEIGHBOURS]
+    )
+
+
+def _cluster_score(night: _Night, cluster: Cluster, *, sessions: int, feedback: str | None = None) -> tuple[float, dict]:
+    best = cluster.best
+    item = ScoreInput(
+        statement=best.statement,
+        category=cluster.category,
+        importance=max(c.importance for c in cluster.candidates),
+        user_initiated=any(c.user_initiated for c in cluster.candidates),
+        distinct_sessions=sessions,
+        last_said_at=cluster.last_said_at,
+        feedback=feedback,
+    )
+    return score_compute(item=item, now=night.now)
+
+
+def _cluster_new(night: _Night, cluster: Cluster, *, contradicts: Memory | None = None, reason: str = "") -> None:
+    score, breakdown = _cluster_score(night, cluster, sessions=len(cluster.session_ids))
+    decision = score_decision(score)
+    new_tonight = sum(1 for c in cluster.candidates if c.score is None)
+    if decision == "promote":
+        memory = _memory_create(night, cluster, score=score, breakdown=breakdown)
+        for candidate in cluster.candidates:
+            _candidate_close(candidate, status=Candidate.Status.PROMOTED, now=night.now, memory=memory,
+                             score=score, breakdown=breakdown, reason=f"Promoted with score {score:.2f}.")
+        night.counters["promoted"] += 1
+        night.named.append(memory)
+        if contradicts is not None:
+            _memory_supersede(old=contradicts, new=memory, at=cluster.first_said_at, reason=reason)
+            night.counters["superseded"] += 1
+            night.changes.changed.append((contradicts.statement, memory.statement))
+        else:
+            night.changes.learned.append(memory.statement)
+        return
+    if decision == "pending":
+        why = f"Pending: score {score:.2f} is below the promotion threshold; waiting for it to come up again."
+        if contradicts is not None:
+            why += f" It would contradict memory #{contradicts.pk}."
+        for candidate in cluster.candidates:
+            candidate.score, candidate.score_breakdown, candidate.reason = score, breakdown, why
+            candidate.save(update_fields=["score", "score_breakdown", "reason"])
+        if new_tonight:  # the pool is re-scored every night; count and narrate only what is new
+            night.counters["pending"] += new_tonight
+            night.changes.pending.append(cluster.best.statement)
+        return
+    for candidate in cluster.candidates:
+        _candidate_close(candidate, status=Candidate.Status.DISMISSED, now=night.now, score=score, breakdown=breakdown,
+                         reason=f"Dismissed: score {score:.2f} is below the pending threshold.")
+    night.counters["dropped"] += len(cluster.candidates)
+
+
+def _memory_create(night: _Night, cluster: Cluster, *, score: float, breakdown: dict) -> Memory:
+    best = cluster.best
+    memory = Memory.objects.create(
+        user=night.user,
+        persona_id=cluster.persona_id,
+        statement=best.statement,
+        category=cluster.category,
+        importance=max(c.importance for c in cluster.candidates),
+        confidence=clip_confidence(score),
+        valid_from=cluster.first_said_at,
+        first_seen=cluster.first_said_at,
+        last_seen=cluster.last_said_at,
+        recurrence=len(cluster.session_ids),
+        half_life_days=half_life_days(cluster.category),
+        score=score,
+        score_breakdown=breakdown,
+        embedding=list(best.embedding),
+    )
+    memory_sources_add(memory=memory, candidates=cluster.candidates)
+    return memory
+
+
+def _memory_supersede(*, old: Memory, new: Memory, at: datetime, reason: str) -> None:
+    old.status = Memory.Status.SUPERSEDED
+    old.valid_to = at
+    old.superseded_by = new
+    old.score_breakdown = {**old.score_breakdown, "superseded_reason": reason or "contradicted by newer evidence"}
+    old.save(update_fields=["status", "valid_to", "superseded_by", "score_breakdown", "updated_at"])
+
+
+def _cluster_reinforce(night: _Night, cluster: Cluster, memory: Memory) -> None:
+    from django.conf import settings
+
+    known_sessions = memory_session_ids(memory=memory)
+    new_sessions = cluster.session_ids - known_sessions
+    memory.recurrence += len(new_sessions)
+    memory.confidence = clip_confidence(memory.confidence + settings.DREAM_REINFORCE_DELTA * len(new_sessions))
+    memory.last_seen = max(memory.last_seen, cluster.last_said_at)
+    memory.first_seen = min(memory.first_seen, cluster.first_said_at)
+    score, breakdown = _cluster_score(night, cluster, sessions=memory.recurrence, feedback=latest_verdict(memory_id=memory.pk))
+    memory.score = score
+    memory.score_breakdown = {**breakdown, **{k: v for k, v in memory.score_breakdown.items() if k not in breakdown}}
+    memory.save(update_fields=["recurrence", "confidence", "last_seen", "first_seen", "score", "score_breakdown", "updated_at"])
+    memory_sources_add(memory=memory, candidates=cluster.candidates)
+    for candidate in cluster.candidates:
+        _candidate_close(candidate, status=Candidate.Status.MERGED, now=night.now, memory=memory, score=score,
+                         breakdown=breakdown, reason=f"Reinforces memory #{memory.pk}.")
+    night.counters["reinforced"] += 1
+    night.named.append(memory)
+    night.changes.reinforced.append(memory.statement)
+
+
+def memory_session_ids(*, memory: Memory) -> set:
+    """Sessions that already count towards a memory's recurrence (its candidates and its sources)."""
+    from_candidates = Candidate.objects.filter(memory=memory, session__isnull=False).values_list("session_id", flat=True)
+    from_sources = MemorySource.objects.filter(memory=memory, message__isnull=False).values_list("message__session_id", flat=True)
+    return set(from_candidates) | set(from_sources)
+
+
+def memory_sources_add(*, memory: Memory, candidates: list[Candidate]) -> None:
+    """Add the candidates' quotes as sources; keep the first evidence and the newest, MAX_SOURCES in all."""
+    existing = list(memory.sources.all())
+    seen = {(s.message_id, s.quote) for s in existing}
+    fresh = []
+    for candidate in candidates:
+        key = (candidate.message_id, candidate.quote)
+        if key not in seen:
+            seen.add(key)
+            fresh.append(MemorySource(memory=memory, message_id=candidate.message_id, quote=candidate.quote,
+                                      said_at=candidate.said_at))
+    everything = sorted(existing + fresh, key=lambda s: s.said_at)
+    keep = everything if len(everything) <= Memory.MAX_SOURCES else [everything[0]] + everything[-(Memory.MAX_SOURCES - 1):]
+    keep_ids = {id(s) for s in keep}
+    MemorySource.objects.filter(pk__in=[s.pk for s in existing if id(s) not in keep_ids]).delete()
+    MemorySource.objects.bulk_create([s for s in fresh if id(s) in keep_ids])

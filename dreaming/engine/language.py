@@ -1,0 +1,69 @@
+"""Language facts the rules share: CJK detection, tokens, stop words, sentence and clause splitting."""
+from __future__ import annotations
+
+import re
+
+CJK_RE = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
+_WORD_RE = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")
+
+STOP_WORDS = frozenset(
+    """
+    a about above after again against all am an and any are aren't as at be because been before being below
+    between both but by can can't cannot could couldn't did didn't do does doesn't doing don't down during each
+    few for from further had hadn't has hasn't have haven't having he he'd he'll he's her here here's hers
+    herself him himself his how how's i i'd i'll i'm i've if in into is isn't it it's its itself let's me more
+    most mustn't my myself no nor not of off on once only or other ought our ours ourselves out over own same
+    shan't she she'd she'll she's should shouldn't so some such than that that's the their theirs them
+    themselves then there there's these they they'd they'll they're they've this those through to too under
+    until up very was wasn't we we'd we'll we're we've were weren't what what's when when's where where's
+    which while who who's whom why why's with won't would wouldn't you you'd you'll you're you've your yours
+    yourself yourselves user user's users themself also just really actually
+    """.split()
+)
+
+
+def is_chinese(text: str) -> bool:
+    """True when CJK characters make up a real share of the letters (so a stray 你好 does not flip it)."""
+    cjk = len(CJK_RE.findall(text))
+    if not cjk:
+        return False
+    latin = len(re.findall(r"[A-Za-z]", text))
+    return cjk * 2 >= latin or cjk >= 6
+
+
+def words(text: str) -> list[str]:
+    return _WORD_RE.findall(text.lower().replace("’", "'"))
+
+
+def content_tokens(text: str) -> list[str]:
+    """Lower-cased English words without stop words, plus Chinese character bigrams."""
+    tokens = [w for w in words(text) if w not in STOP_WORDS]
+    for run in re.findall(r"[\u3400-\u9fff]+", text):
+        run = run.replace("用户", "").replace("我", "")
+        if len(run) == 1:
+            tokens.append(run)
+        tokens.extend(run[i : i + 2] for i in range(len(run) - 1))
+    return tokens
+
+
+# Sentence ends: . ! ? (not inside numbers like 3.5), CJK enders, line breaks, semicolons.
+_SENTENCE_END_RE = re.compile(r"(?<=[.!?…])\s+|(?<=[。！？!?；;])|\n+|(?<=[.!?])(?=[A-Z])")
+
+
+def sentences(text: str) -> list[tuple[int, int]]:
+    """(start, end) spans of sentences in `text`, trimmed of surrounding whitespace."""
+    spans = []
+    start = 0
+    for m in _SENTENCE_END_RE.finditer(text):
+        spans.append((start, m.start()))
+        start = m.end()
+    spans.append((start, len(text)))
+    out = []
+    for s, e in spans:
+        while s < e and text[s].isspace():
+            s += 1
+        while e > s and text[e - 1].isspace():
+            e -= 1
+        if e > s:
+            out.append((s, e))
+    return out

@@ -1,0 +1,104 @@
+"""First person → third person: "I'm from Ohio" → "User is from Ohio"; "我养了一只狗" → "用户养了一只狗"."""
+from __future__ import annotations
+
+import re
+
+USER_EN = "User"
+USER_ZH = "用户"
+
+_ADVERBS = frozenset(
+    """also still just really actually usually always often sometimes never rarely currently recently
+    now already even mostly mainly probably definitely totally absolutely truly honestly seriously basically
+    literally kinda sorta generally normally typically occasionally mostly only finally originally""".split()
+)
+_MODALS = frozenset("can could will would shall should may might must cannot can't couldn't won't wouldn't "
+                    "shouldn't mustn't didn't wasn't weren't hadn't".split())
+_IRREGULAR_PAST = frozenset(
+    """was were had did went got made took saw came bought grew began left met found lost felt thought knew
+    told became spent kept won ran wrote taught caught brought sold built broke fell drove flew gave ate drank
+    swam sang paid said heard held sat stood understood chose forgot led rode shot slept spoke stole threw
+    woke wore hung fought dug drew hid bit lit sent lent meant dealt quit used""".split()
+)
+_THIRD_PERSON_SPECIAL = {"have": "has", "do": "does", "go": "goes", "am": "is", "don't": "doesn't",
+                         "haven't": "hasn't", "dont": "doesn't", "havent": "hasn't", "ain't": "isn't",
+                         "be": "is", "are": "is", "aren't": "isn't"}
+
+_CONTRACTIONS = [
+    (re.compile(r"\b(?:I|i)(?:'|’)m\b|\bI am\b|\bi am\b|\bIm\b|\bim\b(?= [a-z])|\bI m\b"), "User is"),
+    (re.compile(r"\b(?:I|i)(?:'|’)ve\b|\bIve\b|\bI ve\b"), "User has"),
+    (re.compile(r"\b(?:I|i)(?:'|’)ll\b"), "User will"),
+    (re.compile(r"\b(?:I|i)(?:'|’)d(?= (?:been|had|gone|done|seen|never|already|just|always|lived|worked))"),
+     "User had"),
+    (re.compile(r"\b(?:I|i)(?:'|’)d\b"), "User would"),
+]
+_I_VERB_RE = re.compile(r"\b(?:I|i)\b( (?:(?:" + "|".join(sorted(_ADVERBS)) + r") )*)([A-Za-z'’]+)")
+_AND_VERB_RE = re.compile(
+    r"^([^,;]*?\b(?:and|or) (?:(?:also|still|really|often|usually|always|sometimes) )*)"
+    r"(love|like|enjoy|hate|prefer|have|own|work|live|play|go|do|want|need|spend|make|take|watch|read|"
+    r"teach|study|run|ride|drive|cook|bake|collect|listen|write|paint|draw|sing|dance|travel|hike|swim)\b"
+)
+_MY_X_AND_I_RE = re.compile(r"^(?:[Mm]y) ((?:\w+ ){0,2}\w+) and (?:I|me)\b")
+
+
+def conjugate(verb: str) -> str:
+    low = verb.lower().replace("’", "'")
+    if low in _THIRD_PERSON_SPECIAL:
+        return _THIRD_PERSON_SPECIAL[low]
+    if low in _MODALS or low in _IRREGULAR_PAST or low.endswith("ed") or not low.isalpha():
+        return verb
+    if low.endswith(("s", "sh", "ch", "x", "z", "o")):
+        return verb + "es"
+    if len(low) > 2 and low.endswith("y") and low[-2] not in "aeiou":
+        return verb[:-1] + "ies"
+    return verb + "s"
+
+
+def to_third_person_en(text: str) -> str:
+    """Rewrite a first-person English clause about the user in the third person."""
+    text = _MY_X_AND_I_RE.sub(lambda m: f"User and their {m.group(1)}", text)
+    # The first "I" becomes "User" with its verb agreeing; later ones become "they".
+    done = False
+    for pattern, repl in _CONTRACTIONS:
+        m = pattern.search(text)
+        if m and (not done or m.start() < first_at):
+            first_at, done, found = m.start(), True, (m, repl)
+    m_verb = _I_VERB_RE.search(text)
+    if m_verb and (not done or m_verb.start() < first_at):
+        head = text[: m_verb.start()] + f"User{m_verb.group(1)}{conjugate(m_verb.group(2))}"
+        tail = text[m_verb.end() :]
+    elif done:
+        m, repl = found
+        head, tail = text[: m.start()] + repl, text[m.end() :]
+    else:
+        head, tail = "", text
+    # "User is quiet and love to browse" → "… and loves to browse".
+    tail = _AND_VERB_RE.sub(lambda m: f"{m.group(1)}{conjugate(m.group(2))}", tail)
+    tail = re.sub(r"\b(?:I|i)(?:'|’)m\b", "they're", tail)
+    tail = re.sub(r"\b(?:I|i)(?:'|’)(ve|ll|d)\b", r"they'\1", tail)
+    tail = re.sub(r"\bI (?:am|m)\b", "they are", tail)
+    tail = re.sub(r"\bI ve\b", "they have", tail)
+    tail = re.sub(r"\bI was\b", "they were", tail)
+    tail = re.sub(r"\b(?:I|i)\b", "they", tail)
+    text = head + tail
+    text = re.sub(r"^(?:[Mm]y|MY)\b", "User's", text)
+    text = re.sub(r"\b(?:[Mm]y)\b", "their", text)
+    text = re.sub(r"\b(?:[Mm]yself)\b", "themself", text)
+    text = re.sub(r"\b(?:[Mm]ine)\b", "theirs", text)
+    text = re.sub(r"\b(?:[Mm]e)\b", "them", text)
+    return text
+
+
+_KIN_ZH = (
+    "妈妈|爸爸|妈|爸|父母|爸妈|母亲|父亲|男朋友|女朋友|男友|女友|老公|老婆|丈夫|妻子|爱人|对象|孩子|儿子|女儿|"
+    "哥哥|姐姐|弟弟|妹妹|哥|姐|弟|妹|爷爷|奶奶|外公|外婆|姥姥|姥爷|家人|朋友|闺蜜|同事|室友|同学|老板|领导|"
+    "猫|狗|宠物"
+)
+_ZH_KIN_RE = re.compile(rf"我(?:的)?({_KIN_ZH})")
+
+
+def to_third_person_zh(text: str) -> str:
+    """Rewrite a first-person Chinese clause in the third person (我 → 用户)."""
+    text = _ZH_KIN_RE.sub(lambda m: f"{USER_ZH}的{m.group(1)}", text)
+    text = text.replace("我们", "\x00")
+    text = text.replace("我的", f"{USER_ZH}的").replace("我", USER_ZH)
+    return text.replace("\x00", "我们")

@@ -1,0 +1,261 @@
+"""Session triage by signals: coding, document, translation, roleplay, or normal (kept).
+
+Each user turn is scored for the four skip kinds; the session takes the kind that dominates the
+user's words. A session in which the user talks about themself is always kept, whatever else it holds.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from dreaming.engine.language import CJK_RE
+from dreaming.providers.base import TriageResult, Turn
+
+SKIP_KINDS = ("coding", "document", "translation", "roleplay")
+
+_CODE_FENCE_RE = re.compile(r"```|~~~")
+_STACK_TRACE_RE = re.compile(
+    r"Traceback \(most recent call last\)|File \"[^\"]+\", line \d+|^\s+at [\w$.]+\([\w$.]*:?\d*\)|"
+    r"\b(?:[A-Z][a-z]+)*(?:Error|Exception)\b(?::|\s+at\b)|\bSyntaxError\b|\bsegmentation fault\b|"
+    r"\bstack ?trace\b|\bundefined is not\b|\bnull ?pointer\b|\bcommand not found\b|\bexit code \d+\b|"
+    r"\bnpm ERR!|\bE/AndroidRuntime\b|\bfatal:",
+    re.MULTILINE | re.IGNORECASE,
+)
+_CODE_LINE_RE = re.compile(
+    r"^\s*(?:def |class |import |from \S+ import |#include|function\b|const |let |var |public |private |"
+    r"protected |static |return\b|if ?\(|for ?\(|while ?\(|else\b|elif |try:|except\b|catch ?\(|"
+    r"SELECT |INSERT |UPDATE |CREATE TABLE|<\w+[^>]*>|</\w+>|\}|\{|@\w+|\w+\s*=\s*[\w\"'\[{(]|"
+    r"\w+(?:\.\w+)+\(.*\)\s*;?$|local \w+|end$|Sub |End Sub|Dim |\$ |>>> |#!/)",
+    re.MULTILINE,
+)
+_CODE_WORDS_RE = re.compile(
+    r"\b(?:code|coding|program(?:ming)?|script|function|method|class|variable|compile[rd]?|debug(?:ging)?|bug|"
+    r"error|exception|syntax|api|sdk|json|xml|yaml|html|css|javascript|typescript|python|java|kotlin|c\+\+|"
+    r"c#|golang|rust|php|ruby|sql|mysql|postgres|regex|docker|kubernetes|git|github|npm|pip|gradle|maven|"
+    r"react|vue|angular|django|flask|node(?:\.js)?|jquery|pandas|numpy|keras|tensorflow|pytorch|vba|macro|"
+    r"excel formula|linux|bash|shell|terminal|powershell|database|query|backend|frontend|server|endpoint|"
+    r"repository|deploy|unity|lua|android studio|xcode|swift|framework|library|module|plugin|algorithm)\b",
+    re.IGNORECASE,
+)
+_CODE_REQUEST_RE = re.compile(
+    r"\b(?:write|give|type|make|create|build|fix|debug|optimi[sz]e|refactor|implement|code)\b[^.?!\n]{0,40}"
+    r"\b(?:code|(?<!talk )(?<!movie )(?<!video )(?<!film )script|function|program|app|website|bot|query|api)\b|\bcode me\b|"
+    r"\b(?:in|using|with) (?:python|java|javascript|c\+\+|c#|html|sql|php|kotlin|swift|rust|go|lua|vba|react)\b",
+    re.IGNORECASE,
+)
+_CODE_WORDS_ZH_RE = re.compile(r"代码|编程|程序|报错|函数|变量|编译|调试|脚本|算法|接口|数据库|bug|Bug|BUG")
+_CODE_WORDS_OTHER_RE = re.compile(r"\bкод\w*|\bошибк\w*|\bпрограмм\w*|\bфункци\w*", re.IGNORECASE)
+
+_TRANSLATE_RE = re.compile(
+    r"\btranslat(?:e|ion|ing)\b|\b(?:into|to) (?:english|chinese|spanish|french|german|japanese|korean|"
+    r"russian|arabic|farsi|persian|italian|portuguese|hindi|turkish|vietnamese|thai|indonesian|dutch|polish)\b"
+    r"(?=[^.?!\n]{0,3}(?::|\n|$|,|\.))|\bwhat does [^?]{1,60} mean in\b|\bhow do you say\b",
+    re.IGNORECASE,
+)
+_TRANSLATE_ZH_RE = re.compile(r"翻译|译成|翻成|译为|英译中|中译英|(?:用|成)(?:英文|中文|英语|日语|韩语)(?:说|写|表达)")
+
+_DOCUMENT_VERB_RE = re.compile(
+    r"\b(?:summari[sz]e|summary|tl;?dr|rewrite|re-write|rephrase|paraphrase|proofread|polish|edit|improve|"
+    r"shorten|condense|expand|respond(?: in \d+ words)? to (?:this|the following)|reply to this|analy[sz]e|"
+    r"explain (?:this|these|it|the following)|critique|review this|grammar|correct (?:this|the)|"
+    r"make (?:it|this) (?:better|shorter|longer|more)|bullet points|key points|main points|add points)\b",
+    re.IGNORECASE,
+)
+_DOCUMENT_NOUN_RE = re.compile(
+    r"\b(?:article|essay|paper|email|e-mail|letter|paragraphs?|passage|text|document|report|abstract|"
+    r"statement|story|chapter|post|content|speech|table|tables|findings|results|following)\b",
+    re.IGNORECASE,
+)
+_DOCUMENT_ZH_RE = re.compile(r"总结|概括|润色|改写|修改|修饰|校对|摘要|缩写|扩写|精简|分析(?:一下)?(?:这|以下)|重写|提炼")
+_DOCUMENT_NOUN_ZH_RE = re.compile(r"文章|作文|论文|邮件|段落|这段|以下|下面|全文|报告|材料")
+
+_ROLEPLAY_RE = re.compile(
+    r"\b(?:role ?-?play(?:ing)?|rp\b|let'?s play\b(?! (?:a |some )?(?:music|song|video))|stay in character|"
+    r"in character|out of character|\(ooc|continue the story|continue the scene|"
+    r"pretend (?:to be|you are|you're)|act as if you were|"
+    r"i (?:play|am playing|will play)\s+(?:as\s+)?[A-Z]\w+|i try to (?:cast|attack|dodge|open|run|grab)|"
+    r"interactive (?:story|fiction|game)|text adventure|your turn|what do you do next)",
+    re.IGNORECASE,
+)
+# "You are Luna, a shy elf …" only counts together with a game or scene marker in the same message;
+# "You are a professional machine learning specialist" is a task prompt.
+_YOU_ARE_RE = re.compile(r"\byou (?:are|will be|will play|play) (?:now )?(?:a |an |my |the )?[\w' -]{1,40}", re.I)
+_SCENE_RE = re.compile(r"\b(?:let'?s play|game|scene|scenario|story|character|adventure|pretend)\b", re.I)
+_ROLEPLAY_ZH_RE = re.compile(r"角色扮演|扮演|你现在是|接下来你是|你是我的(?:女朋友|男朋友|老婆|老公)|继续故事|继续剧情|跑团")
+# *waves*, *smiles softly* — an action between asterisks (not bold markdown headings, not math).
+_ACTION_RE = re.compile(r"(?<![*\w(&])\*[a-z][a-z ,.'’!-]{1,80}?[a-z.!]\*(?![*\w])")
+_SCRIPT_LINE_RE = re.compile(r"(?:^|[.!?”\"]\s+)[A-Z][\w'-]{1,20}(?: [A-Z][\w'-]{1,20})?:\s*[\"“(*]", re.MULTILINE)
+_STORY_RE = re.compile(
+    r"point of view|there (?:would|will) be dialogue|in this story|\bthe story so far\b|"
+    r"^\s*\[[^\]]{5,200}\]|^\s*\((?:[^()]{40,})\)\s*$",
+    re.IGNORECASE | re.MULTILINE,
+)
+# Code written inline (no line breaks): statements, calls, includes, operators.
+_CODE_TOKEN_RE = re.compile(
+    r"#include|\bint main\b|\bvoid \w+\s*\(|\breturn\s+\w*;|\w+\([^()\n]{0,40}\)\s*[;{]|;\s*[}\n]|"
+    r"\b(?:printf|scanf|console\.log|System\.out|std::)|[=!<>]=|&&|\|\||->|::|\+\+|=>"
+)
+
+_FIRST_PERSON_RE = re.compile(r"\b(?:I|I'm|I’m|I've|I’ve|my|me|myself)\b|我")
+
+
+@dataclass
+class _Score:
+    coding: float = 0.0
+    document: float = 0.0
+    translation: float = 0.0
+    roleplay: float = 0.0
+    signals: dict[str, list[str]] = field(default_factory=lambda: {k: [] for k in SKIP_KINDS})
+
+    def add(self, kind: str, amount: float, signal: str) -> None:
+        setattr(self, kind, getattr(self, kind) + amount)
+        if signal not in self.signals[kind]:
+            self.signals[kind].append(signal)
+
+
+def _symbol_density(text: str) -> float:
+    visible = [c for c in text if not c.isspace()]
+    if not visible:
+        return 0.0
+    return sum(c in "{}()[];=<>/\\*_#$&|`^~" for c in visible) / len(visible)
+
+
+def _first_person_density(text: str) -> float:
+    tokens = max(1, len(re.findall(r"\w+", text)) + len(CJK_RE.findall(text)) // 2)
+    return len(_FIRST_PERSON_RE.findall(text)) / tokens
+
+
+def _score_user_turn(text: str, score: _Score, weight: float) -> None:
+    head = text[:400]  # instructions come first; a pasted body follows
+    code_lines = len(_CODE_LINE_RE.findall(text))
+    lines = max(1, text.count("\n") + 1)
+    if _CODE_FENCE_RE.search(text):
+        score.add("coding", 2.0 * weight, "code fence")
+    if _STACK_TRACE_RE.search(text):
+        score.add("coding", 1.5 * weight, "stack trace / error message")
+    if code_lines >= 3 and code_lines / lines >= 0.25:
+        score.add("coding", 2.0 * weight, "code lines")
+    if len(text) > 200 and _symbol_density(text) > 0.06:
+        score.add("coding", 1.0 * weight, "symbol density")
+    if len(_CODE_TOKEN_RE.findall(text)) >= 8:
+        score.add("coding", 2.0 * weight, "code tokens")
+    code_words = len(_CODE_WORDS_RE.findall(head)) + len(_CODE_WORDS_ZH_RE.findall(head)) + len(
+        _CODE_WORDS_OTHER_RE.findall(head)
+    )
+    if code_words:
+        # Keywords alone never make a coding turn: "her programming", "a movie script".
+        score.add("coding", min(1.0, 0.4 * code_words) * weight, "programming keywords")
+    if _CODE_REQUEST_RE.search(head):
+        score.add("coding", 1.0 * weight, "asks for code")
+
+    if _TRANSLATE_RE.search(head) or _TRANSLATE_ZH_RE.search(head):
+        score.add("translation", 2.0 * weight, "translation request")
+
+    long_paste = len(text) > 500 and _first_person_density(text[200:]) < 0.02
+    doc_verb = _DOCUMENT_VERB_RE.search(head) or _DOCUMENT_ZH_RE.search(head)
+    doc_noun = _DOCUMENT_NOUN_RE.search(head) or _DOCUMENT_NOUN_ZH_RE.search(head)
+    if doc_verb and (long_paste or (len(text) > 400 and (doc_noun or '"' in text[:300] or ":" in head))):
+        score.add("document", 1.5 * weight, "asks to summarize/rewrite/analyze a text")
+    if long_paste and (doc_verb or doc_noun):
+        score.add("document", 1.0 * weight, "long pasted text with little first person")
+
+    roleplay_hits = len(_ROLEPLAY_RE.findall(text)) + len(_ROLEPLAY_ZH_RE.findall(text))
+    roleplay_hits += bool(_YOU_ARE_RE.search(head) and _SCENE_RE.search(head))
+    if roleplay_hits:
+        score.add("roleplay", min(3.0, 1.5 * roleplay_hits) * weight, "roleplay instructions")
+    actions = len(_ACTION_RE.findall(text))
+    if actions:
+        score.add("roleplay", min(2.0, 1.0 * actions) * weight, "*action* markers")
+    script_lines = len(_SCRIPT_LINE_RE.findall(text))
+    if script_lines >= 2:
+        score.add("roleplay", (1.5 if script_lines >= 3 else 1.0) * weight, "script-style dialogue lines")
+    if _STORY_RE.search(text):
+        score.add("roleplay", 1.5 * weight, "story narration / stage directions")
+
+
+def _score_assistant_turn(text: str, score: _Score) -> None:
+    if _CODE_FENCE_RE.search(text) or len(_CODE_LINE_RE.findall(text)) >= 5:
+        score.add("coding", 0.5, "assistant answers with code")
+    if len(_ACTION_RE.findall(text)) >= 2:
+        score.add("roleplay", 0.5, "assistant narrates *actions*")
+
+
+STRONG = 1.4  # a turn's score from which it counts as that kind
+_TASK_TALK_RE = re.compile(
+    r"\b(?:the user|file|files|code|prompt|prompts|session|command|script|function|error|output|system|"
+    r"text|essay|article|document|paragraph|translation|chapter|story|character|program|app|project)\b|"
+    r"代码|文件|作文|文章|论文|翻译|程序",
+    re.IGNORECASE,
+)
+
+
+@dataclass(frozen=True)
+class Disclosure:
+    """A self-disclosure the extractor found, as far as triage needs it."""
+
+    seq: int | None
+    quote: str
+    importance: float
+    user_initiated: bool
+
+
+def _turn_kind(text: str, weight: float = 1.0) -> tuple[str | None, _Score]:
+    score = _Score()
+    _score_user_turn(text, score, weight)
+    kind = max(SKIP_KINDS, key=lambda k: (getattr(score, k), -SKIP_KINDS.index(k)))
+    return (kind if getattr(score, kind) >= STRONG else None), score
+
+
+def triage_turns(turns: list[Turn], *, disclosures: list[Disclosure] = ()) -> TriageResult:
+    """Classify a session.
+
+    1. Each user turn gets its own kind from its signals (or none); a turn without signals continues
+       the kind of the turn before it ("go on", "fix it", a pasted chapter).
+    2. The session takes the skip kind that covers most of the user's words (at least half).
+    3. A self-disclosure in a user turn that is not itself pasted material or code keeps the session,
+       whatever else it holds; in a turn that only continues a task it must be substantial.
+    """
+    user_turns = [t for t in turns if t.role == "user" and t.content.strip()]
+    if not user_turns:
+        return TriageResult(kind="normal", reason="no user messages")
+    by_seq = {}
+    for d in disclosures:
+        by_seq.setdefault(d.seq, []).append(d)
+
+    covered = {kind: 0.0 for kind in SKIP_KINDS}
+    signals = {kind: [] for kind in SKIP_KINDS}
+    total = 0.0
+    previous: str | None = None
+    personal: list[int] = []
+    for turn in user_turns:
+        own, score = _turn_kind(turn.content)
+        kind = own or previous
+        size = min(4000, max(40, len(turn.content)))
+        total += size
+        if kind:
+            covered[kind] += size
+            for signal in score.signals[kind]:
+                if signal not in signals[kind]:
+                    signals[kind].append(signal)
+        if own is None:
+            needed = 0.6 if previous else 0.5
+            for d in by_seq.get(turn.seq, []):
+                if d.user_initiated and d.importance >= needed and not _TASK_TALK_RE.search(d.quote):
+                    personal.append(turn.seq)
+                    break
+        previous = kind
+    if personal:
+        listed = ", ".join(str(s) for s in personal[:3])
+        return TriageResult(kind="normal", reason=f"personal: the user talks about themself (turn {listed})")
+    for turn in turns:
+        if turn.role == "assistant":
+            extra = _Score()
+            _score_assistant_turn(turn.content, extra)
+            for kind in SKIP_KINDS:
+                if getattr(extra, kind):
+                    covered[kind] += 20  # a nudge, never enough on its own
+    kind = max(SKIP_KINDS, key=lambda k: (covered[k], -SKIP_KINDS.index(k)))
+    share = covered[kind] / total if total else 0.0
+    if share < 0.5 or not signals[kind]:
+        return TriageResult(kind="normal", reason="task or conversation: no dominant skip signal")
+    return TriageResult(kind=kind, reason=f"{kind} ({share:.0%} of the user's words): {', '.join(signals[kind][:4])}")

@@ -1,0 +1,113 @@
+"""manage.py dream --now [--phase light|deep|weekly|all] [--user USERNAME] [--dry-run] [--backfill]"""
+import sys
+from decimal import Decimal
+
+from django.contrib.auth import get_user_model
+from django.core.management.base import BaseCommand, CommandError
+
+from dreaming.models import DreamRun
+
+PHASES = {"light": ["light"], "deep": ["deep"], "weekly": ["weekly"], "all": ["light", "deep", "weekly"]}
+
+
+class ProgressBar:
+    """A one-line progress bar on stderr (stdout stays clean for the summary)."""
+
+    def __init__(self, stream, label: str, width: int = 30):
+        self.stream, self.label, self.width = stream, label, width
+
+    def __call__(self, done: int, total: int) -> None:
+        filled = self.width * done // max(total, 1)
+        self.stream.write(f"\r{self.label:<8} [{'#' * filled}{'.' * (self.width - filled)}] {done}/{total}")
+        if done >= total:
+            self.stream.write("\n")
+        self.stream.flush()
+
+
+class Command(BaseCommand):
+    help = "Run dreaming immediately (light sleep, deep sleep, weekly) or replay imported history with --backfill."
+
+    def add_arguments(self, parser):
+        parser.add_argument("--now", action="store_true", help="Run now (without it the command only explains itself).")
+        parser.add_argument("--phase", choices=sorted(PHASES), help="Default: light then deep.")
+        parser.add_argument("--user", metavar="USERNAME", help="Only this user.")
+        parser.add_argument("--dry-run", action="store_true", help="Report what would change; write nothing.")
+        parser.add_argument("--backfill", action="store_true", help="Replay imported history night by night.")
+
+    def handle(self, *args, now, phase, user, dry_run, backfill, **options):
+        if not now:
+            self.stdout.write(
+                "Dreaming runs on its django-q2 schedules (see `manage.py dream_schedule`); "
+                "add --now to run it immediately."
+            )
+            return
+        if backfill and phase:
+            raise CommandError("--backfill replays all phases in time order; leave out --phase.")
+        target = self._user(user)
+        if backfill:
+            from dreaming.backfill import dream_backfill
+
+            runs = dream_backfill(user=target, dry_run=dry_run, progress=ProgressBar(self.stderr, "backfill")).runs
+        else:
+            runs = []
+            for name in PHASES[phase] if phase else ["light", "deep"]:
+                runs += getattr(self, f"_{name}")(user=target, dry_run=dry_run)
+        self.stdout.write(summary_line(runs, dry_run=dry_run))
+        failed = [run for run in runs if run.status == DreamRun.Status.FAILED]
+        if failed:
+            raise CommandError(f"{len(failed)} run(s) failed; first: {failed[0].error.splitlines()[0][:300]}")
+
+    def _user(self, username):
+        if not username:
+            return None
+        user = get_user_model().objects.filter(username=username).first()
+        if user is None:
+            raise CommandError(f"Unknown user {username!r}.")
+        return user
+
+    def _light(self, *, user, dry_run):
+        from dreaming.light import light_sleep_sweep
+
+        runs, sessions = [], 0
+        while True:  # one sweep takes a batch; repeat until every idle session is taken
+            try:
+                run = light_sleep_sweep(user=user, dry_run=dry_run)
+            except Exception as exc:
+                raise CommandError(f"Light sleep failed: {type(exc).__name__}: {exc}") from exc
+            runs.append(run)
+            sessions += run.sessions_claimed
+            self.stderr.write(f"\rlight    {sessions} session(s)", ending="")
+            if dry_run or run.sessions_claimed == 0 or run.sessions_done + run.sessions_skipped == 0:
+                break
+        self.stderr.write("")
+        return runs
+
+    def _deep(self, *, user, dry_run):
+        from dreaming.deep import deep_sleep_all
+
+        return [deep_sleep_all(dry_run=dry_run, users=[user] if user else None, progress=ProgressBar(self.stderr, "deep"))]
+
+    def _weekly(self, *, user, dry_run):
+        from dreaming.weekly import weekly_consolidate_all
+
+        return [weekly_consolidate_all(dry_run=dry_run, users=[user] if user else None, progress=ProgressBar(self.stderr, "weekly"))]
+
+
+def summary_line(runs: list[DreamRun], *, dry_run: bool) -> str:
+    def total(name):
+        return sum(getattr(run, name) for run in runs)
+
+    skipped: dict[str, int] = {}
+    for run in runs:
+        for kind, n in (run.skipped_by_kind or {}).items():
+            skipped[kind] = skipped.get(kind, 0) + int(n)
+    skipped_text = ", ".join(f"{kind} {n}" for kind, n in sorted(skipped.items())) or "none"
+    cost = sum((Decimal(run.cost_usd) for run in runs), Decimal(0))
+    prefix = "Dry run (nothing written): would have " if dry_run else ""
+    return (
+        f"{prefix}sessions {total('sessions_done')} (skipped: {skipped_text}); "
+        f"candidates {total('candidates_created')}; promoted {total('promoted')}; reinforced {total('reinforced')}; "
+        f"pending {total('pending')}; dropped {total('dropped')}; superseded {total('superseded')}; "
+        f"merged {total('merged')}; evicted {total('evicted')}; expired {total('expired')}; "
+        f"LLM calls {total('llm_calls')}; cost ${cost:.4f}"
+    )

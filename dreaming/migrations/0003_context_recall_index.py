@@ -1,0 +1,25 @@
+"""The covering index recall scans: (user, status, persona) INCLUDE (id, embedding).
+
+An index-only scan of one user's rows reads the vectors from compact, contiguous index pages
+instead of visiting one heap page (and its TOAST chunks) per memory. Created only when the vector
+column fits in a btree tuple (≤ 640 dimensions); see dreaming.recall.recall_index_sync.
+"""
+from django.db import migrations
+
+
+def create_index(apps, schema_editor):
+    from dreaming.recall import recall_index_sync
+
+    recall_index_sync(schema_editor=schema_editor)
+
+
+def drop_index(apps, schema_editor):
+    from dreaming.recall import RECALL_INDEX
+
+    schema_editor.execute(f"DROP INDEX IF EXISTS {RECALL_INDEX}")
+
+
+class Migration(migrations.Migration):
+    dependencies = [("dreaming", "0002_deep_schedules")]
+
+    operations = [migrations.RunPython(create_index, drop_index)]

@@ -1,0 +1,112 @@
+"""What model calls cost: one LLMCall row per remote call, summed into the call's DreamRun.
+
+`llm_call_record` is the single entry point. It writes the LLMCall row AND adds the call's numbers to
+the DreamRun named in the CallContext (F() updates, so concurrent workers never lose counts).
+Callers must therefore not add llm_calls / tokens / cost to the run themselves.
+"""
+from __future__ import annotations
+
+import logging
+from decimal import Decimal
+
+from django.conf import settings
+from django.db.models import F
+
+from dreaming.models import DreamRun, LLMCall
+from dreaming.providers.base import CallContext
+
+log = logging.getLogger(__name__)
+
+ERROR_CHARS = 1000
+_PER_MILLION = Decimal(1_000_000)
+_COST_PLACES = Decimal("0.000001")
+
+
+def llm_cost(*, model: str, prompt_tokens: int, completion_tokens: int) -> Decimal:
+    """USD from settings.LLM_PRICES ({model: [prompt, completion] per million tokens}); unknown → 0."""
+    price = settings.LLM_PRICES.get(model)
+    if not price:
+        return Decimal(0)
+    prompt_price, completion_price = (Decimal(str(p)) for p in price)
+    cost = (prompt_price * prompt_tokens + completion_price * completion_tokens) / _PER_MILLION
+    return cost.quantize(_COST_PLACES)
+
+
+def embedding_cost(*, tokens: int) -> Decimal:
+    return (Decimal(str(settings.EMBEDDING_PRICE_PER_MTOK)) * tokens / _PER_MILLION).quantize(_COST_PLACES)
+
+
+def llm_call_record(
+    *,
+    ctx: CallContext,
+    task: str,
+    backend: str,
+    model: str,
+    prompt_tokens: int = 0,
+    completion_tokens: int = 0,
+    latency_ms: int = 0,
+    status: str = LLMCall.Status.OK,
+    error: str = "",
+    cost_usd: Decimal | None = None,
+) -> LLMCall:
+    if cost_usd is None:
+        cost_usd = llm_cost(model=model, prompt_tokens=prompt_tokens, completion_tokens=completion_tokens)
+    call = LLMCall.objects.create(
+        user_id=ctx.user_id,
+        run_id=ctx.run_id,
+        phase=ctx.phase,
+        task=task[:16],
+        backend=backend[:16],
+        model=model[:200],
+        prompt_tokens=max(0, prompt_tokens),
+        completion_tokens=max(0, completion_tokens),
+        cost_usd=cost_usd,
+        latency_ms=max(0, latency_ms),
+        status=status,
+        error=error[:ERROR_CHARS],
+    )
+    if ctx.run_id is not None:
+        dream_run_add_call(run_id=ctx.run_id, call=call)
+    return call
+
+
+def dream_run_add_call(*, run_id: int, call: LLMCall) -> None:
+    """Add one call's numbers to its run; an embedding call counts as embedding_calls, not llm_calls."""
+    counters = {
+        "prompt_tokens": F("prompt_tokens") + call.prompt_tokens,
+        "completion_tokens": F("completion_tokens") + call.completion_tokens,
+        "cost_usd": F("cost_usd") + call.cost_usd,
+    }
+    if call.task == "embed":
+        counters["embedding_calls"] = F("embedding_calls") + 1
+    else:
+        counters["llm_calls"] = F("llm_calls") + 1
+    DreamRun.objects.filter(pk=run_id).update(**counters)
+
+
+def dream_run_add_embedding_calls(*, run_id: int | None, count: int = 1) -> None:
+    """Count embedding calls that have no LLMCall row (the local embedder, or recording switched off)."""
+    if run_id is not None and count:
+        DreamRun.objects.filter(pk=run_id).update(embedding_calls=F("embedding_calls") + count)
+
+
+def embedding_call_record(
+    *,
+    ctx: CallContext | None,
+    backend: str,
+    model: str,
+    tokens: int,
+    latency_ms: int,
+    status: str = LLMCall.Status.OK,
+    error: str = "",
+) -> None:
+    """Account one remote embedding request: an LLMCall(task="embed") when enabled, else just the counter."""
+    if ctx is None:
+        return
+    if not settings.EMBEDDING_RECORD_CALLS:
+        dream_run_add_embedding_calls(run_id=ctx.run_id)
+        return
+    llm_call_record(
+        ctx=ctx, task="embed", backend=backend, model=model, prompt_tokens=tokens, latency_ms=latency_ms,
+        status=status, error=error, cost_usd=embedding_cost(tokens=tokens),
+    )

@@ -1,0 +1,284 @@
+"""Recall: the long tail of memory that does not fit in MEMORY.md, fetched on demand.
+
+Ranking (see docs/readme/context.md):
+
+    similarity   = 1 − cosine distance (pgvector), clamped to 0..1
+    text_match   = weighted share of the query's keywords found verbatim in the statement
+    fused        = (1 − TEXT_WEIGHT)·similarity + TEXT_WEIGHT·text_match   (similarity alone if the
+                   query has no keywords)
+    recency      = exp(−age / τ), age = now − last_seen, τ = RECALL_TAU_WEEKS weeks
+    score        = fused × (0.6 + 0.4·recency) × (0.5 + 0.5·importance) × (0.7 + 0.3·confidence)
+
+The affine factors keep the product from collapsing: an old, unimportant memory that matches the
+question exactly still beats a fresh, important one about something else.
+"""
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import asdict, dataclass, field
+from datetime import datetime
+
+from django.conf import settings
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import connection
+from django.db.models import F
+from django.utils import timezone
+
+from chat.models import Persona
+from dreaming.models import Memory, MemorySettings, MemorySource
+from dreaming.providers import Embedder, get_embedder
+
+TEXT_WEIGHT = 0.35
+CANDIDATES = 100  # nearest rows the database hands back for re-ranking in Python
+MAX_KEYWORDS = 8
+RECALL_MAX_K = 50
+
+RECALL_TOOL: dict = {
+    "type": "function",
+    "function": {
+        "name": "recall_memory",
+        "description": (
+            "Search what you remember about the user beyond the MEMORY.md in your instructions: "
+            "names, dates, events, preferences they mentioned in earlier conversations. Call it when "
+            "the user refers to something you should know but MEMORY.md does not say. Returns "
+            "memories with the date the user said them and their own words."
+        ),
+        "parameters": {
+            "type": "object",
+            "properties": {
+                "query": {
+                    "type": "string",
+                    "description": "What to look for, in the user's language, e.g. 'name of the user's dog' or '女儿的生日'.",
+                },
+                "k": {"type": "integer", "minimum": 1, "maximum": RECALL_MAX_K, "description": "How many memories (default 10)."},
+            },
+            "required": ["query"],
+            "additionalProperties": False,
+        },
+    },
+}
+
+
+@dataclass
+class RecallResult:
+    id: int
+    statement: str
+    category: str
+    score: float
+    parts: dict = field(default_factory=dict)
+    sources: list[dict] = field(default_factory=list)
+
+    def as_dict(self) -> dict:
+        return asdict(self)
+
+
+# --- Keywords for the text match ---------------------------------------------------------
+# Exact names, dates and numbers are where embeddings are weakest, so the query's content words
+# are matched verbatim (case-insensitive substring, so it works for Chinese without a tokenizer).
+_STOPWORDS = frozenset(
+    """a about above after again all also am an and any are as at be been before being both but by can
+    could did do does doing done for from had has have having he her here hers him his how i if in into is
+    it its just know like likes me more most my no not now of on or our out over remember said say she so
+    some such tell than that the their them then there these they this those to too up us user user's
+    very was we were what when where which while who whom why will with would you your yours""".split()
+)
+_ZH_STOP = frozenset("用户 什么 怎么 哪里 哪个 为什么 我们 你们 他们 她们 是不是 有没有 记得 知道 告诉 一下 喜欢吗 的 了 吗 呢 吧 啊 是 我 你 他 她 在 有 和 也 都 就 还".split())
+_WORD_RE = re.compile(r"[^\W_]+", re.UNICODE)
+_HAN_RE = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]+")
+
+
+def query_keywords(query: str) -> list[tuple[str, float]]:
+    """(keyword, weight): names (capitalised) and numbers weigh 2, other content words 1.
+
+    Chinese runs are cut into overlapping two-character pieces (most Chinese words and names
+    are two characters), minus a few function words.
+    """
+    found: dict[str, float] = {}
+    for match in _WORD_RE.finditer(query):
+        word = match.group()
+        for run in _HAN_RE.findall(word):
+            pieces = [run] if len(run) <= 2 else [run[i : i + 2] for i in range(len(run) - 1)]
+            for piece in pieces:
+                if piece not in _ZH_STOP and not all(ch in _ZH_STOP for ch in piece):
+                    found.setdefault(piece, 1.0)
+        latin = _HAN_RE.sub(" ", word).strip()
+        for token in latin.split():
+            lowered = token.lower()
+            if lowered in _STOPWORDS or (len(token) < 3 and not token.isdigit()):
+                continue
+            weight = 2.0 if token[:1].isupper() or token.isdigit() else 1.0
+            found[lowered] = max(found.get(lowered, 0.0), weight)
+    # Prefer the heaviest keywords when a long question has too many.
+    ranked = sorted(found.items(), key=lambda item: -item[1])
+    return ranked[:MAX_KEYWORDS]
+
+
+# --- The ranking ---------------------------------------------------------------------------
+def recall_score(*, similarity: float, text_match: float | None, age_weeks: float, importance: float, confidence: float) -> tuple[float, dict]:
+    recency = math.exp(-max(0.0, age_weeks) / settings.RECALL_TAU_WEEKS)
+    fused = similarity if text_match is None else (1 - TEXT_WEIGHT) * similarity + TEXT_WEIGHT * text_match
+    score = fused * (0.6 + 0.4 * recency) * (0.5 + 0.5 * importance) * (0.7 + 0.3 * confidence)
+    parts = {
+        "similarity": round(similarity, 4),
+        "text_match": round(text_match or 0.0, 4),
+        "recency": round(recency, 4),
+        "importance": round(importance, 4),
+        "confidence": round(confidence, 4),
+    }
+    return score, parts
+
+
+# The shortlist: the user's nearest memories by exact cosine distance. The CTE touches only the
+# covering index memory_recall_cover_idx (user, status, persona) INCLUDE (id, embedding) — an
+# index-only scan over this user's rows, no heap and no TOAST — then joins the heap for just the
+# shortlist's statements. Rows without an embedding sort last (NULL distance).
+_CANDIDATES_SQL = f"""
+WITH near AS (
+    SELECT id, embedding <=> %(vector)s::vector AS distance
+    FROM {Memory._meta.db_table}
+    WHERE user_id = %(user_id)s AND status = %(status)s
+      AND (persona_id IS NULL OR persona_id = %(persona_id)s)
+      AND NOT (id = ANY(%(exclude)s::bigint[]))
+    ORDER BY distance
+    LIMIT %(limit)s
+)
+SELECT m.id, m.statement, m.category, m.importance, m.confidence, m.last_seen, near.distance
+FROM near JOIN {Memory._meta.db_table} m ON m.id = near.id
+"""
+
+
+def recall_candidates(*, user_id: int, persona_id: int | None, vector: list[float], exclude_ids: list[int], limit: int = CANDIDATES) -> list[tuple]:
+    params = {
+        "vector": "[" + ",".join(f"{float(x):.7g}" for x in vector) + "]",
+        "user_id": user_id,
+        "status": Memory.Status.ACTIVE,
+        "persona_id": persona_id,
+        "exclude": [int(i) for i in exclude_ids],
+        "limit": limit,
+    }
+    with connection.cursor() as cursor:
+        cursor.execute(_CANDIDATES_SQL, params)
+        return cursor.fetchall()
+
+
+# --- The covering index --------------------------------------------------------------------
+RECALL_INDEX = "memory_recall_cover_idx"
+# A btree tuple holds at most 2704 bytes; a pgvector vector takes 4 bytes per dimension + 8.
+RECALL_INDEX_MAX_DIMENSIONS = 640
+
+
+def recall_index_sync(*, schema_editor=None) -> bool:
+    """Create the covering index when the embedding column is small enough, drop it otherwise.
+
+    Called by the migration and by `reembed` after resizing the column. Returns whether it exists.
+    Above 640 dimensions the vector cannot sit in a btree tuple; recall then scans the user's heap
+    rows instead (correct, ~3x slower — see docs/readme/context.md).
+    """
+    table = Memory._meta.db_table
+    cursor_owner = schema_editor.connection if schema_editor else connection
+    with cursor_owner.cursor() as cursor:
+        cursor.execute("SELECT atttypmod FROM pg_attribute WHERE attrelid = %s::regclass AND attname = 'embedding'", [table])
+        row = cursor.fetchone()
+        dimensions = row[0] if row and row[0] > 0 else None
+        if dimensions is not None and dimensions <= RECALL_INDEX_MAX_DIMENSIONS:
+            cursor.execute(
+                f"CREATE INDEX IF NOT EXISTS {RECALL_INDEX} ON {table} (user_id, status, persona_id) INCLUDE (id, embedding)"
+            )
+            return True
+        cursor.execute(f"DROP INDEX IF EXISTS {RECALL_INDEX}")
+        return False
+
+
+def _memory_md_ids(*, user: AbstractBaseUser, persona: Persona | None) -> list[int]:
+    from dreaming.context import memory_md_get
+
+    document = memory_md_get(user=user, persona=persona)
+    return list(document.memory_ids) if document else []
+
+
+def _sources_for(ids: list[int]) -> dict[int, list[dict]]:
+    sources: dict[int, list[dict]] = {memory_id: [] for memory_id in ids}
+    rows = (
+        MemorySource.objects.filter(memory_id__in=ids)
+        .order_by("said_at", "id")
+        .values_list("memory_id", "quote", "said_at", "message__external_id", "message__session__external_id")
+    )
+    for memory_id, quote, said_at, message_external_id, session_external_id in rows:
+        if len(sources[memory_id]) < Memory.MAX_SOURCES:
+            sources[memory_id].append(
+                {
+                    "session_external_id": session_external_id or "",
+                    "message_external_id": message_external_id or "",
+                    "quote": quote,
+                    "said_at": said_at.isoformat(),
+                }
+            )
+    return sources
+
+
+def recall(
+    *,
+    user: AbstractBaseUser,
+    query: str,
+    k: int = 10,
+    persona: Persona | None = None,
+    exclude_ids: list[int] | set[int] | None = None,
+    now: datetime | None = None,
+    embedder: Embedder | None = None,
+    record: bool = True,
+) -> list[RecallResult]:
+    """Global top-k memories for `query` in the user's scope (profile + persona).
+
+    1. Nothing for an empty query or a user with memory off.
+    2. Exclude what MEMORY.md already holds (unless `exclude_ids` is given).
+    3. Shortlist the CANDIDATES nearest memories by exact cosine distance (one query, index-only
+       scan of this user's rows).
+    4. Re-rank the shortlist in Python: keyword match, recency, importance, confidence; load
+       sources for the top k only (one query).
+    5. Record the recall (one UPDATE) unless `record=False`.
+    """
+    query = (query or "").strip()
+    k = max(1, min(int(k), RECALL_MAX_K))
+    if not query or MemorySettings.objects.filter(user=user, enabled=False).exists():
+        return []
+    now = now or timezone.now()
+    if exclude_ids is None:
+        exclude_ids = _memory_md_ids(user=user, persona=persona)
+    embedder = embedder or get_embedder()
+    vector = embedder.embed([query], kind="query")[0]
+
+    keywords = query_keywords(query)
+    total_weight = sum(weight for _, weight in keywords)
+    ranked: list[RecallResult] = []
+    for memory_id, statement, category, importance, confidence, last_seen, distance in recall_candidates(
+        user_id=user.pk, persona_id=persona.pk if persona else None, vector=vector, exclude_ids=list(exclude_ids)
+    ):
+        text_match = None
+        if keywords:
+            lowered = statement.lower()
+            text_match = sum(weight for keyword, weight in keywords if keyword in lowered) / total_weight
+        score, parts = recall_score(
+            similarity=0.0 if distance is None else min(1.0, max(0.0, 1.0 - distance)),
+            text_match=text_match,
+            age_weeks=(now - last_seen).total_seconds() / (7 * 86400),
+            importance=importance,
+            confidence=confidence,
+        )
+        ranked.append(RecallResult(id=memory_id, statement=statement, category=category, score=round(score, 6), parts=parts))
+    ranked.sort(key=lambda result: (-result.score, result.id))
+    top = ranked[:k]
+    if not top:
+        return []
+
+    sources = _sources_for([result.id for result in top])
+    for result in top:
+        result.sources = sources[result.id]
+    if record:
+        recall_record(ids=[result.id for result in top], now=now)
+    return top
+
+
+def recall_record(*, ids: list[int], now: datetime) -> int:
+    """One UPDATE after ranking: cheap enough to stay in the request (no task queue round trip)."""
+    return Memory.objects.filter(id__in=ids).update(recall_count=F("recall_count") + 1, last_recalled_at=now)

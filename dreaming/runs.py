@@ -1,0 +1,82 @@
+"""DreamRun bookkeeping shared by every phase (light sleep, deep sleep, weekly).
+
+Counters are added with single UPDATE statements (F() for numbers, a jsonb merge for per-kind
+dicts), so several workers or the providers' accounting can add to the same run without a
+read-modify-write race, and a crashed run still shows what it had done so far.
+"""
+from __future__ import annotations
+
+import json
+from datetime import datetime
+
+from django.db import connection
+from django.db.models import F
+from django.utils import timezone
+
+from dreaming.models import DreamRun
+
+# JSON counters ({"document": 3, ...}) merged key by key; everything else is a number column.
+_DICT_COUNTERS = {"skipped_by_kind"}
+
+
+def run_start(
+    *,
+    phase: str,
+    user=None,
+    worker: str = "",
+    dry_run: bool = False,
+    simulated_now: datetime | None = None,
+) -> DreamRun:
+    return DreamRun.objects.create(
+        phase=phase,
+        user=user,
+        worker=worker[:120],
+        started_at=timezone.now(),
+        dry_run=dry_run,
+        simulated_now=simulated_now,
+    )
+
+
+def run_add(*, run: DreamRun, **counters) -> None:
+    """Add to the run's counters, e.g. run_add(run=run, sessions_done=1, skipped_by_kind={"coding": 1})."""
+    numbers = {name: value for name, value in counters.items() if name not in _DICT_COUNTERS and value}
+    if numbers:
+        DreamRun.objects.filter(pk=run.pk).update(**{name: F(name) + value for name, value in numbers.items()})
+    for name in _DICT_COUNTERS & counters.keys():
+        increments = {key: n for key, n in (counters[name] or {}).items() if n}
+        if increments:
+            _run_add_to_dict(run=run, column=name, increments=increments)
+
+
+def _run_add_to_dict(*, run: DreamRun, column: str, increments: dict[str, int]) -> None:
+    # One statement: new = old || {key: old[key] + n for each key}. jsonb_each over the increments
+    # keeps it a single UPDATE however many kinds are added.
+    table = DreamRun._meta.db_table
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"""
+            UPDATE {table} SET {column} = COALESCE({column}, '{{}}'::jsonb) || (
+                SELECT jsonb_object_agg(inc.key, COALESCE(({column} ->> inc.key)::numeric, 0) + inc.value::numeric)
+                FROM jsonb_each_text(%s::jsonb) AS inc
+            )
+            WHERE id = %s
+            """,
+            [json.dumps(increments), run.pk],
+        )
+
+
+def run_finish(*, run: DreamRun, error: str | BaseException | None = None) -> DreamRun:
+    """Close the run (ok, or failed with the error) and reload it so the counters are current."""
+    fields = {"finished_at": timezone.now(), "status": DreamRun.Status.OK}
+    if error:
+        fields["status"] = DreamRun.Status.FAILED
+        fields["error"] = _error_text(error)
+    DreamRun.objects.filter(pk=run.pk).update(**fields)
+    run.refresh_from_db()
+    return run
+
+
+def _error_text(error: str | BaseException) -> str:
+    if isinstance(error, BaseException):
+        return f"{type(error).__name__}: {error}"[:2000]
+    return str(error)[:2000]

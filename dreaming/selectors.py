@@ -1,0 +1,127 @@
+"""Memory-center reads: the memory list with everything a card shows, in a fixed number of queries."""
+from __future__ import annotations
+
+from django.db.models import Count, Prefetch, Q, QuerySet
+
+from chat.models import ChatSession, Message, Persona
+from dreaming.models import Candidate, DiaryEntry, Feedback, Memory, MemoryDocument, MemorySettings, MemorySource
+
+MEMORY_SORTS = {
+    "confidence": ("-confidence", "-last_seen", "-id"),
+    "recent": ("-last_seen", "-id"),
+    "importance": ("-importance", "-confidence", "-id"),
+}
+PROFILE_SCOPE = "profile"
+
+
+def memory_list(
+    *, user, status: str | None = Memory.Status.ACTIVE, category: str | None = None,
+    scope: str | None = None, q: str | None = None, sort: str = "confidence",
+) -> QuerySet[Memory]:
+    """The user's memories, filtered; each with its sources, older versions and pending verdict prefetched.
+
+    scope: None = all, "profile" = shared profile, or a persona id (as text).
+    """
+    memories = Memory.objects.filter(user=user)
+    if status:
+        memories = memories.filter(status=status)
+    if category:
+        memories = memories.filter(category=category)
+    if scope == PROFILE_SCOPE:
+        memories = memories.filter(persona__isnull=True)
+    elif scope:
+        memories = memories.filter(persona_id=int(scope)) if scope.isdigit() else memories.none()
+    if q:
+        memories = memories.filter(statement__icontains=q)
+    # The vector is never shown; leaving it out keeps a page of 25 cards from hauling 25 embeddings.
+    return memories.select_related("persona").defer("embedding").order_by(
+        *MEMORY_SORTS.get(sort, MEMORY_SORTS["confidence"])
+    )
+
+
+def memory_list_prefetch(memories) -> QuerySet[Memory]:
+    """What a memory card needs besides its own row: sources, superseded history, the pending verdict."""
+    return memories.prefetch_related(
+        Prefetch(
+            "sources",
+            queryset=MemorySource.objects.select_related("message").only(
+                "id", "memory_id", "quote", "said_at", "message_id",
+                "message__id", "message__session_id", "message__seq",
+            ),
+        ),
+        Prefetch("supersedes", queryset=Memory.objects.only(
+            "id", "statement", "valid_from", "valid_to", "superseded_by_id"
+        ).order_by("-valid_to"), to_attr="older_versions"),
+        Prefetch("feedback", queryset=Feedback.objects.filter(applied_at__isnull=True), to_attr="pending_feedback"),
+    )
+
+
+def memory_ids_in_documents(*, user) -> set[int]:
+    """Ids of the memories that are in one of the user's MEMORY.md documents right now (one query)."""
+    ids: set[int] = set()
+    for memory_ids in MemoryDocument.objects.filter(user=user).values_list("memory_ids", flat=True):
+        ids.update(int(i) for i in memory_ids or [])
+    return ids
+
+
+def memory_scopes(*, user) -> list[Persona]:
+    """Personas this user has memories, conversations or a MEMORY.md with (the profile is always there)."""
+    return list(Persona.objects.filter(
+        Q(id__in=Memory.objects.filter(user=user).values("persona_id"))
+        | Q(id__in=ChatSession.objects.filter(user=user).values("persona_id"))
+        | Q(id__in=MemoryDocument.objects.filter(user=user).values("persona_id"))
+    ).order_by("name"))
+
+
+def memory_status_counts(*, user) -> dict[str, int]:
+    rows = Memory.objects.filter(user=user).values("status").annotate(n=Count("id"))
+    counts = {status: 0 for status in Memory.Status.values}
+    counts.update({row["status"]: row["n"] for row in rows})
+    return counts
+
+
+def candidates_pending(*, user) -> QuerySet[Candidate]:
+    """Things deep sleep was not sure enough about: the user may confirm or dismiss them."""
+    return (
+        Candidate.objects.filter(user=user, status=Candidate.Status.PENDING)
+        .select_related("persona", "message")
+        .only("id", "user_id", "quote", "statement", "category", "importance", "score", "said_at",
+              "created_at", "persona__name", "message__id", "message__session_id", "message__seq")
+        .order_by("-said_at", "-id")
+    )
+
+
+def diary_entries(*, user) -> QuerySet[DiaryEntry]:
+    return DiaryEntry.objects.filter(user=user).order_by("-night", "-created_at")
+
+
+def diary_markdown(*, user) -> str:
+    """DREAMS.md: every diary entry, newest first, as one Markdown file."""
+    parts = ["# DREAMS.md", ""]
+    for entry in diary_entries(user=user):
+        parts += [f"## {entry.night.isoformat()}", "", entry.narrative.strip(), ""]
+    return "\n".join(parts).rstrip() + "\n"
+
+
+def memory_documents(*, user) -> dict[int | None, MemoryDocument]:
+    return {doc.persona_id: doc for doc in MemoryDocument.objects.filter(user=user).select_related("persona")}
+
+
+def sessions_for_user(*, user) -> QuerySet[ChatSession]:
+    return (
+        ChatSession.objects.filter(user=user).select_related("persona")
+        .annotate(message_count=Count("messages")).order_by("-last_active_at")
+    )
+
+
+def session_excerpt(*, session: ChatSession, around_seq: int | None, radius: int = 8) -> QuerySet[Message]:
+    """The messages of a session, or the window around one message when given."""
+    messages = session.messages.order_by("seq")
+    if around_seq is not None:
+        messages = messages.filter(seq__gte=around_seq - radius, seq__lte=around_seq + radius)
+    return messages
+
+
+def memory_enabled(*, user) -> bool:
+    """No settings row means memory is on."""
+    return not MemorySettings.objects.filter(user=user, enabled=False).exists()

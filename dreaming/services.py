@@ -1,0 +1,408 @@
+"""Memory-center writes: what a user does to their own memory (judge, edit, add, confirm, forget).
+
+Forgetting is a hard delete, at once, everywhere the words live inside memcenter: the memory row
+and its embedding, its sources (quotes), its feedback, the candidates that became it or say the
+same thing, its lines in MEMORY.md (re-rendered) and the DREAMS.md sentences that name it. A keyed
+hash (tombstone) of every forgotten statement stops light and deep sleep from learning it again.
+Messages stay: they are the user's conversation, removed only by `conversation_delete`.
+"""
+from __future__ import annotations
+
+import logging
+import re
+import unicodedata
+from dataclasses import dataclass, field
+
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.db import transaction
+from django.db.models import Q
+from django.utils import timezone
+
+from chat.models import ChatSession, Persona
+from dreaming.models import (
+    Candidate,
+    Category,
+    DiaryEntry,
+    Feedback,
+    Memory,
+    MemoryDocument,
+    MemorySettings,
+    MemorySource,
+)
+from dreaming.providers import ProviderUnavailable, get_embedder
+from dreaming.tombstones import tombstone_add, tombstone_digest
+from dreaming.verify import normalize_for_match
+
+logger = logging.getLogger(__name__)
+
+STATEMENT_MAX_CHARS = 500
+USER_SET_CONFIDENCE = 0.95
+CONFIRMED_CONFIDENCE = 0.9
+
+
+@dataclass
+class ForgetReceipt:
+    """What a forget removed, so the page (and tests) can say exactly what happened."""
+
+    memories: int = 0
+    sources: int = 0
+    feedback: int = 0
+    candidates: int = 0
+    diary_rewritten: int = 0
+    diary_deleted: int = 0
+    documents_rerendered: int = 0
+    tombstones: int = 0
+    memory_ids: list[int] = field(default_factory=list)
+
+
+def _check_owner(obj_user_id: int, by) -> None:
+    # Views already fetch through ownership helpers; this keeps a wrong caller from deleting
+    # another user's data through the service (API, shell, a future view).
+    if obj_user_id != by.pk:
+        raise PermissionDenied("That belongs to another user.")
+
+
+def _clean_statement(statement: str) -> str:
+    statement = " ".join((statement or "").split())
+    if not statement:
+        raise ValidationError("A memory needs a statement.")
+    if len(statement) > STATEMENT_MAX_CHARS:
+        raise ValidationError(f"Keep a memory under {STATEMENT_MAX_CHARS} characters.")
+    return statement
+
+
+def _embed_or_none(text: str) -> list[float] | None:
+    # A remote embedder may be down; the memory is still saved (MEMORY.md does not need the
+    # vector) and recall simply cannot find it by similarity until it is re-embedded.
+    try:
+        return get_embedder().embed([text], kind="document")[0]
+    except ProviderUnavailable:
+        logger.warning("embedder unavailable; memory saved without an embedding")
+        return None
+
+
+def _rerender_memory_md(*, user) -> int:
+    """Re-render every MEMORY.md scope of the user now, so the chat path never serves forgotten text."""
+    try:
+        from dreaming.context import memory_md_render_all
+    except ImportError:  # the context module is written by another part of the team
+        return _scrub_documents_fallback(user=user)
+    result = memory_md_render_all(user=user)
+    try:
+        return len(result)
+    except TypeError:
+        return MemoryDocument.objects.filter(user=user).count()
+
+
+def _scrub_documents_fallback(*, user) -> int:
+    # Without a renderer, drop every line that names a memory the user no longer has.
+    live = {normalize_for_match(s) for s in Memory.objects.filter(user=user).values_list("statement", flat=True)}
+    docs = list(MemoryDocument.objects.filter(user=user))
+    live_ids = set(Memory.objects.filter(user=user).values_list("id", flat=True))
+    for doc in docs:
+        kept = [
+            line for line in doc.content.splitlines()
+            if not line.lstrip().startswith("-") or normalize_for_match(line.lstrip("- ")) in live
+        ]
+        doc.content = "\n".join(kept)
+        doc.memory_ids = [i for i in doc.memory_ids if i in live_ids]
+        doc.version += 1
+        doc.rendered_at = timezone.now()
+        doc.save(update_fields=["content", "memory_ids", "version", "rendered_at"])
+    return len(docs)
+
+
+# --- DREAMS.md scrubbing ----------------------------------------------------------------------
+
+_SENTENCE_END = re.compile(r"(?<=[.!?。！？])\s*")
+_WORD = re.compile(r"\w+", re.UNICODE)
+_CJK = re.compile(r"[\u3400-\u9fff]")
+
+
+def _content_units(text: str) -> set[str]:
+    """Words (or, for Chinese, characters) that carry meaning; used to spot paraphrases."""
+    text = unicodedata.normalize("NFKC", text).casefold()
+    if _CJK.search(text):
+        return {ch for ch in text if _CJK.match(ch)}
+    return {w for w in _WORD.findall(text) if len(w) > 2 and w not in {"user", "the", "and", "has", "their"}}
+
+
+def _sentence_names(sentence: str, needles: list[str], units: list[set[str]]) -> bool:
+    normalized = normalize_for_match(sentence)
+    if not normalized:
+        return False
+    if any(n and n in normalized for n in needles):
+        return True
+    # A narrator may paraphrase ("Milo the dog" for "User has a dog named Milo"): a sentence that
+    # carries most of a statement's meaningful words names it too.
+    sentence_units = _content_units(sentence)
+    for wanted in units:
+        if len(wanted) >= 2 and len(wanted & sentence_units) / len(wanted) >= 0.75:
+            return True
+    return False
+
+
+def narrative_without(*, narrative: str, texts: list[str]) -> str:
+    """The narrative with every sentence that names one of `texts` removed (lines kept in order)."""
+    needles = [normalize_for_match(t) for t in texts if len(normalize_for_match(t)) >= 2]
+    units = [_content_units(t) for t in texts]
+    kept_lines = []
+    for line in narrative.splitlines():
+        stripped = line.strip()
+        if not stripped or stripped.startswith("#"):
+            kept_lines.append(line)
+            continue
+        prefix = line[: len(line) - len(line.lstrip())]
+        bullet = ""
+        body = line.lstrip()
+        match = re.match(r"^([-*+]|\d+[.)])\s+", body)
+        if match:
+            bullet, body = match.group(0), body[match.end():]
+        sentences = [s for s in _SENTENCE_END.split(body) if s.strip()]
+        kept = [s for s in sentences if not _sentence_names(s, needles, units)]
+        if len(kept) == len(sentences):
+            kept_lines.append(line)
+        elif kept:
+            joiner = "" if _CJK.search("".join(kept)) else " "
+            kept_lines.append(prefix + bullet + joiner.join(s.strip() for s in kept))
+    text = "\n".join(kept_lines)
+    return re.sub(r"\n{3,}", "\n\n", text).strip()
+
+
+def _narrative_is_empty(narrative: str) -> bool:
+    # Headings and list markers alone tell nothing: the entry has nothing left to say.
+    body = [ln for ln in narrative.splitlines() if ln.strip() and not ln.strip().startswith("#")]
+    return not any(_WORD.search(ln) for ln in body)
+
+
+def _diary_scrub(*, user, texts: list[str]) -> tuple[int, int]:
+    """Rewrite (or delete) every DREAMS.md entry that names a forgotten memory. Returns (rewritten, deleted)."""
+    if not texts:
+        return 0, 0
+    # Every entry is read, not only those linked by M2M or containing the exact words: a narrator
+    # paraphrases, and a user's diary is one entry per night, small enough to read whole.
+    candidates = {e.pk: e for e in DiaryEntry.objects.filter(user=user)}
+    rewritten = deleted = 0
+    for entry in candidates.values():
+        new_text = narrative_without(narrative=entry.narrative, texts=texts)
+        if new_text == narrative_without(narrative=entry.narrative, texts=[]):
+            continue  # nothing named a forgotten memory
+        if _narrative_is_empty(new_text):
+            entry.delete()
+            deleted += 1
+        else:
+            entry.narrative = new_text
+            entry.save(update_fields=["narrative"])
+            rewritten += 1
+    return rewritten, deleted
+
+
+# --- Forgetting -----------------------------------------------------------------------------
+
+def _forget_memories(*, user, memories: list[Memory], receipt: ForgetReceipt) -> set[str]:
+    """Delete the memories and everything that carries their words. Returns the tombstoned statements."""
+    ids = [m.pk for m in memories]
+    statements = {m.statement for m in memories}
+    # Candidates that became these memories may be worded differently; their words go too.
+    linked = Candidate.objects.filter(user=user, memory_id__in=ids)
+    statements |= set(linked.values_list("statement", flat=True))
+    quotes = set(MemorySource.objects.filter(memory_id__in=ids).values_list("quote", flat=True))
+    quotes |= set(linked.values_list("quote", flat=True))
+
+    digests = {tombstone_digest(s) for s in statements}
+    same_statement = [
+        c.pk for c in Candidate.objects.filter(user=user).only("id", "statement")
+        if tombstone_digest(c.statement) in digests
+    ]
+    candidates = Candidate.objects.filter(user=user).filter(Q(memory_id__in=ids) | Q(pk__in=same_statement))
+    receipt.candidates += candidates.delete()[1].get("dreaming.Candidate", 0)
+    receipt.sources += MemorySource.objects.filter(memory_id__in=ids).delete()[0]
+    receipt.feedback += Feedback.objects.filter(memory_id__in=ids).delete()[0]
+
+    rewritten, deleted = _diary_scrub(user=user, texts=sorted(statements | quotes))
+    receipt.diary_rewritten += rewritten
+    receipt.diary_deleted += deleted
+
+    receipt.memories += Memory.objects.filter(user=user, pk__in=ids).delete()[1].get("dreaming.Memory", 0)
+    receipt.memory_ids.extend(ids)
+    for statement in statements:
+        tombstone_add(user=user, statement=statement)
+    receipt.tombstones += len(digests)
+    return statements
+
+
+def memory_forget(*, memory: Memory, by) -> ForgetReceipt:
+    """Hard-delete one memory now (see the module docstring for everything that goes with it)."""
+    _check_owner(memory.user_id, by)
+    receipt = ForgetReceipt()
+    with transaction.atomic():
+        _forget_memories(user=memory.user, memories=[memory], receipt=receipt)
+        receipt.documents_rerendered = _rerender_memory_md(user=memory.user)
+    logger.info("memory forgotten user=%s memory=%s", memory.user_id, receipt.memory_ids)
+    return receipt
+
+
+def memory_forget_all(*, user, by) -> ForgetReceipt:
+    """Forget everything: memories, candidates, diary, MEMORY.md documents; tombstone each statement."""
+    _check_owner(user.pk, by)
+    receipt = ForgetReceipt()
+    with transaction.atomic():
+        statements = set(Memory.objects.filter(user=user).values_list("statement", flat=True))
+        statements |= set(Candidate.objects.filter(user=user).values_list("statement", flat=True))
+        receipt.memory_ids = list(Memory.objects.filter(user=user).values_list("id", flat=True))
+        receipt.sources = MemorySource.objects.filter(memory__user=user).delete()[0]
+        receipt.feedback = Feedback.objects.filter(user=user).delete()[0]
+        receipt.candidates = Candidate.objects.filter(user=user).delete()[0]
+        receipt.memories = Memory.objects.filter(user=user).delete()[1].get("dreaming.Memory", 0)
+        receipt.diary_deleted = DiaryEntry.objects.filter(user=user).delete()[1].get("dreaming.DiaryEntry", 0)
+        MemoryDocument.objects.filter(user=user).delete()
+        for statement in statements:
+            tombstone_add(user=user, statement=statement)
+        receipt.tombstones = len({tombstone_digest(s) for s in statements})
+        # Fresh, empty documents: the chat path keeps reading a document, now one that says nothing.
+        receipt.documents_rerendered = _rerender_memory_md(user=user)
+    logger.info("all memory forgotten user=%s memories=%s", user.pk, receipt.memories)
+    return receipt
+
+
+def conversation_delete(*, session: ChatSession, by) -> ForgetReceipt:
+    """Delete a conversation: its messages, the candidates heard in it, and the memories it alone taught.
+
+    1. Memories whose every source is a message of this session are forgotten (as memory_forget).
+    2. Memories with other evidence keep living but lose the quotes taken from this session.
+    3. Candidates from the session go; then the session and its messages.
+    """
+    _check_owner(session.user_id, by)
+    user = session.user
+    receipt = ForgetReceipt()
+    with transaction.atomic():
+        touched = set(
+            MemorySource.objects.filter(message__session=session).values_list("memory_id", flat=True)
+        )
+        with_other_evidence = set(
+            MemorySource.objects.filter(memory_id__in=touched)
+            .filter(Q(message__isnull=True) | ~Q(message__session=session))
+            .values_list("memory_id", flat=True)
+        )
+        only_here = list(Memory.objects.filter(user=user, pk__in=touched - with_other_evidence))
+        if only_here:
+            _forget_memories(user=user, memories=only_here, receipt=receipt)
+        receipt.sources += MemorySource.objects.filter(message__session=session).delete()[0]
+        for memory in Memory.objects.filter(pk__in=with_other_evidence, recurrence__gt=1):
+            memory.recurrence -= 1
+            memory.save(update_fields=["recurrence", "updated_at"])
+        receipt.candidates += Candidate.objects.filter(user=user).filter(
+            Q(session=session) | Q(message__session=session)
+        ).delete()[0]
+        session.delete()
+        receipt.documents_rerendered = _rerender_memory_md(user=user)
+    logger.info("conversation deleted user=%s forgot=%s", user.pk, receipt.memory_ids)
+    return receipt
+
+
+# --- Judging, editing, adding -----------------------------------------------------------------
+
+def feedback_record(*, memory: Memory, by, verdict: str) -> Feedback:
+    """Store the user's verdict; deep sleep applies it. The latest unapplied verdict replaces earlier ones."""
+    _check_owner(memory.user_id, by)
+    if verdict not in Feedback.Verdict.values:
+        raise ValidationError(f"Unknown verdict {verdict!r}; use agree, doubt or reject.")
+    with transaction.atomic():
+        Feedback.objects.filter(memory=memory, user=by, applied_at__isnull=True).delete()
+        return Feedback.objects.create(memory=memory, user=by, verdict=verdict)
+
+
+def memory_update_statement(*, memory: Memory, by, statement: str, category: str | None = None) -> Memory:
+    """The user rewrites a memory: it becomes user-set, is re-embedded and MEMORY.md shows the new words."""
+    _check_owner(memory.user_id, by)
+    statement = _clean_statement(statement)
+    if category is not None and category not in Category.values:
+        raise ValidationError(f"Unknown category {category!r}.")
+    with transaction.atomic():
+        if statement != memory.statement:
+            memory.statement = statement
+            memory.embedding = _embed_or_none(statement)
+        if category:
+            memory.category = category
+        memory.user_set = True
+        memory.confidence = max(memory.confidence, USER_SET_CONFIDENCE)
+        memory.save()
+        _rerender_memory_md(user=memory.user)
+    return memory
+
+
+def memory_create_by_user(
+    *, user, statement: str, category: str = Category.FACT, persona: Persona | None = None,
+    importance: float = 0.7,
+) -> Memory:
+    """A memory the user wrote by hand: user_set, confidence 0.95, embedded now."""
+    statement = _clean_statement(statement)
+    if category not in Category.values:
+        raise ValidationError(f"Unknown category {category!r}.")
+    now = timezone.now()
+    with transaction.atomic():
+        # The user asks us to remember what they once made us forget: their newest wish wins.
+        user.tombstones.filter(digest=tombstone_digest(statement)).delete()
+        memory = Memory.objects.create(
+            user=user, persona=persona, statement=statement, category=category,
+            confidence=USER_SET_CONFIDENCE, importance=importance, user_set=True,
+            valid_from=now, first_seen=now, last_seen=now, recurrence=1,
+            score_breakdown={"user_set": 1.0}, embedding=_embed_or_none(statement),
+        )
+        _rerender_memory_md(user=user)
+    return memory
+
+
+def candidate_confirm(*, candidate: Candidate, by) -> Memory:
+    """The user says "yes, remember that": promote a pending candidate now, with its quote as source."""
+    _check_owner(candidate.user_id, by)
+    if candidate.status != Candidate.Status.PENDING:
+        raise ValidationError("Only a pending candidate can be confirmed.")
+    now = timezone.now()
+    with transaction.atomic():
+        embedding = candidate.embedding if candidate.embedding is not None else _embed_or_none(candidate.statement)
+        memory = Memory.objects.create(
+            user=candidate.user, persona=candidate.persona, statement=candidate.statement,
+            category=candidate.category, confidence=CONFIRMED_CONFIDENCE, importance=candidate.importance,
+            valid_from=candidate.said_at, first_seen=candidate.said_at, last_seen=candidate.said_at,
+            recurrence=1, score=candidate.score or 0.0,
+            score_breakdown={**(candidate.score_breakdown or {}), "confirmed_by_user": 1.0},
+            embedding=embedding,
+        )
+        MemorySource.objects.create(
+            memory=memory, message=candidate.message, quote=candidate.quote, said_at=candidate.said_at
+        )
+        candidate.status = Candidate.Status.PROMOTED
+        candidate.memory = memory
+        candidate.decided_at = now
+        candidate.reason = "confirmed by the user"
+        candidate.save(update_fields=["status", "memory", "decided_at", "reason"])
+        _rerender_memory_md(user=candidate.user)
+    return memory
+
+
+def candidate_dismiss(*, candidate: Candidate, by) -> Candidate:
+    """The user says "don't remember that": dismissed, and tombstoned so it is never learned."""
+    _check_owner(candidate.user_id, by)
+    if candidate.status != Candidate.Status.PENDING:
+        raise ValidationError("Only a pending candidate can be dismissed.")
+    with transaction.atomic():
+        candidate.status = Candidate.Status.DISMISSED
+        candidate.decided_at = timezone.now()
+        candidate.reason = "dismissed by the user"
+        candidate.save(update_fields=["status", "decided_at", "reason"])
+        tombstone_add(user=candidate.user, statement=candidate.statement)
+    return candidate
+
+
+def memory_settings_set(*, user, enabled: bool, delete_existing: bool = False) -> MemorySettings:
+    """Memory on/off. Off stops dreaming and recall; delete_existing also forgets everything now."""
+    with transaction.atomic():
+        memory_settings, _ = MemorySettings.objects.update_or_create(user=user, defaults={"enabled": enabled})
+        if not enabled and delete_existing:
+            memory_forget_all(user=user, by=user)
+        else:
+            # The renderer decides what a disabled user's MEMORY.md says; re-render so it applies now.
+            _rerender_memory_md(user=user)
+    return memory_settings
+

@@ -1,0 +1,274 @@
+"""Weekly consolidation: let memories fade, forget the faded, merge duplicates, correct the outdated.
+
+weekly_consolidate_user, inside one transaction holding the user's lock:
+1. a superseded chain keeps only its head active;
+2. plans whose time has passed ("plans to / will / next week / 打算 / 下周" said more than
+   DREAM_PLAN_WINDOW_DAYS ago) become dated events when they mattered (importance >= 0.6 or said in
+   several sessions), otherwise they expire (archived, valid_to set);
+3. decay: the stored confidence IS the effective confidence. Each run multiplies it by
+   0.5 ** (days since the later of last_seen and the previous decay / half-life), so running twice
+   never decays twice, and a mention or an "agree" (which refresh last_seen) restarts the clock.
+   Agreed and user-written memories decay at DREAM_AGREE_HALF_LIFE_FACTOR × the half-life;
+4. evict: below DREAM_EVICT_CONFIDENCE and not mentioned for DREAM_EVICT_IDLE_DAYS → archived;
+5. merge near-duplicates in one scope (cosine >= DREAM_MERGE_SIMILARITY): the best-supported memory
+   survives with the union of sources (up to 5), the larger recurrence, the earliest first_seen and
+   the dreamer's merged statement; the others are archived with superseded_by pointing at it and
+   their candidates and feedback re-pointed;
+6. pending candidates older than DREAM_PENDING_MAX_DAYS are dismissed.
+"""
+from __future__ import annotations
+
+import logging
+from datetime import datetime, timedelta
+from typing import Callable
+
+import numpy as np
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.db import transaction
+from django.utils import timezone
+
+from dreaming.clustering import unit
+from dreaming.deep import memory_enabled, memory_md_refresh
+from dreaming.diary import is_chinese
+from dreaming.locks import user_lock
+from dreaming.models import Candidate, Category, DreamRun, Feedback, Memory, MemorySource, Phase
+from dreaming.providers import get_dreamer, get_embedder
+from dreaming.providers.base import CallContext, Dreamer, Embedder, UnusableAnswer
+from dreaming.runs import run_add, run_finish, run_start
+from dreaming.scoring import CONFIDENCE_MIN, decayed_confidence, half_life_days, is_plan
+from dreaming.tombstones import is_tombstoned
+
+logger = logging.getLogger(__name__)
+
+WEEKLY_COUNTERS = ("users_processed", "superseded", "decayed", "evicted", "merged", "expired")
+
+
+def users_needing_weekly():
+    active = Memory.objects.filter(status=Memory.Status.ACTIVE).values("user_id")
+    pending = Candidate.objects.filter(status=Candidate.Status.PENDING).values("user_id")
+    return (
+        get_user_model().objects.filter(pk__in=active.union(pending))
+        .exclude(memory_settings__enabled=False)
+        .order_by("pk")
+    )
+
+
+def weekly_consolidate_user(
+    *, user, now: datetime | None = None, dry_run: bool = False, dreamer: Dreamer | None = None,
+    embedder: Embedder | None = None, worker: str = "",
+) -> DreamRun:
+    run = run_start(phase=Phase.WEEKLY, user=user, worker=worker, dry_run=dry_run, simulated_now=now)
+    now = now or timezone.now()
+    try:
+        counters = _weekly_one(user=user, run=run, now=now, dry_run=dry_run, dreamer=dreamer, embedder=embedder)
+    except Exception as exc:
+        logger.exception("weekly consolidation failed for user %s", user.pk)
+        return run_finish(run=run, error=exc)
+    run_add(run=run, **counters)
+    return run_finish(run=run)
+
+
+def weekly_consolidate_all(
+    *, now: datetime | None = None, dry_run: bool = False, dreamer: Dreamer | None = None,
+    embedder: Embedder | None = None, worker: str = "", users=None,
+    progress: Callable[[int, int], None] | None = None,
+) -> DreamRun:
+    run = run_start(phase=Phase.WEEKLY, worker=worker, dry_run=dry_run, simulated_now=now)
+    now = now or timezone.now()
+    todo = list(users if users is not None else users_needing_weekly())
+    errors = []
+    for done, user in enumerate(todo, start=1):
+        try:
+            counters = _weekly_one(user=user, run=run, now=now, dry_run=dry_run, dreamer=dreamer, embedder=embedder)
+            run_add(run=run, **counters)
+        except Exception as exc:
+            logger.exception("weekly consolidation failed for user %s", user.pk)
+            errors.append(f"user {user.pk}: {type(exc).__name__}: {exc}")
+        if progress:
+            progress(done, len(todo))
+    return run_finish(run=run, error="; ".join(errors) or None)
+
+
+def _weekly_one(*, user, run, now, dry_run, dreamer, embedder) -> dict[str, int]:
+    if not memory_enabled(user=user):
+        return {}
+    counters = dict.fromkeys(WEEKLY_COUNTERS, 0)
+    with transaction.atomic():
+        user_lock(user_id=user.pk)
+        counters["superseded"] = superseded_chains_fix(user=user)
+        counters["expired"] += plans_correct(user=user, now=now)
+        counters["decayed"] = memories_decay(user=user, now=now)
+        counters["evicted"] = memories_evict(user=user, now=now)
+        counters["merged"] = duplicates_merge(
+            user=user, dreamer=dreamer, embedder=embedder, ctx=CallContext(user_id=user.pk, run_id=run.pk, phase=Phase.WEEKLY)
+        )
+        counters["expired"] += pending_expire(user=user, now=now)
+        if dry_run:
+            transaction.set_rollback(True)
+    if not dry_run and any(counters.values()):
+        memory_md_refresh(user=user)
+    counters["users_processed"] = 1
+    return counters
+
+
+def _active(user):
+    return Memory.objects.select_for_update().filter(user=user, status=Memory.Status.ACTIVE)
+
+
+def superseded_chains_fix(*, user) -> int:
+    """A memory that was superseded but somehow still active (e.g. edited back) steps down for its head."""
+    fixed = 0
+    for memory in _active(user).filter(superseded_by__isnull=False).select_related("superseded_by"):
+        memory.status = Memory.Status.SUPERSEDED
+        memory.valid_to = memory.valid_to or memory.superseded_by.valid_from
+        memory.save(update_fields=["status", "valid_to", "updated_at"])
+        fixed += 1
+    return fixed
+
+
+def plans_correct(*, user, now: datetime) -> int:
+    cutoff = now - timedelta(days=settings.DREAM_PLAN_WINDOW_DAYS)
+    corrected = 0
+    for memory in _active(user).filter(last_seen__lt=cutoff):
+        if not is_plan(memory.statement) or memory.score_breakdown.get("plan_corrected"):
+            continue
+        said = timezone.localtime(memory.last_seen).date().isoformat()
+        if memory.importance >= 0.6 or memory.recurrence >= 2:
+            # Keep it, but as what it now is: something planned at a date, not a plan for "next week".
+            memory.statement = (
+                f"{memory.statement}（{said}时的计划）" if is_chinese(memory.statement)
+                else f"{memory.statement} (as said on {said})"
+            )
+            memory.category = Category.EVENT
+            memory.half_life_days = half_life_days(Category.EVENT)
+            outcome = "became a dated event"
+        else:
+            memory.status = Memory.Status.ARCHIVED
+            memory.valid_to = memory.last_seen + timedelta(days=settings.DREAM_PLAN_WINDOW_DAYS)
+            outcome = "expired"
+        memory.score_breakdown = {**memory.score_breakdown, "plan_corrected": outcome}
+        memory.save(update_fields=["statement", "category", "half_life_days", "status", "valid_to", "score_breakdown", "updated_at"])
+        corrected += 1
+    return corrected
+
+
+def _agreed_ids(*, user) -> set[int]:
+    latest: dict[int, str] = {}
+    for memory_id, verdict in (
+        Feedback.objects.filter(user=user, applied_at__isnull=False).order_by("created_at", "pk").values_list("memory_id", "verdict")
+    ):
+        latest[memory_id] = verdict
+    return {memory_id for memory_id, verdict in latest.items() if verdict == Feedback.Verdict.AGREE}
+
+
+def memories_decay(*, user, now: datetime) -> int:
+    agreed = _agreed_ids(user=user)
+    decayed = 0
+    for memory in _active(user):
+        previous = memory.score_breakdown.get("decayed_at")
+        since = max(memory.last_seen, datetime.fromisoformat(previous)) if previous else memory.last_seen
+        if now <= since:
+            continue
+        half_life = memory.half_life_days
+        if memory.pk in agreed or memory.user_set:
+            half_life *= settings.DREAM_AGREE_HALF_LIFE_FACTOR
+        confidence = max(CONFIDENCE_MIN, round(decayed_confidence(
+            confidence=memory.confidence, half_life=half_life, since=since, now=now), 4))
+        memory.score_breakdown = {**memory.score_breakdown, "decayed_at": now.isoformat()}
+        changed = confidence < memory.confidence
+        memory.confidence = confidence
+        memory.save(update_fields=["confidence", "score_breakdown", "updated_at"])
+        decayed += int(changed)
+    return decayed
+
+
+def memories_evict(*, user, now: datetime) -> int:
+    stale = _active(user).filter(
+        user_set=False,
+        confidence__lt=settings.DREAM_EVICT_CONFIDENCE,
+        last_seen__lt=now - timedelta(days=settings.DREAM_EVICT_IDLE_DAYS),
+    )
+    evicted = 0
+    for memory in stale:
+        memory.status = Memory.Status.ARCHIVED
+        memory.score_breakdown = {**memory.score_breakdown, "archived_reason": "evicted: faded and not mentioned"}
+        memory.save(update_fields=["status", "score_breakdown", "updated_at"])
+        evicted += 1
+    return evicted
+
+
+def duplicates_merge(*, user, dreamer: Dreamer | None, embedder: Embedder | None, ctx: CallContext) -> int:
+    merged = 0
+    memories = list(_active(user).filter(embedding__isnull=False))
+    for persona_id in {m.persona_id for m in memories}:
+        scope = [m for m in memories if m.persona_id == persona_id]
+        # The best-supported memory of a group survives: said most often, most trusted, oldest.
+        scope.sort(key=lambda m: (-m.recurrence, -m.confidence, m.first_seen, m.pk))
+        vectors = np.array([unit(m.embedding) for m in scope])
+        similarity = vectors @ vectors.T
+        taken: set[int] = set()
+        for i, winner in enumerate(scope):
+            if i in taken:
+                continue
+            group = [j for j in range(i + 1, len(scope)) if j not in taken and similarity[i, j] >= settings.DREAM_MERGE_SIMILARITY]
+            if not group:
+                continue
+            taken.update(group)
+            dreamer = dreamer or get_dreamer()
+            _group_merge(winner=winner, losers=[scope[j] for j in group], dreamer=dreamer, embedder=embedder, ctx=ctx)
+            merged += len(group)
+    return merged
+
+
+def _group_merge(*, winner: Memory, losers: list[Memory], dreamer: Dreamer, embedder: Embedder | None, ctx) -> None:
+    everyone = [winner, *losers]
+    try:
+        statement = dreamer.merge(statements=[m.statement for m in everyone], ctx=ctx).strip()
+    except UnusableAnswer:
+        statement = ""
+    if not statement or is_tombstoned(user=winner.user, statement=statement):
+        statement = winner.statement
+    loser_ids = [m.pk for m in losers]
+    MemorySource.objects.filter(memory_id__in=loser_ids).update(memory=winner)
+    Candidate.objects.filter(memory_id__in=loser_ids).update(memory=winner)
+    Feedback.objects.filter(memory_id__in=loser_ids).update(memory=winner)
+    sources_trim(memory=winner)
+    if statement != winner.statement:
+        winner.statement = statement
+        winner.embedding = (embedder or get_embedder()).embed([statement], kind="document")[0]
+    winner.recurrence = max(m.recurrence for m in everyone)
+    winner.first_seen = min(m.first_seen for m in everyone)
+    winner.valid_from = min(m.valid_from for m in everyone)
+    winner.last_seen = max(m.last_seen for m in everyone)
+    winner.confidence = max(m.confidence for m in everyone)
+    winner.importance = max(m.importance for m in everyone)
+    winner.user_set = any(m.user_set for m in everyone)
+    winner.score_breakdown = {**winner.score_breakdown, "merged_from": sorted(loser_ids)}
+    winner.save()
+    for loser in losers:
+        loser.status = Memory.Status.ARCHIVED
+        loser.superseded_by = winner
+        loser.score_breakdown = {**loser.score_breakdown, "archived_reason": f"merged into #{winner.pk}"}
+        loser.save(update_fields=["status", "superseded_by", "score_breakdown", "updated_at"])
+
+
+def sources_trim(*, memory: Memory) -> None:
+    """Drop duplicate quotes, then keep the first evidence and the newest, MAX_SOURCES in all."""
+    seen, unique, extra = set(), [], []
+    for source in memory.sources.order_by("said_at", "pk"):
+        key = (source.message_id, source.quote)
+        (extra if key in seen else unique).append(source)
+        seen.add(key)
+    if len(unique) > Memory.MAX_SOURCES:
+        extra += unique[1 : len(unique) - (Memory.MAX_SOURCES - 1)]
+    MemorySource.objects.filter(pk__in=[s.pk for s in extra]).delete()
+
+
+def pending_expire(*, user, now: datetime) -> int:
+    cutoff = now - timedelta(days=settings.DREAM_PENDING_MAX_DAYS)
+    return Candidate.objects.filter(user=user, status=Candidate.Status.PENDING, said_at__lt=cutoff).update(
+        status=Candidate.Status.DISMISSED,
+        decided_at=now,
+        reason=f"Expired: pending for more than {settings.DREAM_PENDING_MAX_DAYS} days without coming up again.",
+    )

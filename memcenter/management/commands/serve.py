@@ -1,0 +1,109 @@
+"""Run the web server and the django-q2 cluster together; Ctrl-C or SIGTERM stops both.
+
+Both run as child processes in their own session, so this process alone decides how they stop:
+SIGTERM to each, a grace period, then SIGKILL. When the last of them exits, the embedded Postgres
+(started by whichever process came first) stops too.
+"""
+import signal
+import subprocess
+import sys
+import time
+from dataclasses import dataclass, field
+
+from django.conf import settings
+from django.core.management import call_command, get_commands
+from django.core.management.base import BaseCommand, CommandError
+
+GRACE_SECONDS = 15.0
+POLL_SECONDS = 0.3
+
+
+def _die_with_parent() -> None:
+    # Linux only: if `serve` is SIGKILLed, the kernel sends the children SIGTERM instead of
+    # leaving them orphaned (they still hold the embedded Postgres open).
+    try:
+        import ctypes
+
+        ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        pass
+
+
+@dataclass
+class Supervisor:
+    """Starts named commands, watches them, and stops them all when one exits or on request."""
+
+    commands: dict[str, list[str]]
+    grace_seconds: float = GRACE_SECONDS
+    processes: dict[str, subprocess.Popen] = field(default_factory=dict)
+    stopping: bool = False
+
+    def start(self) -> None:
+        for name, argv in self.commands.items():
+            self.processes[name] = subprocess.Popen(argv, start_new_session=True, preexec_fn=_die_with_parent)
+
+    def request_stop(self, *_args) -> None:
+        self.stopping = True
+
+    def first_exited(self) -> str | None:
+        return next((name for name, p in self.processes.items() if p.poll() is not None), None)
+
+    def wait(self) -> str | None:
+        """Block until a stop is requested or a child exits; returns the name of the exited child."""
+        while not self.stopping:
+            exited = self.first_exited()
+            if exited is not None:
+                return exited
+            time.sleep(POLL_SECONDS)
+        return None
+
+    def stop(self) -> dict[str, int]:
+        running = [p for p in self.processes.values() if p.poll() is None]
+        for p in running:
+            p.send_signal(signal.SIGTERM)
+        deadline = time.monotonic() + self.grace_seconds
+        for p in running:
+            try:
+                p.wait(timeout=max(0.1, deadline - time.monotonic()))
+            except subprocess.TimeoutExpired:
+                p.kill()
+                p.wait()
+        return {name: p.returncode for name, p in self.processes.items()}
+
+
+def serve_commands(*, addr: str, python: str = sys.executable, manage: str | None = None) -> dict[str, list[str]]:
+    manage = manage or str(settings.BASE_DIR / "manage.py")
+    return {
+        "web": [python, manage, "runserver", "--noreload", addr],
+        "qcluster": [python, manage, "qcluster"],
+    }
+
+
+class Command(BaseCommand):
+    help = "Serve the memory center and run the django-q2 cluster together (Ctrl-C stops both)."
+
+    def add_arguments(self, parser):
+        parser.add_argument("--addr", default="127.0.0.1:8000", help="host:port for the web server.")
+        parser.add_argument("--no-cluster", action="store_true", help="Run only the web server.")
+
+    def handle(self, *args, addr: str, no_cluster: bool, **options):
+        if ":" not in addr and not addr.isdigit():
+            raise CommandError(f"--addr must be host:port or a port, got {addr!r}")
+        if "dream_schedule" in get_commands():
+            call_command("dream_schedule", stdout=self.stdout, stderr=self.stderr)
+        commands = serve_commands(addr=addr)
+        if no_cluster:
+            commands.pop("qcluster")
+        supervisor = Supervisor(commands)
+        signal.signal(signal.SIGTERM, supervisor.request_stop)
+        signal.signal(signal.SIGINT, supervisor.request_stop)
+        supervisor.start()
+        self.stdout.write(f"serving on http://{addr} with {', '.join(commands)}; Ctrl-C stops everything")
+        self.stdout.flush()
+        exited = supervisor.wait()
+        if exited:
+            self.stderr.write(f"{exited} exited with code {supervisor.processes[exited].returncode}; stopping the rest")
+        codes = supervisor.stop()
+        self.stdout.write("stopped: " + ", ".join(f"{name} ({code})" for name, code in codes.items()))
+        if exited:
+            raise CommandError(f"{exited} stopped unexpectedly")

@@ -1,0 +1,77 @@
+import re
+
+from django import template
+from django.utils.html import conditional_escape, format_html
+from django.utils.safestring import mark_safe
+
+register = template.Library()
+
+
+@register.filter
+def percent(value) -> int:
+    """0.734 -> 73 (clamped), for the confidence bar and its label."""
+    try:
+        return max(0, min(100, round(float(value) * 100)))
+    except (TypeError, ValueError):
+        return 0
+
+
+@register.filter
+def highlight(text, quote):
+    """Escape the message, then wrap the quoted words in <mark>. Nothing user-written is trusted.
+
+    The quote is matched ignoring case and runs of whitespace; when it is not found verbatim the
+    text is returned escaped and unmarked (the whole message is highlighted by the page instead).
+    """
+    text = str(text or "")
+    quote = str(quote or "").strip()
+    if not quote:
+        return conditional_escape(text)
+    pattern = r"\s+".join(re.escape(part) for part in quote.split())
+    match = re.search(pattern, text, flags=re.IGNORECASE)
+    if not match:
+        return conditional_escape(text)
+    return format_html(
+        "{}<mark>{}</mark>{}", text[: match.start()], text[match.start(): match.end()], text[match.end():]
+    )
+
+
+@register.filter
+def breakdown_items(breakdown):
+    """A score_breakdown dict as sorted (name, value, is_number) rows, largest contribution first."""
+    if not isinstance(breakdown, dict):
+        return []
+    rows = []
+    for key, value in breakdown.items():
+        is_number = isinstance(value, (int, float)) and not isinstance(value, bool)
+        rows.append((str(key).replace("_", " "), value, is_number))
+    return sorted(rows, key=lambda r: (not r[2], -(r[1] if r[2] else 0)))
+
+
+@register.simple_tag(takes_context=True)
+def query_with(context, **changes):
+    """The current query string with some parameters changed (for pagination and sort links)."""
+    params = context["request"].GET.copy()
+    for key, value in changes.items():
+        if value in (None, ""):
+            params.pop(key, None)
+        else:
+            params[key] = value
+    encoded = params.urlencode()
+    return mark_safe("?" + conditional_escape(encoded)) if encoded else "?"
+
+
+@register.filter
+def label(value, kind: str):
+    """The translated label of a stored choice (category, status, verdict): model labels are English-only."""
+    from memcenter.forms import CATEGORY_CHOICES, STATUS_CHOICES, VERDICT_CHOICES
+
+    table = {"category": CATEGORY_CHOICES, "status": STATUS_CHOICES, "verdict": VERDICT_CHOICES}[kind]
+    return dict(table).get(value, value)
+
+
+@register.simple_tag
+def signup_is_enabled() -> bool:
+    from memcenter.forms import signup_enabled
+
+    return signup_enabled()
