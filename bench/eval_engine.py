@@ -61,7 +61,7 @@ def _first_person(statement: str) -> str:
         return f"I {adverbs}{verb}"
 
     text = re.sub(
-        r"\bI ((?:(?:also|still|often|usually|always|never|now|even|sometimes) )*)"
+        r"\bI ((?:(?:also|still|often|usually|always|never|now|even|sometimes|only|just|really|mostly) )*)"
         r"(?!(?:always|sometimes|was|has|is|does|its|us|yes|less|this|unless|perhaps)\b)([a-z]+s)\b",
         base,
         text,

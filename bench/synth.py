@@ -196,3 +196,49 @@ def write_jsonl(sessions: list[dict], path) -> None:
     with open(path, "w", encoding="utf-8") as f:
         for s in sessions:
             f.write(json.dumps({k: v for k, v in s.items() if k != "kind"}, ensure_ascii=False) + "\n")
+
+
+# --- bench: memory statements and chat turns for the speed benchmarks -------------------------------
+_STATEMENT_TEMPLATES = [
+    ("fact", "User has a {pet} named {name}."),
+    ("fact", "User lives in {city}."),
+    ("fact", "User works as {job}."),
+    ("preference", "User loves {hobby} on weekends."),
+    ("preference", "User's favourite food is {food}."),
+    ("relation", "User's {relative} is called {person}."),
+    ("event", "User visited {city} with {person} in {month}."),
+    ("emotion", "User felt {feeling} about work in {month}."),
+    ("fact", "用户住在{zh_city}。"),
+    ("preference", "用户喜欢{zh_hobby}。"),
+    ("relation", "用户的{zh_rel}叫{person}。"),
+]
+_MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October"]
+_FOODS = ["ramen", "tacos", "dumplings", "pasta", "curry", "pho", "paella", "sushi"]
+
+
+def memory_statements(*, count: int, seed: int = 11) -> list[tuple[str, str]]:
+    """`count` distinct (category, statement) pairs in the engine's third-person style, EN + ZH."""
+    r = random.Random(seed)
+    found: dict[str, str] = {}
+    while len(found) < count:
+        category, template = r.choice(_STATEMENT_TEMPLATES)
+        statement = template.format(
+            pet=r.choice(PETS), name=r.choice(PET_NAMES), city=r.choice(CITIES), job=r.choice(JOBS),
+            hobby=r.choice(HOBBIES), food=r.choice(_FOODS), relative=r.choice(RELATIVES), person=r.choice(PEOPLE),
+            month=r.choice(_MONTHS), feeling=r.choice(FEELINGS), zh_city=r.choice(ZH_CITIES),
+            zh_hobby=r.choice(ZH_HOBBIES), zh_rel=r.choice(ZH_REL),
+        )
+        if statement in found:  # the templates run out of combinations: vary with a detail
+            statement = statement.rstrip(".。") + f" (note {len(found)})."
+        found[statement] = category
+    return [(category, statement) for statement, category in found.items()]
+
+
+def user_turns(*, count: int, seed: int = 13) -> list[str]:
+    """What users type in a chat, one message each (personal, EN + ZH), for per-turn benchmarks."""
+    r = random.Random(seed)
+    turns: list[str] = []
+    while len(turns) < count:
+        generator = _personal_zh if r.random() < 0.3 else _personal_en
+        turns.extend(content for role, content in generator(r) if role == "user")
+    return turns[:count]

@@ -4,6 +4,7 @@ from datetime import datetime, timezone as dt_timezone
 from typing import Annotated, Literal
 
 from django.contrib.auth import get_user_model
+from django.db import transaction
 from django.utils import timezone
 from ninja import Field, Path, Query, Router, Schema, Status
 from ninja.errors import HttpError
@@ -160,15 +161,17 @@ def _session_or_404(session_id: int) -> ChatSession:
 @router.post("/sessions", response={200: SessionOut, 201: SessionOut}, summary="Create a session (idempotent on external_id)")
 def session_create(request, payload: SessionCreateIn):
     try:
-        user = services.user_resolve(username=payload.username, create=payload.create_user)
-        persona = services.persona_get_or_create(slug=payload.persona) if payload.persona else None
+        with transaction.atomic():  # a user or persona is only created together with the session
+            user = services.user_resolve(username=payload.username, create=payload.create_user)
+            persona = services.persona_get_or_create(slug=payload.persona) if payload.persona else None
+            session, created = services.session_create(
+                user=user, external_id=payload.external_id, persona=persona, title=payload.title,
+                started_at=payload.started_at,
+            )
     except services.UnknownUser as exc:
         raise HttpError(404, str(exc))
     except ValueError as exc:
         raise HttpError(422, str(exc))
-    session, created = services.session_create(
-        user=user, external_id=payload.external_id, persona=persona, title=payload.title, started_at=payload.started_at
-    )
     return Status(201 if created else 200, selectors.session_get(session_id=session.pk))
 
 

@@ -1,7 +1,7 @@
 """Staff admin for dreaming: the candidate audit first, then every other model for inspection.
 
 Pipeline rows (runs, model calls, documents, tombstones) are read-only here: they are written by
-the pipeline and editing them would make the dashboard lie. Deleting a memory or a candidate goes
+the pipeline and editing them would make the dashboard lie. Deleting a memory or a conversation goes
 through the same forget path as the memory center so nothing lingers in MEMORY.md.
 """
 import json
@@ -19,6 +19,7 @@ from chat.models import ChatSession
 from dreaming import models
 from dreaming.admin_actions import candidates_promote_by_staff
 from dreaming.audit import audit_examples, audit_jsonl, candidates_dismiss, candidates_label, quote_highlight
+from dreaming.context import memory_md_render_all
 from dreaming.services import conversation_delete, memory_forget
 
 
@@ -272,6 +273,12 @@ class MemoryAdmin(admin.ModelAdmin):
     @admin.display(description="statement")
     def statement_short(self, obj):
         return _short(obj.statement)
+
+    # The chat path reads only the stored MEMORY.md: an edit here must show up there at once.
+    # (save_related runs after save_model and the sources inline, so one render covers both.)
+    def save_related(self, request, form, formsets, change):
+        super().save_related(request, form, formsets, change)
+        memory_md_render_all(user=form.instance.user)
 
     # Deleting here is the user's "forget": tombstoned, MEMORY.md re-rendered, DREAMS.md scrubbed.
     def delete_model(self, request, obj):

@@ -38,7 +38,8 @@ def _eligible_sql(*, now: datetime, user=None, session_ids=None) -> tuple[str, d
         # processed_seq is the exact watermark, so a message appended after the dream makes the session
         # eligible again even when its (client-given) time is older than the dream or than the last
         # message. One probe of the (session, seq) unique index per dreamed session.
-        f"(s.dreamed_at IS NULL OR EXISTS (SELECT 1 FROM {_MESSAGES} m WHERE m.session_id = s.id AND m.seq > s.processed_seq))",
+        f"(s.dreamed_at IS NULL OR EXISTS ("
+        f"SELECT 1 FROM {_MESSAGES} m WHERE m.session_id = s.id AND m.seq > s.processed_seq))",
         "s.last_active_at <= %(idle_cutoff)s",
         "(s.claimed_at IS NULL OR s.claimed_at < %(stale_cutoff)s)",
         # Memory off (a settings row with enabled = false): the user's sessions are left alone.

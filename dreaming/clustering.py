@@ -1,8 +1,11 @@
 """Group candidates that say the same thing, so one topic becomes one memory decision.
 
-Greedy, in time order: a candidate joins the first cluster (same scope and category) whose centroid
-is at least settings.DREAM_CLUSTER_SIMILARITY cosine-similar, otherwise it starts a new one. A user
-has tens of candidates a night, so a Python loop over unit vectors is simpler than SQL and fast.
+Greedy, in time order: a candidate joins the first cluster (same scope and category) whose EVERY
+member is at least settings.DREAM_CLUSTER_SIMILARITY cosine-similar to it, otherwise it starts a new
+one. Every member, not the centroid: "collects bikes from Lyon", "collects kites from Lyon", ... would
+otherwise pull the centroid towards their shared words until any "collects X from Lyon" joins, and
+distinct facts would be lost in one memory. A user has tens of candidates a night, so a Python loop
+over unit vectors is simpler than SQL and fast.
 """
 from __future__ import annotations
 
@@ -20,6 +23,7 @@ class Cluster:
     persona_id: int | None
     category: str
     candidates: list[Candidate] = field(default_factory=list)
+    vectors: list[np.ndarray] = field(default_factory=list)
     _sum: np.ndarray | None = None
 
     @property
@@ -29,6 +33,7 @@ class Cluster:
 
     def add(self, candidate: Candidate, vector: np.ndarray) -> None:
         self.candidates.append(candidate)
+        self.vectors.append(vector)
         self._sum = vector.copy() if self._sum is None else self._sum + vector
 
     @property
@@ -69,7 +74,7 @@ def candidates_cluster(*, candidates: list[Candidate], threshold: float | None =
         for cluster in clusters:
             if cluster.persona_id != candidate.persona_id or cluster.category != candidate.category:
                 continue
-            if float(np.dot(cluster.centroid, vector)) >= threshold:
+            if min(float(np.dot(member, vector)) for member in cluster.vectors) >= threshold:
                 home = cluster
                 break
         if home is None:

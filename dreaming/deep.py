@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Callable
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
@@ -38,6 +39,7 @@ from dreaming.providers.base import (
     Embedder,
     MemoryRef,
     NightChanges,
+    ProviderUnavailable,
     UnusableAnswer,
 )
 from dreaming.runs import run_add, run_finish, run_start
@@ -47,6 +49,8 @@ from dreaming.tombstones import is_tombstoned, tombstoned_digests
 from dreaming.verify import quote_in_text
 
 logger = logging.getLogger(__name__)
+
+COMPARE_BATCH = 20  # clusters per dreamer.compare call
 
 COUNTER_NAMES = (
     "users_processed", "promoted", "reinforced", "pending", "dropped", "superseded",
@@ -129,6 +133,11 @@ def deep_sleep_all(
         try:
             counters = _deep_sleep_one(user=user, run=run, now=now, dry_run=dry_run, dreamer=dreamer, embedder=embedder)
             run_add(run=run, **counters)
+        except ProviderUnavailable as exc:
+            # The model is down: every next user would fail the same way. Their candidates stay
+            # pending (the transaction rolled back) and the next scheduled night picks them up.
+            errors.append(f"user {user.pk}: provider unavailable, stopped: {exc}")
+            break
         except Exception as exc:
             logger.exception("deep sleep failed for user %s", user.pk)
             errors.append(f"user {user.pk}: {type(exc).__name__}: {exc}")
@@ -149,7 +158,10 @@ def _deep_sleep_one(
         candidates = _candidates_gather(night)
         clusters = candidates_cluster(candidates=candidates)
         for persona_id in sorted({c.persona_id for c in clusters}, key=lambda p: (p is not None, p or 0)):
-            _scope_decide(night, [c for c in clusters if c.persona_id == persona_id])
+            scope = [c for c in clusters if c.persona_id == persona_id]
+            # Batches keep one compare prompt small even on a backfill's first night.
+            for start in range(0, len(scope), COMPARE_BATCH):
+                _scope_decide(night, scope[start : start + COMPARE_BATCH])
         night.changes.language = night_language(night.statements)
         if not dry_run:
             try:
@@ -231,7 +243,7 @@ def _candidate_close(candidate: Candidate, *, status: str, now: datetime, reason
 
 
 def _scope_decide(night: _Night, clusters: list[Cluster]) -> None:
-    """Compare one scope's clusters with its memories in one dreamer call, then decide each."""
+    """Compare clusters of one scope with their nearest memories in one dreamer call, then decide each."""
     persona_id = clusters[0].persona_id
     neighbours: dict[int, Memory] = {}
     for cluster in clusters:
@@ -264,8 +276,6 @@ def _scope_decide(night: _Night, clusters: list[Cluster]) -> None:
 
 
 def _memory_neighbours(*, user, persona_id: int | None, vector) -> list[Memory]:
-    from django.conf import settings
-
     return list(
         Memory.objects.select_for_update()
         .filter(user=user, persona_id=persona_id, status=Memory.Status.ACTIVE, embedding__isnull=False)
@@ -353,8 +363,6 @@ def _memory_supersede(*, old: Memory, new: Memory, at: datetime, reason: str) ->
 
 
 def _cluster_reinforce(night: _Night, cluster: Cluster, memory: Memory) -> None:
-    from django.conf import settings
-
     known_sessions = memory_session_ids(memory=memory)
     new_sessions = cluster.session_ids - known_sessions
     memory.recurrence += len(new_sessions)

@@ -28,7 +28,7 @@ from django.utils import timezone
 
 from chat.models import ChatSession, Message
 from dreaming.claims import claim_keep_failed, claim_release, claim_stamp, sessions_claim, sessions_claimable
-from dreaming.models import Candidate, DreamRun, Phase
+from dreaming.models import Candidate, DreamRun, MemorySettings, Phase
 from dreaming.providers import get_dreamer, get_embedder
 from dreaming.providers.accounting import dream_run_add_embedding_calls
 from dreaming.providers.base import (
@@ -43,6 +43,7 @@ from dreaming.providers.base import (
     UnusableAnswer,
 )
 from dreaming.runs import run_add, run_finish, run_start
+from dreaming.scoring import specificity
 from dreaming.sensitive import mask_secrets, sensitive_category
 from dreaming.tombstones import is_tombstoned, tombstoned_digests
 from dreaming.triage_rules import triage_precheck
@@ -58,6 +59,10 @@ CONTEXT_TURNS = 2
 
 class ClaimLost(Exception):
     """Our claim went stale and another worker took the session: our results are thrown away."""
+
+
+class MemoryTurnedOff(Exception):
+    """The user switched memory off while their session was being dreamed: store nothing."""
 
 
 @dataclass
@@ -147,6 +152,7 @@ def _sweep_sessions(
     dry_run: bool, dreamer: Dreamer, embedder: Embedder,
 ) -> str | None:
     sessions = ChatSession.objects.in_bulk(session_ids)
+    errors: list[str] = []
     for index, session_id in enumerate(session_ids):
         session = sessions.get(session_id)
         if session is None:  # deleted between claim and load
@@ -165,16 +171,23 @@ def _sweep_sessions(
                 for pk in remaining:
                     claim_release(session_id=pk, worker=worker, claimed_at=claimed_at, error=message)
             run_add(run=run, sessions_failed=1)
-            return f"{message} ({len(remaining)} session(s) released for the next sweep)"
+            # First in the run's error: it is the one an operator must act on.
+            errors.insert(0, f"{message} ({len(remaining)} session(s) released for the next sweep)")
+            break
         except ClaimLost:
             logger.warning("light sleep: claim on session %s was lost; results discarded", session_id)
             run_add(run=run, sessions_failed=1)
+        except MemoryTurnedOff:
+            # Left as it was (unclaimed, undreamed): if memory comes back on, it is dreamed then.
+            claim_release(session_id=session_id, worker=worker, claimed_at=claimed_at)
         except Exception as exc:
             logger.exception("light sleep failed on session %s", session_id)
             run_add(run=run, sessions_failed=1)
+            errors.append(f"session {session_id}: {type(exc).__name__}: {exc}")
             if not dry_run:
                 _session_failed(session=session, worker=worker, claimed_at=claimed_at, now=now, error=exc)
-    return None
+    # Like deep sleep: a run with any failed session is "failed", its error lists what went wrong.
+    return "; ".join(errors)[:2000] or None
 
 
 def _session_failed(*, session: ChatSession, worker: str, claimed_at: datetime, now: datetime, error: Exception):
@@ -249,15 +262,15 @@ def _session_dream(
     masked, sendable, held_back = turns_prepare(messages=messages)
     outcome.sensitive_dropped += sum(1 for seq in held_back if seq > session.processed_seq)
 
+    extract_turns = _extraction_window(turns=sendable, processed_seq=session.processed_seq)
+    if not any(t.role == "user" and t.seq > session.processed_seq for t in extract_turns):
+        outcome.reason = "every new user message was held back as sensitive"
+        return  # nothing may leave, so no model call at all
+
     triage = session_triage(masked=masked, sendable=sendable, dreamer=dreamer, ctx=ctx)
     outcome.reason = triage.reason
     if triage.kind in SKIPPED_KINDS:
         _outcome_skip(outcome, triage.kind, triage.reason)
-        return
-
-    extract_turns = _extraction_window(turns=sendable, processed_seq=session.processed_seq)
-    if not any(t.role == "user" and t.seq > session.processed_seq for t in extract_turns):
-        outcome.reason = "every new user message was held back as sensitive"
         return
     try:
         extracted = dreamer.extract(turns=extract_turns, ctx=ctx)
@@ -265,6 +278,7 @@ def _session_dream(
         # No poison pill: an answer we cannot use counts as "nothing to remember" and is stamped.
         outcome.note = f"unusable extraction answer: {exc}"
         extracted = []
+    extracted = list(extracted or [])
 
     outcome.candidates = _candidates_build(
         session=session, messages=messages, extracted=extracted, outcome=outcome, run_id=ctx.run_id
@@ -279,8 +293,8 @@ def _session_dream(
 
 
 def _embed(*, embedder: Embedder, texts: list[str], ctx: CallContext) -> list[list[float]]:
-    # Remote embedders take the CallContext and account the call (LLMCall + run counters) themselves;
-    # the protocol's plain embed() has no context, so such calls are counted on the run here.
+    # Embedders that take the CallContext account the call themselves (LLMCall row and/or the run's
+    # embedding_calls); one without it (an older or test embedder) is counted on the run here.
     if "ctx" in inspect.signature(embedder.embed).parameters:
         return embedder.embed(texts, kind="document", ctx=ctx)
     vectors = embedder.embed(texts, kind="document")
@@ -289,7 +303,7 @@ def _embed(*, embedder: Embedder, texts: list[str], ctx: CallContext) -> list[li
 
 
 def turns_prepare(*, messages: list[Message]) -> tuple[list[Turn], list[Turn], list[int]]:
-    """(every turn with secrets masked, the turns that may leave for a model, seqs held back).
+    """(every conversation turn with secrets masked, the turns that may leave for a model, seqs held back).
 
     A user turn that discloses health, religion or credentials is held back whole: it is never sent
     to a model, so nothing from it can become a candidate. Assistant turns are only held back for
@@ -297,9 +311,13 @@ def turns_prepare(*, messages: list[Message]) -> tuple[list[Turn], list[Turn], l
     """
     masked, sendable, held_back = [], [], []
     for message in messages:
-        if not message.content.strip():
+        # System messages are the chat product's own instructions (a persona prompt like "You are
+        # Luna..."), not the conversation: they would read as roleplay and say nothing about the user.
+        if message.role == Message.Role.SYSTEM or not message.content.strip():
             continue
-        turn = Turn(seq=message.seq, role=message.role, content=mask_secrets(message.content), created_at=message.created_at)
+        turn = Turn(
+            seq=message.seq, role=message.role, content=mask_secrets(message.content), created_at=message.created_at
+        )
         masked.append(turn)
         category = sensitive_category(message.content)
         if message.role == Message.Role.USER and category:
@@ -408,7 +426,7 @@ def _candidate_build(
         )
     return Candidate(
         **fields, message=source, said_at=source.created_at, status=Candidate.Status.PENDING, verified=True,
-        signals={"session_id": session.pk, "seq": source.seq, "specific": is_specific(quote)},
+        signals={"session_id": session.pk, "seq": source.seq, "specific": specificity(statement)},
     )
 
 
@@ -450,16 +468,6 @@ def _unverified_reason(cited: Message | None) -> str:
     return f"quote not found in user message #{cited.seq} nor in any other user message of the session"
 
 
-def is_specific(text: str) -> bool:
-    """A cheap specificity signal for scoring: names, numbers or dates make a statement specific."""
-    words = text.split()
-    if any(ch.isdigit() for ch in text):
-        return True
-    if any(w[:1].isupper() and w not in ("I", "I'm", "I've", "I'd", "I'll") for w in words[1:]):
-        return True
-    return any(marker in text for marker in ("叫", "名字", "在", "年", "月", "号"))
-
-
 def _outcome_save(
     *, session: ChatSession, outcome: SessionOutcome, now: datetime, worker: str, claimed_at: datetime | None
 ) -> None:
@@ -467,6 +475,9 @@ def _outcome_save(
     if not outcome.keep_triage:
         fields |= {"triage_kind": outcome.kind, "triage_reason": outcome.reason[:2000], "skipped": outcome.skipped}
     with transaction.atomic():
+        # Checked again at write time: memory may have been switched off while the model was thinking.
+        if MemorySettings.objects.filter(user_id=session.user_id, enabled=False).exists():
+            raise MemoryTurnedOff(f"session {session.pk}")
         stamped = claim_stamp(session_id=session.pk, worker=worker, claimed_at=claimed_at, **fields)
         if not stamped:
             raise ClaimLost(f"session {session.pk}")

@@ -129,22 +129,35 @@ def recall_score(*, similarity: float, text_match: float | None, age_weeks: floa
     return score, parts
 
 
-# The shortlist: the user's nearest memories by exact cosine distance. The CTE touches only the
-# covering index memory_recall_cover_idx (user, status, persona) INCLUDE (id, embedding) — an
-# index-only scan over this user's rows, no heap and no TOAST — then joins the heap for just the
-# shortlist's statements. Rows without an embedding sort last (NULL distance).
+# The shortlist: the user's nearest memories by exact cosine distance, computed by the SQL function
+# memory_recall_shortlist (migration 0003). It reads only the covering index
+# memory_recall_cover_idx (user, status, persona) INCLUDE (id, embedding): an index-only scan over
+# this user's rows, no heap and no TOAST. The function pins that plan with its own SET clauses
+# (bitmap/plain index/seq scans off): the planner does not count TOAST reads, so left alone it
+# prefers a bitmap heap scan that detoasts every vector (~10x slower). The outer query then
+# joins the heap by primary key for just the shortlist's statements. Rows without an embedding
+# sort last (NULL distance).
 _CANDIDATES_SQL = f"""
-WITH near AS (
-    SELECT id, embedding <=> %(vector)s::vector AS distance
+SELECT m.id, m.statement, m.category, m.importance, m.confidence, m.last_seen, s.distance
+FROM memory_recall_shortlist(%(user_id)s, %(persona_id)s, %(vector)s::vector, %(exclude)s::bigint[], %(limit)s) s
+JOIN {Memory._meta.db_table} m ON m.id = s.memory_id
+"""
+
+SHORTLIST_FUNCTION_SQL = f"""
+CREATE OR REPLACE FUNCTION memory_recall_shortlist(
+    p_user_id bigint, p_persona_id bigint, p_vector vector, p_exclude bigint[], p_limit integer
+) RETURNS TABLE (memory_id bigint, distance double precision)
+LANGUAGE sql STABLE ROWS 100
+SET enable_seqscan = off SET enable_bitmapscan = off SET enable_indexscan = off
+AS $$
+    SELECT id, embedding <=> p_vector
     FROM {Memory._meta.db_table}
-    WHERE user_id = %(user_id)s AND status = %(status)s
-      AND (persona_id IS NULL OR persona_id = %(persona_id)s)
-      AND NOT (id = ANY(%(exclude)s::bigint[]))
-    ORDER BY distance
-    LIMIT %(limit)s
-)
-SELECT m.id, m.statement, m.category, m.importance, m.confidence, m.last_seen, near.distance
-FROM near JOIN {Memory._meta.db_table} m ON m.id = near.id
+    WHERE user_id = p_user_id AND status = '{Memory.Status.ACTIVE}'
+      AND (persona_id IS NULL OR persona_id = p_persona_id)
+      AND NOT (id = ANY(p_exclude))
+    ORDER BY 2
+    LIMIT p_limit
+$$
 """
 
 

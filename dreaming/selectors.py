@@ -4,7 +4,7 @@ from __future__ import annotations
 from django.db.models import Count, Prefetch, Q, QuerySet
 
 from chat.models import ChatSession, Message, Persona
-from dreaming.models import Candidate, DiaryEntry, Feedback, Memory, MemoryDocument, MemorySettings, MemorySource
+from dreaming.models import Candidate, DiaryEntry, Feedback, Memory, MemoryDocument, MemorySource
 
 MEMORY_SORTS = {
     "confidence": ("-confidence", "-last_seen", "-id"),
@@ -73,13 +73,6 @@ def memory_scopes(*, user) -> list[Persona]:
     ).order_by("name"))
 
 
-def memory_status_counts(*, user) -> dict[str, int]:
-    rows = Memory.objects.filter(user=user).values("status").annotate(n=Count("id"))
-    counts = {status: 0 for status in Memory.Status.values}
-    counts.update({row["status"]: row["n"] for row in rows})
-    return counts
-
-
 def candidates_pending(*, user) -> QuerySet[Candidate]:
     """Things deep sleep was not sure enough about: the user may confirm or dismiss them."""
     return (
@@ -103,10 +96,6 @@ def diary_markdown(*, user) -> str:
     return "\n".join(parts).rstrip() + "\n"
 
 
-def memory_documents(*, user) -> dict[int | None, MemoryDocument]:
-    return {doc.persona_id: doc for doc in MemoryDocument.objects.filter(user=user).select_related("persona")}
-
-
 def sessions_for_user(*, user) -> QuerySet[ChatSession]:
     return (
         ChatSession.objects.filter(user=user).select_related("persona")
@@ -121,7 +110,3 @@ def session_excerpt(*, session: ChatSession, around_seq: int | None, radius: int
         messages = messages.filter(seq__gte=around_seq - radius, seq__lte=around_seq + radius)
     return messages
 
-
-def memory_enabled(*, user) -> bool:
-    """No settings row means memory is on."""
-    return not MemorySettings.objects.filter(user=user, enabled=False).exists()

@@ -130,7 +130,7 @@ _HEALTH_TERMS_EN = (
     r"disabilit\w*|chronic\s+(?:pain|illness|fatigue)|fibromyalgia|endometriosis|pcos|allerg(?:y|ies|ic)|"
     r"addict\w*|alcoholi\w*|rehab|sober|sobriety|surgery|diagnos\w*|prescri\w*|medication|meds|antidepressants?|"
     r"insulin|therap(?:y|ist)|psychiatrist|counsel(?:l)?or|counsel(?:l)?ing|illness|disease|disorder|syndrome|"
-    r"blood\s+test|biopsy|mri|x-ray|hospital(?:ized|ised)?|ssris?|prozac|zoloft|xanax|adderall|lexapro|"
+    r"blood\s+test|biopsy|mri|x-ray|hospitali[sz]ed|in\s+(?:the\s+)?hospital|ssris?|prozac|zoloft|xanax|adderall|lexapro|"
     r"wheelchair|hearing\s+aids?|mental\s+health|(?:an\s+)?std|in\s+remission|terminal(?:ly\s+ill)?"
 )
 _HEALTH_VERBS_EN = (
@@ -139,20 +139,34 @@ _HEALTH_VERBS_EN = (
     r"recover(?:ing|ed)?\s+from|treated\s+for|being\s+treated|went\s+to|go\s+to|going\s+to|see|seeing|saw|"
     r"am|was|been|i'm|im|my|need|needed|scheduled)"
 )
-# First person within a short window of a health term, e.g. "I was diagnosed with diabetes",
-# "my therapist says", "I'm pregnant", "I take insulin".
-_HEALTH_EN_RE = re.compile(
-    rf"(?:{_I}[^.!?\n]{{0,40}}?\b(?:{_HEALTH_TERMS_EN})\b)|(?:\bmy\s+(?:{_HEALTH_TERMS_EN})\b)"
-    rf"|(?:\b(?:{_HEALTH_TERMS_EN})\b[^.!?\n]{{0,25}}\b(?:I\s+have|I've\s+had|I\s+got|I'm\s+dealing))",
-    re.IGNORECASE,
-)
+_HEALTH_TERM_EN_RE = re.compile(rf"\b(?:{_HEALTH_TERMS_EN})\b", re.IGNORECASE)
 # Words that make an otherwise first-person health word about something else.
 _HEALTH_FALSE_EN_RE = re.compile(
     r"\b(?:sick\s+(?:of|and\s+tired)|tired\s+of|gym|workout|fitness|allergic\s+to\s+(?:work|mondays|nonsense|drama)|"
-    r"shopping\s+addict|addicted\s+to\s+(?:coffee|tea|chocolate|games?|this|netflix|tv|music|books?|reading|coding)|"
+    r"(?:book|article|documentary|movie|film|show|class|course|paper|podcast)s?\s+(?:about|on)\b|"
+    r"works?\s+(?:in|at|as)\b|shopping\s+addict|"
+    r"addicted\s+to\s+(?:coffee|tea|chocolate|games?|this|netflix|tv|music|books?|reading|coding)|"
     r"retail\s+therapy|music\s+therapy\s+(?:class|course)|the\s+(?:disease|illness)\s+of)\b",
     re.IGNORECASE,
 )
+_FIRST_PERSON_EN_RE = re.compile(_I, re.IGNORECASE)
+_WINDOW_BEFORE = 45
+_WINDOW_AFTER = 30
+
+
+def _first_person_near(text: str, term_re: re.Pattern, false_re: re.Pattern) -> bool:
+    """A term with the user's first person shortly before it (or right after), within one sentence."""
+    for m in term_re.finditer(text):
+        before = re.split(r"[.!?\n]", text[max(0, m.start() - _WINDOW_BEFORE) : m.start()])[-1]
+        after = re.split(r"[.!?\n]", text[m.end() : m.end() + _WINDOW_AFTER])[0]
+        window = before + m.group(0) + after
+        if false_re.search(window):
+            continue
+        if _FIRST_PERSON_EN_RE.search(before) or re.search(r"\b(?:I\s+have|I've\s+had|I\s+got|I'm\s+dealing)\b",
+                                                              after):
+            return True
+    return False
+
 
 _HEALTH_ZH_RE = re.compile(
     r"(?:抑郁症?|焦虑症|躁郁|双相|精神分裂|强迫症|多动症|自闭症|失眠症?|自杀|自残|轻生|"
@@ -174,10 +188,7 @@ _RELIGION_TERMS_EN = (
     r"pray(?:s|ed|ing|er|ers)?|bible|scripture|god|jesus|christ|allah|worship|sermon|pastor|priest|mass|"
     r"baptized|baptised|convert(?:ed)?\s+to|born\s+again|spiritual(?:ity)?|meditat\w+\s+(?:at|in)\s+the\s+temple"
 )
-_RELIGION_EN_RE = re.compile(
-    rf"(?:{_I}[^.!?\n]{{0,40}}?\b(?:{_RELIGION_TERMS_EN})\b)|(?:\bmy\s+(?:{_RELIGION_TERMS_EN})\b)",
-    re.IGNORECASE,
-)
+_RELIGION_TERM_EN_RE = re.compile(rf"\b(?:{_RELIGION_TERMS_EN})\b", re.IGNORECASE)
 _RELIGION_FALSE_EN_RE = re.compile(
     r"\b(?:oh\s+my\s+god|my\s+god\b|thank\s+god|god\s+knows|for\s+god'?s\s+sake|god\s*damn\w*|"
     r"faith\s+in\s+(?:you|him|her|them|the\s+team|humanity)|church\s+street|i\s+pray\s+(?:it|that)\s+(?:works|compiles))",
@@ -201,15 +212,26 @@ _CREDENTIAL_ZH_RE = re.compile(
 )
 
 
+# Cheap test first: most text has nothing that could be a secret.
+_SECRETISH_RE = re.compile(
+    r"[A-Za-z0-9+/_\-]{32,}|\d[\d -]{11,}\d|-----BEGIN|\bsk-|\bgh[pousr]_|github_pat_|\bAKIA|\bASIA|\bxox|"
+    r"\bAIza|\beyJ|[Bb]earer\s|://[^\s/@]*:[^\s/@]*@|_(?:live|test)_"
+)
+
+
 def _has_secret(text: str) -> bool:
-    return SECRET in text or mask_secrets(text) != text
+    if SECRET in text:
+        return True
+    if _SECRETISH_RE.search(text) is None and _LABELLED_SECRET_RE.search(text) is None:
+        return False
+    return mask_secrets(text) != text
 
 
 def sensitive_category(text: str) -> str | None:
     """'credential', 'health' or 'religion' when `text` discloses such content about the user, else None."""
     if not text:
         return None
-    if "[SECRET]" in text or _has_secret(text) or _CREDENTIAL_EN_RE.search(text) or _CREDENTIAL_ZH_RE.search(text):
+    if _CREDENTIAL_EN_RE.search(text) or _CREDENTIAL_ZH_RE.search(text) or _has_secret(text):
         return "credential"
     if _is_health(text):
         return "health"
@@ -219,8 +241,7 @@ def sensitive_category(text: str) -> str | None:
 
 
 def _is_health(text: str) -> bool:
-    m = _HEALTH_EN_RE.search(text)
-    if m and not _HEALTH_FALSE_EN_RE.search(m.group(0)):
+    if _first_person_near(text, _HEALTH_TERM_EN_RE, _HEALTH_FALSE_EN_RE):
         return True
     zh = _HEALTH_ZH_RE.search(text)
     if zh and not _HEALTH_ZH_FALSE_RE.search(text) and _ZH_FIRST_PERSON_RE.search(text):
@@ -229,7 +250,6 @@ def _is_health(text: str) -> bool:
 
 
 def _is_religion(text: str) -> bool:
-    m = _RELIGION_EN_RE.search(text)
-    if m and not _RELIGION_FALSE_EN_RE.search(m.group(0)):
+    if _first_person_near(text, _RELIGION_TERM_EN_RE, _RELIGION_FALSE_EN_RE):
         return True
     return bool(_RELIGION_ZH_RE.search(text) and _ZH_FIRST_PERSON_RE.search(text))

@@ -19,6 +19,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from chat.models import ChatSession, Persona
+from dreaming.context import memory_md_render_all
 from dreaming.models import (
     Candidate,
     Category,
@@ -83,33 +84,7 @@ def _embed_or_none(text: str) -> list[float] | None:
 
 def _rerender_memory_md(*, user) -> int:
     """Re-render every MEMORY.md scope of the user now, so the chat path never serves forgotten text."""
-    try:
-        from dreaming.context import memory_md_render_all
-    except ImportError:  # the context module is written by another part of the team
-        return _scrub_documents_fallback(user=user)
-    result = memory_md_render_all(user=user)
-    try:
-        return len(result)
-    except TypeError:
-        return MemoryDocument.objects.filter(user=user).count()
-
-
-def _scrub_documents_fallback(*, user) -> int:
-    # Without a renderer, drop every line that names a memory the user no longer has.
-    live = {normalize_for_match(s) for s in Memory.objects.filter(user=user).values_list("statement", flat=True)}
-    docs = list(MemoryDocument.objects.filter(user=user))
-    live_ids = set(Memory.objects.filter(user=user).values_list("id", flat=True))
-    for doc in docs:
-        kept = [
-            line for line in doc.content.splitlines()
-            if not line.lstrip().startswith("-") or normalize_for_match(line.lstrip("- ")) in live
-        ]
-        doc.content = "\n".join(kept)
-        doc.memory_ids = [i for i in doc.memory_ids if i in live_ids]
-        doc.version += 1
-        doc.rendered_at = timezone.now()
-        doc.save(update_fields=["content", "memory_ids", "version", "rendered_at"])
-    return len(docs)
+    return len(memory_md_render_all(user=user))
 
 
 # --- DREAMS.md scrubbing ----------------------------------------------------------------------
@@ -231,12 +206,26 @@ def _forget_memories(*, user, memories: list[Memory], receipt: ForgetReceipt) ->
     return statements
 
 
+def _merged_into(memory: Memory) -> list[Memory]:
+    """Duplicates weekly consolidation merged into this memory (archived, superseded_by it): the same
+    fact in other words, so they go with it. Superseded older facts ("lived in Shanghai") stay."""
+    found: list[Memory] = []
+    frontier = [memory.pk]
+    while frontier:
+        batch = list(Memory.objects.filter(
+            user_id=memory.user_id, superseded_by_id__in=frontier, status=Memory.Status.ARCHIVED
+        ))
+        found += batch
+        frontier = [m.pk for m in batch]
+    return found
+
+
 def memory_forget(*, memory: Memory, by) -> ForgetReceipt:
-    """Hard-delete one memory now (see the module docstring for everything that goes with it)."""
+    """Hard-delete one memory now, with the duplicates merged into it (see the module docstring)."""
     _check_owner(memory.user_id, by)
     receipt = ForgetReceipt()
     with transaction.atomic():
-        _forget_memories(user=memory.user, memories=[memory], receipt=receipt)
+        _forget_memories(user=memory.user, memories=[memory, *_merged_into(memory)], receipt=receipt)
         receipt.documents_rerendered = _rerender_memory_md(user=memory.user)
     logger.info("memory forgotten user=%s memory=%s", memory.user_id, receipt.memory_ids)
     return receipt
@@ -303,13 +292,17 @@ def conversation_delete(*, session: ChatSession, by) -> ForgetReceipt:
 # --- Judging, editing, adding -----------------------------------------------------------------
 
 def feedback_record(*, memory: Memory, by, verdict: str) -> Feedback:
-    """Store the user's verdict; deep sleep applies it. The latest unapplied verdict replaces earlier ones."""
+    """Store the user's verdict; deep sleep applies it to confidence. The latest unapplied verdict wins."""
     _check_owner(memory.user_id, by)
     if verdict not in Feedback.Verdict.values:
         raise ValidationError(f"Unknown verdict {verdict!r}; use agree, doubt or reject.")
     with transaction.atomic():
         Feedback.objects.filter(memory=memory, user=by, applied_at__isnull=True).delete()
-        return Feedback.objects.create(memory=memory, user=by, verdict=verdict)
+        feedback = Feedback.objects.create(memory=memory, user=by, verdict=verdict)
+        # Confidence changes at deep sleep, but MEMORY.md honours the verdict now: a rejected memory
+        # leaves the chat context at once, a doubted one is marked unsure.
+        _rerender_memory_md(user=memory.user)
+    return feedback
 
 
 def memory_update_statement(*, memory: Memory, by, statement: str, category: str | None = None) -> Memory:

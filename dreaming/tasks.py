@@ -10,8 +10,8 @@ from dreaming.models import DreamRun
 def light_sleep_task() -> str:
     """Scheduled every DREAM_SWEEP_SECONDS (or nightly): sweep until nothing is claimable.
 
-    Bounded by DREAM_TASK_MAX_SWEEPS so one task never runs unbounded; it also stops at the first
-    sweep that failed (e.g. the provider is down: its claims were released for the next tick).
+    Bounded by DREAM_TASK_MAX_SWEEPS so one task never runs unbounded; it also stops at a sweep that
+    failed without progress (e.g. the provider is down: its claims were released for the next tick).
     """
     worker = f"q:{worker_name()}"
     sweeps = claimed = done = skipped = failed = candidates = 0
@@ -23,8 +23,10 @@ def light_sleep_task() -> str:
         skipped += run.sessions_skipped
         failed += run.sessions_failed
         candidates += run.candidates_created
-        if run.status == DreamRun.Status.FAILED or run.sessions_claimed < settings.DREAM_BATCH_SIZE:
-            break
+        if run.sessions_claimed < settings.DREAM_BATCH_SIZE:
+            break  # nothing more is claimable right now
+        if run.status == DreamRun.Status.FAILED and run.sessions_done + run.sessions_skipped == 0:
+            break  # failing without progress (provider down): leave it to the next tick
     return (
         f"light sleep: {sweeps} sweep(s), {claimed} claimed, {done} done, {skipped} skipped, "
         f"{failed} failed, {candidates} candidates"

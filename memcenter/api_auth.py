@@ -1,4 +1,5 @@
 """API key authentication and the per-key rate limit for the ninja API."""
+from django.conf import settings
 from ninja.security import HttpBearer
 
 from chat.models import ApiKey
@@ -20,8 +21,6 @@ class ApiKeyAuth(HttpBearer):
     """
 
     def authenticate(self, request, token: str) -> ApiKey | None:
-        from django.conf import settings
-
         use = api_key_use(secret=token)
         if use is None:
             return None

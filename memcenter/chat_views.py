@@ -5,6 +5,7 @@ form swaps the conversation block in place ("chat/chat.html#conversation").
 """
 from django import forms
 from django.conf import settings
+from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404
 from django.shortcuts import redirect, render
@@ -89,7 +90,5 @@ def chat_send(request):
     if request.htmx:
         return render(request, "chat/chat.html#conversation", _context(request, persona=persona, session=turn.session, error=error))
     if error:
-        from django.contrib import messages
-
         messages.error(request, error)
     return redirect(reverse("chat:session", args=[turn.session.pk]) + "#composer")

@@ -37,5 +37,30 @@ def embedded_database_url(pgdata: Path) -> str:
     import pgserver  # imported here so a DATABASE_URL deployment never loads it
 
     pgdata.mkdir(parents=True, exist_ok=True)
+    _forget_dead_handles(pgdata)
     server = pgserver.get_server(pgdata, cleanup_mode="stop")
     return server.get_uri()
+
+
+def _forget_dead_handles(pgdata: Path) -> None:
+    """Drop processes that died without exiting cleanly (kill -9) from pgserver's handle list.
+
+    pgserver stops Postgres when the last registered process exits; a killed process never
+    unregisters, and then the server would outlive everyone (and CI would leave it running).
+    """
+    import json
+
+    import psutil
+    from pgserver.postgres_server import PostgresServer
+
+    handles = pgdata / ".handle_pids.json"
+    with PostgresServer._lock:
+        if not handles.exists():
+            return
+        try:
+            pids = json.loads(handles.read_text())
+        except (OSError, ValueError):
+            pids = []
+        alive = [pid for pid in pids if psutil.pid_exists(pid)]
+        if alive != pids:
+            handles.write_text(json.dumps(alive))

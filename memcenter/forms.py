@@ -33,7 +33,15 @@ VERDICT_CHOICES = [
 ]
 
 
-class MemoryFilterForm(forms.Form):
+class CenterForm(forms.Form):
+    """Labels without Django's trailing colon: they sit above their fields."""
+
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("label_suffix", "")
+        super().__init__(*args, **kwargs)
+
+
+class MemoryFilterForm(CenterForm):
     q = forms.CharField(label=_("Search"), required=False, max_length=200)
     category = forms.ChoiceField(label=_("Category"), required=False, choices=[("", _("All categories"))] + CATEGORY_CHOICES)
     scope = forms.ChoiceField(label=_("Scope"), required=False)
@@ -48,7 +56,10 @@ class MemoryFilterForm(forms.Form):
 
     def filters(self) -> dict:
         """Valid filters for dreaming.selectors.memory_list; bad values fall back to the defaults."""
-        data = self.cleaned_data if self.is_valid() else {}
+        data = {}
+        if self.is_bound:
+            self.is_valid()  # fills cleaned_data with the valid fields: a bad value drops only its own filter
+            data = self.cleaned_data
         status = data.get("status") or Memory.Status.ACTIVE
         return {
             "q": (data.get("q") or "").strip() or None,
@@ -59,14 +70,14 @@ class MemoryFilterForm(forms.Form):
         }
 
 
-class FeedbackForm(forms.Form):
+class FeedbackForm(CenterForm):
     verdict = forms.ChoiceField(choices=Feedback.Verdict.choices)
 
 
-class MemoryEditForm(forms.Form):
+class MemoryEditForm(CenterForm):
     statement = forms.CharField(
         label=_("What should be remembered"), max_length=STATEMENT_MAX_CHARS,
-        widget=forms.Textarea(attrs={"rows": 2}),
+        widget=forms.Textarea(attrs={"rows": 2, "autofocus": True}),
     )
     category = forms.ChoiceField(label=_("Category"), choices=CATEGORY_CHOICES)
 
@@ -78,13 +89,13 @@ class MemoryAddForm(MemoryEditForm):
     )
 
 
-class ConfirmForm(forms.Form):
+class ConfirmForm(CenterForm):
     """A no-JS confirm step: the box must be ticked, so a stray POST does not delete anything."""
 
     confirm = forms.BooleanField(label=_("Yes, delete it for good"), required=True)
 
 
-class MemorySettingsForm(forms.Form):
+class MemorySettingsForm(CenterForm):
     KEEP, DELETE = "keep", "delete"
     enabled = forms.BooleanField(label=_("Remember things from my conversations"), required=False)
     existing = forms.ChoiceField(

@@ -59,6 +59,9 @@ def check_phases(*, now: datetime) -> dict:
                 last_success=last_ok.finished_at.isoformat(),
                 age_seconds=int(age.total_seconds()),
             )
+        # A worker killed mid-run leaves its run "running" forever; past the task timeout it is stuck.
+        stuck_before = now - timedelta(seconds=settings.Q_CLUSTER["timeout"])
+        entry["stuck_runs"] = runs.filter(status=DreamRun.Status.RUNNING, started_at__lt=stuck_before).count()
         if latest is not None and latest.status == DreamRun.Status.FAILED:
             entry["last_failure"] = {"run": latest.pk, "error": latest.error.strip().splitlines()[-1][:300]
                                      if latest.error.strip() else ""}

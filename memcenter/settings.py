@@ -145,7 +145,7 @@ TOMBSTONE_KEY = env_str("TOMBSTONE_KEY", SECRET_KEY)
 # --- Deep sleep and weekly consolidation (area: deep; see docs/readme/deep.md) --------------
 # Cosine similarity at which two candidates are "the same topic" (clustering) and two active
 # memories are "the same memory" (weekly merge). Tuned for the local n-gram embedder.
-DREAM_CLUSTER_SIMILARITY = env_float("DREAM_CLUSTER_SIMILARITY", 0.75)
+DREAM_CLUSTER_SIMILARITY = env_float("DREAM_CLUSTER_SIMILARITY", 0.80)
 DREAM_MERGE_SIMILARITY = env_float("DREAM_MERGE_SIMILARITY", 0.90)
 DREAM_COMPARE_NEIGHBOURS = env_int("DREAM_COMPARE_NEIGHBOURS", 8, minimum=1)
 DREAM_REINFORCE_DELTA = env_float("DREAM_REINFORCE_DELTA", 0.05)

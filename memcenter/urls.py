@@ -9,7 +9,7 @@ urlpatterns = [
     path("api/", api.urls),
     path("accounts/", include("django.contrib.auth.urls")),
     path("i18n/", include("django.conf.urls.i18n")),
-    path("chat/", include("chat.urls")),
+    path("chat/", include("memcenter.chat_urls")),
     path("staff/", include("dreaming.urls")),
     path("healthz", healthz, name="healthz"),
     path("", include("memcenter.center_urls")),

@@ -21,7 +21,9 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from chat.models import ChatSession, Message
 from dreaming import selectors, services
+from dreaming.context import count_tokens, memory_enabled, memory_md_get
 from dreaming.models import Candidate, Memory
+from memcenter.exports import user_export
 from memcenter.forms import (
     ConfirmForm,
     FeedbackForm,
@@ -89,7 +91,7 @@ def memories(request):
         "filters": filters,
         "page": page,
         "in_memory_md": selectors.memory_ids_in_documents(user=request.user),
-        "memory_enabled": selectors.memory_enabled(user=request.user),
+        "memory_enabled": memory_enabled(user=request.user),
     }
     # The filter form targets only the list; other htmx requests (boosted links) get the page.
     if request.htmx and request.htmx.target == "memory-list":
@@ -259,8 +261,6 @@ def diary_download(request):
 @login_required
 @require_GET
 def memory_md(request):
-    from dreaming.context import count_tokens, memory_md_get  # written by the context helper
-
     personas = selectors.memory_scopes(user=request.user)
     scope = request.GET.get("scope", "profile")
     persona = next((p for p in personas if str(p.pk) == scope), None)
@@ -324,7 +324,7 @@ def conversation_delete(request, pk: int):
 @login_required
 @require_http_methods(["GET", "POST"])
 def settings_page(request):
-    enabled = selectors.memory_enabled(user=request.user)
+    enabled = memory_enabled(user=request.user)
     form = MemorySettingsForm(request.POST or None, initial={"enabled": enabled})
     if request.method == "POST" and form.is_valid():
         turn_on = form.cleaned_data["enabled"]
@@ -343,8 +343,6 @@ def settings_page(request):
 @login_required
 @require_GET
 def export_download(request):
-    from memcenter.exports import user_export  # written by the foundation helper
-
     data = json.dumps(user_export(user=request.user), ensure_ascii=False, indent=2, default=str)
     response = HttpResponse(data, content_type="application/json; charset=utf-8")
     stamp = timezone.now().strftime("%Y%m%d")

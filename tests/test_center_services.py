@@ -135,6 +135,15 @@ def test_feedback_is_stored_unapplied_and_the_latest_verdict_replaces_the_pendin
     assert Memory.objects.get(pk=memory.pk).confidence == memory.confidence  # applied at deep sleep, not now
 
 
+def test_a_rejected_memory_leaves_memory_md_at_once(user):
+    memory = MemoryFactory(user=user, statement="User is vegetarian")
+    memory_md_render_all(user=user)
+    assert memory.pk in memory_md_get(user=user).memory_ids
+    feedback_record(memory=memory, by=user, verdict="reject")
+    assert memory.pk not in memory_md_get(user=user).memory_ids
+    assert Memory.objects.filter(pk=memory.pk).exists()  # rejected, not forgotten
+
+
 def test_feedback_keeps_applied_history(user):
     memory = MemoryFactory(user=user)
     FeedbackFactory(memory=memory, verdict="agree", applied_at=timezone.now())
@@ -275,3 +284,15 @@ def test_forget_keeps_an_older_superseded_version_visible_without_its_link(user)
     memory_forget(memory=new, by=user)
     old.refresh_from_db()
     assert old.superseded_by_id is None
+
+
+def test_forget_takes_the_duplicates_merged_into_it_along(user):
+    winner = MemoryFactory(user=user, statement="User has a dog named Milo")
+    merged = MemoryFactory(user=user, statement="User's dog is called Milo", status="archived", superseded_by=winner)
+    MemorySourceFactory(memory=merged, quote="my dog is called Milo")
+    unrelated_archived = MemoryFactory(user=user, statement="User liked skating", status="archived")
+    memory_forget(memory=winner, by=user)
+    assert not Memory.objects.filter(pk__in=[winner.pk, merged.pk]).exists()
+    assert not MemorySource.objects.filter(quote="my dog is called Milo").exists()
+    assert is_tombstoned(user=user, statement="User's dog is called Milo")
+    assert Memory.objects.filter(pk=unrelated_archived.pk).exists()

@@ -156,6 +156,7 @@ def test_memories_are_filtered_by_search_category_status_and_scope(client_in, us
     assert statements(status="superseded") == {"User lived in Paris"}
     assert "User lived in Paris" in statements(status="all")
     assert "User lived in Paris" not in statements()
+    assert statements(q="上海", scope="999999", sort="bogus") == {"用户住在上海"}  # a bad filter drops only itself
 
 
 def test_memories_sort_orders(client_in, user):
@@ -209,7 +210,7 @@ def test_a_verdict_is_stored_and_the_card_swapped_in_place(client_in, user, memo
     assert html.lstrip().startswith(f'<article id="memory-{memory.pk}"')
     assert "<html" not in html
     assert 'aria-pressed="true"' in html and "(pending)" in html
-    assert 'hx-swap-oob="true"' in html  # the live region announces it
+    assert 'id="live-region" hx-swap-oob="innerHTML"' in html  # the live region announces it
     feedback = Feedback.objects.get(memory=memory)
     assert feedback.verdict == verdict and feedback.user == user and feedback.applied_at is None
 

@@ -337,3 +337,59 @@ def test_a_second_night_with_nothing_new_changes_nothing(user):
     assert list(Memory.objects.values_list("pk", "confidence", "recurrence", "updated_at")) == before
     assert DiaryEntry.objects.count() == 1
     assert timezone.is_aware(again.started_at)
+
+
+class DownDreamer(ScriptedDreamer):
+    def compare(self, *, statements, memories, ctx):
+        from dreaming.providers.base import ProviderUnavailable
+
+        raise ProviderUnavailable("503 from the model")
+
+
+def test_a_provider_outage_fails_the_run_and_leaves_everything_for_the_next_night(user):
+    memory_with_embedding(user=user, statement="User lives in Shanghai")
+    candidate = candidate_said(user=user, quote="I moved to Tokyo", statement="User moved to Tokyo", importance=0.9,
+                               said_at=NOW - timedelta(hours=3))
+
+    run = deep_sleep_all(now=NOW, dreamer=DownDreamer(), embedder=EMBEDDER)
+
+    candidate.refresh_from_db()
+    assert run.status == DreamRun.Status.FAILED and "provider unavailable" in run.error
+    assert candidate.status == Candidate.Status.PENDING and candidate.score is None and candidate.embedding is None
+    assert list(Memory.objects.filter(user=user).values_list("statement", "status")) == [("User lives in Shanghai", "active")]
+
+
+class GarbledDreamer(ScriptedDreamer):
+    def compare(self, *, statements, memories, ctx):
+        from dreaming.providers.base import UnusableAnswer
+
+        raise UnusableAnswer("not JSON")
+
+
+def test_an_unusable_comparison_decides_nothing_blind(user):
+    memory_with_embedding(user=user, statement="User lives in Shanghai")
+    candidate = candidate_said(user=user, quote="I moved to Tokyo", statement="User moved to Tokyo", importance=0.9,
+                               said_at=NOW - timedelta(hours=3))
+
+    run = run_night(user, dreamer=GarbledDreamer())
+
+    candidate.refresh_from_db()
+    assert run.status == DreamRun.Status.OK and run.promoted == 0
+    assert candidate.status == Candidate.Status.PENDING and candidate.score is None
+    assert Memory.objects.filter(user=user).count() == 1
+
+
+def test_compare_is_batched_so_one_prompt_stays_small(user):
+    memory_with_embedding(user=user, statement="User lives in Shanghai")
+    things = ("bikes guitars kayaks drones lamps clocks kites maps vases rugs pianos boats tents skis stamps coins "
+              "dolls masks radios cameras violins chairs rings hats bells").split()
+    assert len(things) == 25
+    for n, thing in enumerate(things):
+        candidate_said(user=user, quote=f"I collect {thing}", statement=f"User collects {thing}",
+                       importance=0.8, said_at=NOW - timedelta(hours=3, minutes=n))
+    dreamer = ScriptedDreamer()
+
+    run = run_night(user, dreamer=dreamer)
+
+    assert [len(statements) for statements, _ in dreamer.compared] == [20, 5]
+    assert run.promoted == Memory.objects.filter(user=user).count() - 1

@@ -98,6 +98,14 @@ def test_an_unknown_user_is_404_unless_create_user(api):
     assert ChatSession.objects.get().user == bob
 
 
+def test_a_rejected_session_creates_no_user_and_no_persona(api):
+    response = api("post", "/sessions", {"username": "newbie", "create_user": True, "persona": "a--b"})
+    assert response.status_code == 422
+    assert "invalid persona 'a--b'" in response.json()["detail"]
+    assert not get_user_model().objects.filter(username="newbie").exists()
+    assert Persona.objects.count() == 0
+
+
 @pytest.mark.parametrize(
     "payload, field",
     [

@@ -54,7 +54,8 @@ def test_supervisor_stops_every_child_when_asked():
     supervisor.request_stop()
     assert supervisor.wait() is None
     codes = supervisor.stop()
-    assert codes == {"a": -signal.SIGTERM, "b": -signal.SIGTERM}
+    # -SIGINT, or 1 when the interrupt lands while Python is still starting up.
+    assert set(codes) == {"a", "b"} and all(code in (-signal.SIGINT, 1) for code in codes.values())
     assert not any(_alive(pid) for pid in pids)
 
 
@@ -63,11 +64,11 @@ def test_supervisor_stops_the_rest_when_one_child_dies():
     supervisor.start()
     assert supervisor.wait() == "dies"
     codes = supervisor.stop()
-    assert codes == {"dies": 3, "sleeps": -signal.SIGTERM}
+    assert codes["dies"] == 3 and codes["sleeps"] in (-signal.SIGINT, 1)
 
 
-def test_supervisor_kills_a_child_that_ignores_sigterm():
-    stubborn = [sys.executable, "-c", "import signal, time; signal.signal(signal.SIGTERM, signal.SIG_IGN); print('ready', flush=True); time.sleep(60)"]
+def test_supervisor_kills_a_child_that_ignores_the_stop_signal():
+    stubborn = [sys.executable, "-c", "import signal, time; signal.signal(signal.SIGINT, signal.SIG_IGN); print('ready', flush=True); time.sleep(60)"]
     supervisor = Supervisor({"stubborn": stubborn}, grace_seconds=0.5)
     supervisor.processes["stubborn"] = subprocess.Popen(stubborn, stdout=subprocess.PIPE, start_new_session=True)
     assert supervisor.processes["stubborn"].stdout.readline().strip() == b"ready"

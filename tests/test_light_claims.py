@@ -18,8 +18,9 @@ from tests.test_light_pipeline import FakeDreamer, FakeEmbedder, chat, idle_sess
 def test_idle_sessions_are_claimed_and_active_ones_are_not(user, settings):
     settings.DREAM_IDLE_SECONDS = 1800
     now = timezone.now()
-    idle = ChatSessionFactory(user=user, started_at=now - timedelta(hours=1), last_active_at=now - timedelta(minutes=31))
-    active = ChatSessionFactory(user=user, started_at=now - timedelta(hours=1), last_active_at=now - timedelta(minutes=5))
+    started = now - timedelta(hours=1)
+    idle = ChatSessionFactory(user=user, started_at=started, last_active_at=now - timedelta(minutes=31))
+    active = ChatSessionFactory(user=user, started_at=started, last_active_at=now - timedelta(minutes=5))
     for session in (idle, active):
         chat(session, ("user", "I live in Lisbon."))
 
@@ -92,6 +93,22 @@ def test_memory_off_users_are_never_claimed(user, other_user):
     assert (off.dreamed_at, off.claimed_at, off.attempts, off.triage_kind) == (None, None, 0, "")
     assert not Candidate.objects.filter(user=user).exists()
     assert Candidate.objects.filter(user=other_user).count() == 1
+
+
+def test_memory_switched_off_while_dreaming_stores_nothing(user):
+    session = idle_session(user)
+    chat(session, ("user", "I live in Lisbon."))
+
+    class SwitchOffDreamer(FakeDreamer):
+        def extract(self, *, turns, ctx):
+            MemorySettings.objects.update_or_create(user=user, defaults={"enabled": False})
+            return super().extract(turns=turns, ctx=ctx)
+
+    run = sweep(dreamer=SwitchOffDreamer())
+
+    session.refresh_from_db()
+    assert not Candidate.objects.exists() and run.candidates_created == 0
+    assert (session.dreamed_at, session.claimed_at, session.attempts) == (None, None, 0)
 
 
 def test_user_and_session_filters_restrict_the_claim(user, other_user):

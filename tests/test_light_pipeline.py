@@ -116,7 +116,7 @@ def test_it_stores_verified_candidates_and_stamps_the_session(user):
     assert candidate.session == session and candidate.persona == persona and candidate.user == user
     assert candidate.run == run
     assert candidate.signals["session_id"] == session.pk and candidate.signals["seq"] == 3
-    assert candidate.signals["specific"] is True
+    assert candidate.signals["specific"] > 0.5  # a name: specific
     assert candidate.embedding is not None and len(candidate.embedding) == settings.EMBEDDING_DIM
     session.refresh_from_db()
     assert session.dreamed_at is not None and session.processed_seq == 3
@@ -209,7 +209,8 @@ def test_an_unexpected_error_in_one_session_does_not_stop_the_sweep(user):
 
     run = sweep(dreamer=dreamer)
 
-    assert (run.status, run.sessions_claimed, run.sessions_done, run.sessions_failed) == ("ok", 2, 1, 1)
+    assert (run.status, run.sessions_claimed, run.sessions_done, run.sessions_failed) == ("failed", 2, 1, 1)
+    assert run.error == f"session {bad.pk}: RuntimeError: kaboom"
     bad.refresh_from_db()
     good.refresh_from_db()
     assert "RuntimeError: kaboom" in bad.last_error and bad.dreamed_at is None
@@ -309,6 +310,17 @@ def test_an_ordinary_session_goes_past_the_precheck_to_the_model(user):
     assert [call[0] for call in dreamer.calls] == ["triage", "extract"]
 
 
+def test_system_prompts_are_not_sent_to_the_model(user):
+    session = idle_session(user)
+    chat(session, ("system", "You are Luna, a caring companion. Stay in character. API key sk-abcdefghijklmnop1234"),
+         ("user", "I moved to Porto last month."))
+    dreamer = FakeDreamer()
+    sweep(dreamer=dreamer)
+    assert "Luna" not in dreamer.sent_text() and "I moved to Porto" in dreamer.sent_text()
+    session.refresh_from_db()
+    assert session.triage_kind == "normal" and Candidate.objects.count() == 1
+
+
 def test_an_unusable_triage_answer_keeps_the_conversation(user):
     session = idle_session(user)
     chat(session, ("user", "My sister Anna lives in Berlin."))
@@ -357,6 +369,16 @@ def test_sensitive_user_turns_never_reach_the_model_or_a_candidate(user):
     assert "hunter2" not in sent and "抑郁" not in sent and "寺庙" not in sent and "123456" not in sent
     assert list(Candidate.objects.values_list("quote", flat=True)) == ["I have a dog named Milo."]
     assert run.sensitive_dropped == len(SENSITIVE_TURNS)
+
+
+def test_a_session_with_only_sensitive_user_turns_is_stamped_without_any_model_call(user):
+    session = idle_session(user)
+    chat(session, ("user", "I was diagnosed with asthma."), ("assistant", "I'm sorry to hear that."))
+    dreamer = FakeDreamer()
+    run = sweep(dreamer=dreamer)
+    session.refresh_from_db()
+    assert dreamer.calls == [] and session.dreamed_at is not None and "sensitive" in session.triage_reason
+    assert run.sensitive_dropped == 1 and not Candidate.objects.exists()
 
 
 def test_sensitive_candidates_from_the_model_are_dropped_and_counted(user):

@@ -351,3 +351,25 @@ def test_revoking_api_keys_and_no_adding_from_admin(staff_client):
     assert key.revoked_at is not None
     assert staff_client.get(reverse("admin:chat_apikey_add")).status_code == 403
     assert ApiKey.objects.count() == 1
+
+
+def test_editing_a_memory_in_admin_rerenders_memory_md(staff_client):
+    from dreaming.models import MemoryDocument
+
+    memory = MemoryFactory(statement="User likes jazz")
+    url = reverse("admin:dreaming_memory_change", args=[memory.pk])
+    form = staff_client.get(url).context["adminform"].form
+    data = {name: "" if form[name].value() is None else form[name].value() for name in form.fields}
+    for when in ("valid_from", "first_seen", "last_seen"):  # split date/time widgets
+        data.pop(when)
+        data.update({f"{when}_0": "2026-01-01", f"{when}_1": "10:00:00"})
+    for when in ("valid_to", "last_recalled_at"):
+        data.pop(when, None)
+    data.update({"statement": "User likes bebop jazz", "sources-TOTAL_FORMS": "0", "sources-INITIAL_FORMS": "0"})
+
+    response = staff_client.post(url, data)
+
+    assert response.status_code == 302
+    memory.refresh_from_db()
+    assert memory.statement == "User likes bebop jazz"
+    assert "bebop" in MemoryDocument.objects.get(user=memory.user, persona=None).content

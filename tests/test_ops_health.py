@@ -140,3 +140,16 @@ def test_only_database_ignores_overdue_dreaming(client):
 
 def test_healthz_rejects_other_methods(client):
     assert client.post("/healthz").status_code == 405
+
+
+def test_runs_left_running_past_the_task_timeout_are_reported_as_stuck(client):
+    now = timezone.now()
+    DreamRunFactory(phase="light", status=DreamRun.Status.RUNNING, finished_at=None, started_at=now - timedelta(hours=2))
+    DreamRunFactory(phase="light", status=DreamRun.Status.RUNNING, finished_at=None, started_at=now - timedelta(seconds=5))
+    _finished("light", timedelta(minutes=1))
+
+    body = client.get("/healthz").json()
+
+    assert body["phases"]["light"]["stuck_runs"] == 1
+    assert body["phases"]["deep"]["stuck_runs"] == 0
+    assert body["status"] == "ok"  # informational: the next sweep still ran

@@ -3,7 +3,7 @@ from decimal import Decimal
 
 import pytest
 
-from dreaming.models import DreamRun, LLMCall
+from dreaming.models import LLMCall
 from dreaming.providers import CallContext, ProviderUnavailable, get_embedder
 from dreaming.providers.local_embedder import LocalEmbedder
 from dreaming.providers.openai_embedder import EmbeddingDimensionMismatch, OpenAIEmbedder

@@ -454,3 +454,24 @@ def test_an_empty_reply_is_unusable(llm, ctx):
     with pytest.raises(UnusableAnswer):
         get_dreamer().reply(turns=TURNS, memory_md="", recall=lambda q: [], ctx=ctx)
     assert LLMCall.objects.get().status == LLMCall.Status.UNUSABLE
+
+
+@pytest.mark.parametrize("body", ["<html>502 Bad Gateway</html>", {"foo": 1}, {"choices": []},
+                                  {"choices": [{"index": 0, "message": None, "finish_reason": "stop"}]}])
+def test_a_200_that_is_no_chat_completion_is_unusable_not_a_crash(llm, ctx, body):
+    from tests.fake_openai import Reply
+
+    llm._push("chat", Reply(200, body))
+    with pytest.raises(UnusableAnswer):
+        get_dreamer().extract(turns=TURNS, ctx=ctx)
+    llm._push("chat", Reply(200, body))
+    with pytest.raises(UnusableAnswer):
+        get_dreamer().reply(turns=TURNS, memory_md="", recall=lambda q: [], ctx=ctx)
+    assert list(LLMCall.objects.values_list("status", flat=True)) == ["unusable", "unusable"]
+
+
+def test_a_reply_request_the_server_rejects_is_unusable(llm, ctx):
+    llm.queue_error(422, body={"error": {"message": "tools not supported"}})
+    with pytest.raises(UnusableAnswer):
+        get_dreamer().reply(turns=TURNS, memory_md="", recall=lambda q: [], ctx=ctx)
+    assert LLMCall.objects.get().status == LLMCall.Status.ERROR

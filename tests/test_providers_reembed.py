@@ -15,7 +15,8 @@ from django.db import connection
 from dreaming.management.commands.reembed import embedding_column_dimensions
 from dreaming.models import Candidate, Memory
 from dreaming.providers.local_embedder import LocalEmbedder
-from tests.factories import CandidateFactory, DreamRunFactory, MemoryFactory
+from dreaming.recall import RECALL_INDEX, recall_index_sync
+from tests.factories import CandidateFactory, MemoryFactory
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -29,6 +30,13 @@ def _columns_restored():
         if embedding_column_dimensions(model) != ORIGINAL_DIM:
             with connection.cursor() as cursor:
                 cursor.execute(f"ALTER TABLE {model._meta.db_table} ALTER COLUMN embedding TYPE vector({ORIGINAL_DIM}) USING NULL")
+    recall_index_sync()
+
+
+def _recall_index_exists():
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT 1 FROM pg_indexes WHERE indexname = %s", [RECALL_INDEX])
+        return cursor.fetchone() is not None
 
 
 def _vector_dims(model, pk):
@@ -64,6 +72,19 @@ def test_changing_the_dimension_resizes_both_columns_and_reembeds_everything(set
         stored = [float(x) for x in cursor.fetchone()[0].strip("[]").split(",")]
     expected = LocalEmbedder(dimensions=64).embed(["用户住在上海"])[0]
     assert stored == pytest.approx(expected, abs=1e-6)
+
+
+def test_growing_past_the_covering_index_limit_drops_recall_s_index_and_shrinking_restores_it(settings, user):
+    memory = MemoryFactory(user=user, statement="User has a dog named Milo")
+    assert _recall_index_exists() == (ORIGINAL_DIM <= 640)
+    settings.EMBEDDING_DIM = 1024
+    _run()
+    assert not _recall_index_exists()
+    assert _vector_dims(Memory, memory.pk) == 1024  # a 1024-d vector could not be stored with the btree index
+    settings.EMBEDDING_DIM = 256
+    _run()
+    assert _recall_index_exists()
+    assert _vector_dims(Memory, memory.pk) == 256
 
 
 def test_the_same_dimension_keeps_the_columns_and_refreshes_vectors(settings, user):

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from dreaming.engine.language import content_tokens
+from dreaming.engine.language import content_tokens, is_chinese
 from dreaming.providers.base import Comparison, MemoryRef
 
 REINFORCE_AT = 0.6
@@ -79,6 +79,8 @@ def _topic(text: str) -> set[str]:
 
 
 def _contradiction(statement: str, memory: str) -> str | None:
+    if is_chinese(statement) != is_chinese(memory):
+        return None  # "lives in Berlin" vs "住在北京": values in two languages cannot be compared by rules
     new_slots, old_slots = _slots(statement), _slots(memory)
     for slot, value in new_slots.items():
         if slot in old_slots and _values_differ(value, old_slots[slot]):

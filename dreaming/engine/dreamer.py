@@ -2,9 +2,10 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import lru_cache
 
 from dreaming.engine.compare import compare_statements, merge_statements
-from dreaming.engine.extract import extract_candidates
+from dreaming.engine.extract import MAX_CANDIDATES, extract_candidates, most_important
 from dreaming.engine.narrate import narrate_changes, reply_offline
 from dreaming.engine.triage import Disclosure, triage_turns
 from dreaming.providers.base import (
@@ -18,16 +19,22 @@ from dreaming.providers.base import (
 )
 
 
+@lru_cache(maxsize=64)
+def _candidates(turns: tuple[Turn, ...]) -> tuple[ExtractedCandidate, ...]:
+    # Light sleep asks for triage and then extraction of the same session: extract once, keep all.
+    return tuple(extract_candidates(list(turns), limit=10_000))
+
+
 class LocalDreamer:
     name = "local"
 
     def triage(self, *, turns: list[Turn], ctx: CallContext | None = None) -> TriageResult:
-        found = extract_candidates(turns, limit=50)
+        found = _candidates(tuple(turns))
         disclosures = [Disclosure(c.seq, c.quote, c.importance, c.user_initiated) for c in found]
         return triage_turns(turns, disclosures=disclosures)
 
     def extract(self, *, turns: list[Turn], ctx: CallContext | None = None) -> list[ExtractedCandidate]:
-        return extract_candidates(turns)
+        return most_important(list(_candidates(tuple(turns))), limit=MAX_CANDIDATES)
 
     def compare(
         self, *, statements: list[str], memories: list[MemoryRef], ctx: CallContext | None = None

@@ -47,7 +47,9 @@ _LEAD_FILLER_RE = re.compile(
     r"i think|i guess|i believe|i suppose|i feel like|i would say|i'd say|i have to say|i must say|"
     r"that's why|thats why|which is why|that is why|now|then|because|cause|since|though|although|"
     r"i get that|i hear you|i feel you|i know right|i'm sure|i am sure|i bet|i'm great thanks|"
-    r"i see what you mean|i understand|hi there|hello there|hey there|maybe that's why|maybe thats why|"
+    r"i see what you mean|i understand|doing (?:ok|okay|good|great|well|fine|alright|pretty good)(?: here)?|"
+    r"not bad|pretty good|not much|i'm (?:good|great|fine|ok|okay|doing (?:well|good|great|ok|okay|fine))|"
+    r"i am (?:good|great|fine|ok|okay|doing (?:well|good|great|ok|okay|fine))|hi there|hello there|hey there|maybe that's why|maybe thats why|"
     r"that's probably why|probably because|well then|good to know|thank you|thanks)"
     r"(?:[\s,!.…:;-]+|$))+",
     re.IGNORECASE,
@@ -72,18 +74,9 @@ _EN_DISCLOSURE_VERB_RE = re.compile(
     re.IGNORECASE,
 )
 # Past tenses and -ing/-s forms read as verbs even when they are not in the list above.
-_EN_ANY_VERB_RE = re.compile(
-    r"^(?:I|i)\s+(?:(?:also|still|just|really|actually|usually|always|often|sometimes|never|currently|recently|"
-    r"now|even|mostly|mainly|definitely|totally|do|did|don't|dont|didn't|didnt|do not|did not)\s+)*"
-    r"(?:[a-z]{3,}ed|went|grew|taught|bought|built|spent|became|began|met|won|got|made|ran|rode|wrote|drove|"
-    r"flew|swam|sang|ate|gave|took|kept|left|sold|immigrated|blog|invent|own|volunteer|foster|rescue|"
-    r"breed|mentor|tutor|homeschool|freelance|commute|garden|golf|bowl|knit|crochet|quilt|brew|grill|"
-    r"shop|vote|recycle|fish|sail|row|box|wrestle|skydive|scuba|snowboard|camp|meditate|journal|"
-    r"wish|adore|detest|despise|admire|crave|miss|dream|fear|worry|speak|sleep|wake|walk|cycle|bike|"
-    r"wear|read|write|sing|dance|draw|paint|bake|cook|eat|drink|smoke|vape|drive|ride|run|swim|hike|"
-    r"climb|surf|ski|skate|lift|train|coach|teach|study|work|live|play|watch|listen|collect|travel)\b",
-    re.IGNORECASE,
-)
+# In English the word after "I" is (nearly always) a verb or an adverb before one: "I fix computers",
+# "I immigrated from Britain". Opinion and conversation verbs are turned away by _EN_GENERIC_RE.
+_EN_ANY_VERB_RE = re.compile(r"^(?:I|i)\s+[a-z]{2,}\b(?<!\bto)")
 _EN_GENERIC_RE = re.compile(
     r"^(?:I|i)(?:'m|’m| am)?\s+(?:(?:really|just|so|very|totally|also|too)\s+)*"
     r"(?:think|guess|see|know|agree|mean|understand|believe|suppose|bet|wonder|was wondering|hear|heard|"
@@ -97,7 +90,21 @@ _EN_GENERIC_RE = re.compile(
     r"would like to know|want to know|'d like to know|wanted to ask|want to ask|have never heard|"
     r"have not heard|hope that|hope it|hope they|hope he|hope she|do too|am too|have too|did too|"
     r"am a big fan|am a fan|'m a big fan|'m a fan|am the same|'m the same|was the same|was thinking|"
-    r"do as well|do!?$|am!?$|have!?$|did!?$|love!?$|like!?$)\b",
+    r"do as well|do!?$|am!?$|have!?$|did!?$|love!?$|like!?$|dunno|reckon|assume|doubt|admit|promise|swear|"
+    r"apologi[sz]e|recommend|suggest|realize|realise|notice|noticed|gotta go|love you|hate to say|"
+    r"say|said|told you|mean it|was just (?:saying|kidding|joking|wondering|asking|curious)|"
+    r"hope|could|would|should|might|may|must|will have to|'ll have to|’ll have to|'ll (?:check|look|try|give)|"
+    r"will (?:check|look|try|give)|'ll be (?:more than )?happy|will be (?:more than )?happy)\b",
+    re.IGNORECASE,
+)
+# A state of the moment is small talk, not something to remember: "I'm so jealous", "I am busy today".
+_EN_MOMENT_RE = re.compile(
+    r"^(?:I|i)(?:'m|’m| am| m|m| was)\s+(?:(?:so|very|really|pretty|just|a bit|a little|kinda|too|quite|"
+    r"super|totally|not)\s+)*(?:busy|tired|jealous|bored|excited|happy|sad|sorry|glad|good|great|fine|ok|okay|"
+    r"well|hungry|sleepy|exhausted|stressed|curious|confused|impressed|surprised|envious|lucky|"
+    r"relaxing|chilling|here|back|home|ready|done|listening|thinking|wondering|waiting|trying|sure|"
+    r"too old for that|old|scared|afraid|nervous|worried|jealous|sick of it)\b"
+    r"(?:\s+(?:right now|today|tonight|now|at the moment|lol|haha|to hear that|about that|for you))?\s*$",
     re.IGNORECASE,
 )
 _EN_QUESTION_START_RE = re.compile(
@@ -143,13 +150,13 @@ _EN_FILLER_WORDS_RE = re.compile(
 _EN_TRAILING_RE = re.compile(
     r"(?:[\s,;:]+(?:too|as well|also|though|lol|haha+|either|anyway|anyways|in my (?:free|spare) time|"
     r"these days|nowadays|currently|right now|at the moment|sometimes|a lot|alot|all the time|so much|"
-    r"very much|for sure|for fun|on the side))+\s*$",
+    r"very much|for sure|on the side|still|still though))+\s*$",
     re.IGNORECASE,
 )
 _EN_PRONOUN_ONLY = frozenset("it that this those these them one ones so too much lot".split())
 
 _RELATION_EN_RE = re.compile(
-    r"\b(?:wife|husband|spouse|partner|boyfriend|girlfriend|fiance|fiancee|fiancé|fiancée|sister|brother|"
+    r"\b(?:wife|husband|spouse|partner|boyfriend|girlfriend|fiance|fiancee|fiancé|fiancée|sisters?|brothers?|"
     r"sibling|siblings|mom|mum|mother|dad|father|parents|son|sons|daughter|daughters|kid|kids|child|children|"
     r"baby|babies|grandma|grandpa|grandmother|grandfather|grandparents|grandson|granddaughter|grandkids|"
     r"grandchildren|aunt|uncle|cousin|cousins|niece|nephew|family|friend|friends|best friend|roommate|"
@@ -197,13 +204,15 @@ _ZH_LEAD_FILLER_RE = re.compile(
     r"AI伴侣|ai伴侣|AI|小助手|其实|而且|所以|但是|不过|可是|然后|还有|另外|说实话|老实说|因为|并且|"
     r"我跟你说|跟你说|告诉你)[，,！!。~～\s]*)+"
 )
-_ZH_FIRST_PERSON_RE = re.compile(r"^(?:[\u4e00-\u9fff]{0,6}?)我(?!们)")
+_ZH_FIRST_PERSON_RE = re.compile(r"^(?:(?![我你他她它这那])[\u4e00-\u9fff]){0,6}?(?<![自忘])我(?!们)")
 _ZH_OBJECT_ME_RE = re.compile(r"[给对让帮跟和叫告诉陪教问带替向]我(?!们)")
 _ZH_QUESTION_RE = re.compile(r"[？?]$|吗$|呢$|什么|怎么|为什么|哪|吗[，。！]|你觉得|你认为|你有没有|能不能|可不可以|是不是|有没有")
-_ZH_REQUEST_RE = re.compile(r"请你|帮我|给我|你能|你可以|麻烦你|推荐|建议我|告诉我|想请教|想问|问你")
+_ZH_REQUEST_RE = re.compile(r"请你|帮我|给我|你能|你可以|麻烦你|推荐|建议我|告诉我|请教|想问|问你|和你聊|跟你聊|想听听")
 _ZH_GENERIC_RE = re.compile(
-    r"^我(?:也)?(?:觉得|认为|想想|知道了?|明白了?|懂了?|同意|也是|会去看|会的|会试|会注意|会努力|会加油|"
-    r"相信你|理解|猜|希望你|谢谢|很好|挺好|还好|没事|不知道|不太清楚|不确定|看看|试试)"
+    r"^我(?:也|还|一定|就|真的)*(?:觉得|认为|想想|知道了?|明白了?|懂了?|同意|同感|也是|会去看|会的|会试|会注意|"
+    r"会努力|会加油|相信你|理解|猜|希望你|谢谢|很好|挺好|还好|没事|不知道|不太清楚|不确定|看看|试试|"
+    r"已经记下|记下来|记住了|会(?:好好|去试|试着|尝试|努力|注意|考虑|坚持|按照|参考|去找|记住|多|先|认真)|"
+    r"(?:准备|要|先|得)?去(?:吃|睡|洗|休息)|该去)|再见|晚安|拜拜"
 )
 _ZH_HYPOTHETICAL_RE = re.compile(r"如果|假如|要是|假设|万一|但愿|以后有机会")
 _ZH_TASK_RE = re.compile(r"写一篇|写一首|写个|帮我写|翻译|作文|代码|程序|论文|文章|邮件|题目|作业|这段话|报错")
@@ -213,6 +222,10 @@ _ZH_DISCLOSURE_RE = re.compile(
     r"一直|经常|每天|每周|周末|平时|从小|特别|很|非常|超|挺|比较|更|还|也|都|正在|打算|计划|准备|想去|想学|"
     r"热爱|迷上|爱上|擅长|会|感到|觉得自己|心情|有点|好|终于|决定|换了|辞职|退休|怀念|想念|成为|变得|家|老家|"
     r"妈|爸|父母|男朋友|女朋友|老公|老婆|孩子|儿子|女儿|哥|姐|弟|妹|朋友|同事|室友|的)"
+)
+_ZH_CONTINUATION_RE = re.compile(
+    r"^(?:也|还|都|又|就|现在|目前|平时|每天|经常|一直|已经)*(?:在[\u4e00-\u9fffA-Za-z]{1,12}(?:工作|上班|上学|读书|住)|"
+    r"住在|喜欢|爱上|讨厌|养了|是一名|是个|当了?|开了|买了|打算|准备|计划|正在学|学了|有一个|有两个|有一只)"
 )
 _ZH_TRAILING_RE = re.compile(r"[啊呀呢吧哦啦哈嘛噢~～！!。，,…\s]+$")
 
@@ -225,7 +238,7 @@ _EMOTION_ZH_RE = re.compile(
     r"开心|高兴|快乐|难过|伤心|焦虑|紧张|压力|累|孤独|寂寞|生气|烦|郁闷|兴奋|感动|失望|担心|害怕|心情|沮丧|委屈|幸福|满足"
 )
 _EVENT_ZH_RE = re.compile(r"今天|昨天|前天|上周|上个月|去年|最近|刚才|刚刚|刚|周末|下周|明天|[去到参加看学买做玩完]了")
-_LONG_LIVED_ZH_RE = re.compile(r"住在|来自|出生|长大|工作|上班|职业|毕业|大学|学校|专业|结婚|孩子|养了|老家|叫|岁")
+_LONG_LIVED_ZH_RE = re.compile(r"住在|来自|出生|长大|工作|上班|职业|毕业|大学|学校|专业|结婚|孩子|养了|老家|叫|岁|搬")
 _SPECIFIC_ZH_RE = re.compile(r"\d|[一二两三四五六七八九十百千万]+(?:年|岁|个|只|次|天|本|家)|《|叫|[A-Za-z]{2,}")
 
 
@@ -292,6 +305,11 @@ def _trim(text: str, start: int, end: int) -> tuple[int, int]:
     return start, end
 
 
+_ZH_NOT_LIST_ITEM_RE = re.compile(r"[我你他她它很是了吗呢吧真太也都就还]|感觉|非常|认识|谢谢")
+_ZH_LISTING_RE = re.compile(r"、|喜欢|爱好|兴趣|热爱|会|比如|包括|像是|擅长|养了|有")
+_ZH_LIST_ITEM_RE = re.compile(r"^[\u4e00-\u9fff、和与及等]{1,8}$")
+
+
 def _split_clauses(text: str, start: int, end: int, splitter: re.Pattern) -> list[tuple[int, int]]:
     pieces, cursor = [], start
     for m in splitter.finditer(text, start, end):
@@ -299,7 +317,20 @@ def _split_clauses(text: str, start: int, end: int, splitter: re.Pattern) -> lis
             pieces.append((cursor, m.start()))
         cursor = max(cursor, m.end())
     pieces.append((cursor, end))
-    return [p for p in (_trim(text, s, e) for s, e in pieces) if p[1] > p[0]]
+    pieces = [p for p in (_trim(text, s, e) for s, e in pieces) if p[1] > p[0]]
+    # "我喜欢唱歌跳舞，健身，旅游" — short Chinese list items continue the clause before them.
+    merged: list[tuple[int, int]] = []
+    for s, e in pieces:
+        if (
+            merged
+            and _ZH_LIST_ITEM_RE.match(text[s:e])
+            and not _ZH_NOT_LIST_ITEM_RE.search(text[s:e])
+            and _ZH_LISTING_RE.search(text[merged[-1][0] : merged[-1][1]])
+        ):
+            merged[-1] = (merged[-1][0], e)
+        else:
+            merged.append((s, e))
+    return merged
 
 
 # Where the main clause ends and a subordinate tail begins ("… so if he ever needs …", "… when I was a boy").
@@ -326,9 +357,24 @@ _IMPLICIT_SUBJECT_RE = re.compile(
 )
 
 
+# Chat often drops the "I": "Just got home from work", "Thinking about quitting my job".
+_PRO_DROP_RE = re.compile(
+    r"^(?:just\s+|recently\s+|finally\s+)?(?:got|finished|came|went|started|moved|bought|adopted|graduated|"
+    r"retired|quit|joined|love|like|enjoy|hate|prefer|work|live|"
+    r"moving|thinking about|heading|planning|getting|training|studying|working on|learning|saving up|"
+    r"looking forward to)\b(?!\s+(?:it|that|this|them|you|your|to hear|hearing|the idea|that idea)\b)",
+    re.IGNORECASE,
+)
+
+
+# "We have a dog and a cat" / "We live in Ohio": the user's household.
+_WE_RE = re.compile(r"^(?:[Ww]e|[Ww]e've|[Ww]e’ve)\s+(?:(?:also|still|just|recently|now)\s+)?(?P<verb>have|own|live|"
+                    r"moved|bought|adopted|got|raise|grow|run|rent)\b(?P<rest>.*)$")
+
+
 def _cut_tail(text: str) -> str:
     m = _EN_TAIL_RE.search(text)
-    if m and len(text[: m.start()].split()) >= 3:
+    if m and len(text[: m.start()].split()) >= 2:
         return text[: m.start()].rstrip(" ,;:-")
     return text
 
@@ -359,7 +405,7 @@ def _en_clause(clause: str, *, sentence: str) -> str | None:
         _EN_DISCLOSURE_VERB_RE.match(stripped) or _EN_ANY_VERB_RE.match(stripped)
     ):
         return None
-    if _EN_GENERIC_RE.match(stripped):
+    if _EN_GENERIC_RE.match(stripped) or _EN_MOMENT_RE.match(stripped):
         return None
     if _EN_HYPOTHETICAL_RE.search(stripped):
         return None
@@ -414,12 +460,17 @@ def _zh_statement(quote: str) -> str:
     return to_third_person_zh(quote)
 
 
+_VOLUNTEERED_RE = re.compile(r"\b(?:by the way|btw|anyway|oh and|also|fun fact)\b|顺便|对了|另外|说起来", re.I)
+
+
 def _answers_a_question(previous_assistant: str | None, user_text: str, *, chinese: bool) -> bool:
     """A short user turn right after an assistant question is an answer, not something volunteered."""
     if not previous_assistant:
         return False
     tail = previous_assistant.strip()[-200:]
     if not re.search(r"[?？]|吗|呢", tail):
+        return False
+    if _VOLUNTEERED_RE.search(user_text[:40]):
         return False
     size = len(CJK_RE.findall(user_text)) if chinese else len(user_text.split())
     return size <= (30 if chinese else 15)
@@ -486,6 +537,11 @@ def _resolve_answer(quote: str, question: tuple[str, str] | None) -> str | None:
             return f"User {'is' if aux == 'are' else 'was'}{' not' if negative else ''} {rest}"
         if aux == "have":
             return f"User {'has not' if negative else 'has'} {rest}"
+    counted = re.match(r"^(?:I|i) (?:have|had|own) (?P<n>\d+|one|two|three|four|five|six|seven|eight|nine|ten)$", quote)
+    if counted and aux in ("do", "have"):
+        m = re.match(r"(?:have|own|got)\s+(?:any\s+)?(?P<obj>[a-z ]{2,40})$", rest, re.I)
+        if m:
+            return f"User has {counted.group('n')} {m.group('obj')}"
     pronoun = _PRONOUN_ANSWER_RE.match(quote)
     if pronoun and aux in ("do", "did"):
         _, _, obj = rest.partition(" ")
@@ -510,6 +566,8 @@ _ANSWER_FRAMES = [
     (re.compile(r"what (?:kind|type|sort)s? of (?P<k>[a-z]+(?: [a-z]+)?) do you (?P<v>[a-z]+)", re.I), "User {v} {f}"),
     (re.compile(r"what (?P<k>[a-z]+) do you (?P<v>drive|play|watch|read|own|have|like|love|eat|speak|study|teach)\b",
                 re.I), "User {v} {f}"),
+    (re.compile(r"do you have any (?:hobbies|interests|passions)|what do you like to do\b", re.I), "User enjoys {f}"),
+    (re.compile(r"do you play any (?:sports|instruments?|games)", re.I), "User plays {f}"),
     (re.compile(r"do you have any (?P<k>[a-z]+(?: [a-z]+)?)", re.I), "User has {f} {k}"),
     (re.compile(r"are you (?:a |an )?[a-z]+(?: [a-z]+)? or (?:a |an )?[a-z]+", re.I), "User is {f}"),
     (re.compile(r"what(?:'s| is) your name\b", re.I), "User's name is {f}"),
@@ -532,7 +590,7 @@ def _answer_to_wh_question(fragment: str, question_text: str | None) -> str | No
     if not fragment or size > 8 or fragment.endswith("?") or _FRAGMENT_REJECT_RE.search(fragment):
         return None
     last_question = re.split(r"(?<=[.!?])\s+", question_text.strip())
-    asked = next((q for q in reversed(last_question) if q.endswith("?")), "")
+    asked = next((q for q in reversed(last_question) if q.rstrip(". ").endswith("?")), "")
     for pattern, template in _ANSWER_FRAMES:
         m = pattern.search(asked)
         if not m:
@@ -560,8 +618,19 @@ _IMPLIED_HAVE_RE = re.compile(
 _PLURAL_NOUNS = re.compile(r"(?:s|children|grandchildren|puppies|twins)$")
 
 
+_COUNTED_FRAGMENT_RE = re.compile(
+    r"^(?P<q>(?P<n>\d+|two|three|four|five|six|seven|eight|nine|ten)\s+(?:(?:older|younger|little|grown)\s+)?"
+    r"(?:kids|children|sons|daughters|grandchildren|grandkids|grandsons|granddaughters|sisters|brothers|"
+    r"siblings|dogs|cats|horses|pets|chickens|birds))\b(?:\s+(?:now|already|so far))?[.!]*$",
+    re.IGNORECASE,
+)
+
+
 def _implied_possessions(sentence: str) -> list[tuple[str, str]]:
     found = []
+    counted = _COUNTED_FRAGMENT_RE.match(_LEAD_FILLER_RE.sub("", sentence.strip()))
+    if counted:
+        found.append((counted.group("q"), f"User has {counted.group('q')}"))
     for m in _IMPLIED_HAVE_RE.finditer(sentence):
         mods, noun = m.group("mods").strip(), m.group("noun").lower()
         counted = bool(re.match(r"(?:\d+|two|three|four|five|six|seven|eight|nine|ten)\b", mods))
@@ -581,6 +650,7 @@ def _turn_clauses(turn: Turn, *, previous_assistant: str | None, order_start: in
     order = order_start
     # Text inside code fences is never about the user.
     fenced = [(m.start(), m.end()) for m in re.finditer(r"```[\s\S]*?(?:```|$)", text)]
+    first_start = next(iter(sentences(text)), (0, 0))[0]
     for s_start, s_end in sentences(text):
         if any(a <= s_start < b for a, b in fenced):
             continue
@@ -592,17 +662,49 @@ def _turn_clauses(turn: Turn, *, previous_assistant: str | None, order_start: in
         question = _last_question(text[:s_start]) or (
             _last_question(previous_assistant[-300:]) if previous_assistant else None
         )
-        first_sentence = s_start == next(iter(sentences(text)), (0, 0))[0]
+        first_sentence = s_start == first_start
+        previous_zh_first_person = False
+        # Sensitive content is judged on the whole sentence: "I take insulin, my doctor says…" drops it all.
+        if sensitive_category(sentence):
+            continue
         for c_start, c_end in _split_clauses(text, s_start, s_end, splitter):
             clause = text[c_start:c_end]
             statement = None
             answer = None
+            resolved_from_question = False
             if first_sentence and not is_zh_sentence and c_start == s_start:
                 answer = _answer_to_wh_question(_LEAD_FILLER_RE.sub("", sentence), previous_assistant)
             if answer:
                 quote, statement = _LEAD_FILLER_RE.sub("", sentence).strip(" .!…,"), answer
+                resolved_from_question = True
             elif is_zh_sentence:
-                quote = _zh_clause(clause)
+                quote = _zh_clause(clause) if not _ZH_HYPOTHETICAL_RE.search(sentence) else None
+                if quote is None and previous_zh_first_person and _ZH_CONTINUATION_RE.match(clause):
+                    # "我最近搬到了杭州，在一家游戏公司工作": the second clause keeps the first one's 我.
+                    candidate = _zh_clause("我" + clause)
+                    if candidate:
+                        quote, statement = clause.rstrip("。！!~～ "), _zh_statement(candidate)
+                previous_zh_first_person = quote is not None
+            elif _WE_RE.match(_LEAD_FILLER_RE.sub("", clause)):
+                we = _WE_RE.match(_cut_tail(_LEAD_FILLER_RE.sub("", clause)).rstrip(" ,;:-.!"))
+                if we and len(content_tokens(we.group("rest"))) >= 1 and not _EN_HYPOTHETICAL_RE.search(clause):
+                    quote = we.group(0)
+                    verb = {"have": "has", "own": "owns", "live": "lives", "raise": "raises", "grow": "grows",
+                            "run": "runs", "rent": "rents"}.get(we.group("verb"), we.group("verb"))
+                    statement = f"User's household {verb}{to_third_person_en(we.group('rest'))}"
+                else:
+                    quote = None
+            elif c_start == s_start and _PRO_DROP_RE.match(_LEAD_FILLER_RE.sub("", clause)):
+                dropped = _LEAD_FILLER_RE.sub("", clause)
+                dropped = dropped[:1].lower() + dropped[1:]
+                implicit = _en_clause(
+                    ("I am " if re.match(r"^(?:just\s+)?\w+ing\b", dropped, re.I) else "I ") + dropped,
+                    sentence=sentence.strip(),
+                )
+                quote = dropped if implicit else None
+                if implicit:
+                    quote = _cut_tail(dropped).rstrip(" ,;:-.!")
+                    statement = _en_statement(implicit[:5] + implicit[5:6].lower() + implicit[6:])
             elif _IMPLICIT_SUBJECT_RE.match(clause) and c_start > s_start and _EN_START_RE.match(
                 _LEAD_FILLER_RE.sub("", text[s_start:c_start])
             ):
@@ -616,20 +718,21 @@ def _turn_clauses(turn: Turn, *, previous_assistant: str | None, order_start: in
                 favourite = _FAVOURITE_RE.match(bare)
                 if resolved:
                     quote, statement = bare, resolved
+                    resolved_from_question = True
                 elif favourite and not re.match(r"^(?:it|that|this|they|those|these|he|she|I|i|my)\b", bare):
                     kind = f" {favourite.group('k')}" if favourite.group("k") else ""
                     quote, statement = bare, f"User's favorite{kind} is {favourite.group('x').strip()}"
                 else:
                     quote = _en_clause(clause, sentence=sentence.strip())
-            if not quote or sensitive_category(quote) or sensitive_category(sentence):
+            if not quote:
                 continue
             if is_zh_sentence:
-                statement, category = _zh_statement(quote), _category_zh(quote)
+                statement, category = statement or _zh_statement(quote), _category_zh(quote)
             elif statement:
                 category = _category_en(statement)
             else:
                 statement, category = _en_statement(quote), _category_en(quote)
-            if sensitive_category(statement):
+            if resolved_from_question and sensitive_category(statement):
                 continue
             importance = _importance(
                 category=category, quote=quote, chinese=is_zh_sentence, user_initiated=user_initiated
@@ -637,12 +740,12 @@ def _turn_clauses(turn: Turn, *, previous_assistant: str | None, order_start: in
             order += 1
             found.append(_Clause(quote, statement, category, importance, user_initiated, turn.seq, order))
         if not is_zh_sentence and not sentence.rstrip().endswith("?") and not _EN_HYPOTHETICAL_RE.search(sentence):
-            if sensitive_category(sentence):
-                continue
             stated = " ".join(c.statement.lower() for c in found)
             for quote, statement in _implied_possessions(sentence):
                 noun = statement.split()[-1].lower()
-                if re.search(rf"\b(?:has|have|had|owns|own)\b[^.]*\b{re.escape(noun)}\b", stated):
+                # Already said: "User has two sons", or the clause is about them: "User's son is a pilot".
+                if re.search(rf"\b(?:has|have|had|owns|own)\b[^.]*\b{re.escape(noun)}\b|user's {re.escape(noun)}\b",
+                             stated):
                     continue
                 order += 1
                 importance = _importance(category="relation", quote=quote, chinese=False,
@@ -669,9 +772,7 @@ def extract_candidates(turns: list[Turn], *, limit: int = MAX_CANDIDATES) -> lis
             seen.add(key)
             clauses.append(clause)
         previous_assistant = None
-    kept = sorted(clauses, key=lambda c: (-c.importance, c.order))[:limit]
-    kept.sort(key=lambda c: c.order)
-    return [
+    found = [
         ExtractedCandidate(
             quote=c.quote,
             statement=c.statement,
@@ -680,5 +781,12 @@ def extract_candidates(turns: list[Turn], *, limit: int = MAX_CANDIDATES) -> lis
             user_initiated=c.user_initiated,
             seq=c.seq,
         )
-        for c in kept
+        for c in clauses
     ]
+    return most_important(found, limit=limit)
+
+
+def most_important(candidates: list[ExtractedCandidate], *, limit: int = MAX_CANDIDATES) -> list[ExtractedCandidate]:
+    """The `limit` most important candidates, in the order they were said."""
+    ranked = sorted(range(len(candidates)), key=lambda i: (-candidates[i].importance, i))[:limit]
+    return [candidates[i] for i in sorted(ranked)]

@@ -79,6 +79,8 @@ def to_third_person_en(text: str) -> str:
     tail = re.sub(r"\bI ve\b", "they have", tail)
     tail = re.sub(r"\bI was\b", "they were", tail)
     tail = re.sub(r"\b(?:I|i)\b", "they", tail)
+    tail = re.sub(r"\bthey was\b", "they were", tail)
+    tail = re.sub(r"\bthey wasn't\b", "they weren't", tail)
     text = head + tail
     text = re.sub(r"^(?:[Mm]y|MY)\b", "User's", text)
     text = re.sub(r"\b(?:[Mm]y)\b", "their", text)
@@ -99,6 +101,6 @@ _ZH_KIN_RE = re.compile(rf"我(?:的)?({_KIN_ZH})")
 def to_third_person_zh(text: str) -> str:
     """Rewrite a first-person Chinese clause in the third person (我 → 用户)."""
     text = _ZH_KIN_RE.sub(lambda m: f"{USER_ZH}的{m.group(1)}", text)
-    text = text.replace("我们", "\x00")
+    text = re.sub(r"我们|自我|忘我", lambda m: {"我们": "\x00", "自我": "\x01", "忘我": "\x02"}[m.group(0)], text)
     text = text.replace("我的", f"{USER_ZH}的").replace("我", USER_ZH)
-    return text.replace("\x00", "我们")
+    return text.replace("\x00", "我们").replace("\x01", "自我").replace("\x02", "忘我")

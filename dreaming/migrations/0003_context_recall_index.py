@@ -1,4 +1,5 @@
-"""The covering index recall scans: (user, status, persona) INCLUDE (id, embedding).
+"""Recall's shortlist: a covering index (user, status, persona) INCLUDE (id, embedding) and the
+SQL function memory_recall_shortlist that scans it.
 
 An index-only scan of one user's rows reads the vectors from compact, contiguous index pages
 instead of visiting one heap page (and its TOAST chunks) per memory. Created only when the vector
@@ -7,19 +8,21 @@ column fits in a btree tuple (≤ 640 dimensions); see dreaming.recall.recall_in
 from django.db import migrations
 
 
-def create_index(apps, schema_editor):
-    from dreaming.recall import recall_index_sync
+def create(apps, schema_editor):
+    from dreaming.recall import SHORTLIST_FUNCTION_SQL, recall_index_sync
 
+    schema_editor.execute(SHORTLIST_FUNCTION_SQL)
     recall_index_sync(schema_editor=schema_editor)
 
 
-def drop_index(apps, schema_editor):
+def drop(apps, schema_editor):
     from dreaming.recall import RECALL_INDEX
 
     schema_editor.execute(f"DROP INDEX IF EXISTS {RECALL_INDEX}")
+    schema_editor.execute("DROP FUNCTION IF EXISTS memory_recall_shortlist(bigint, bigint, vector, bigint[], integer)")
 
 
 class Migration(migrations.Migration):
     dependencies = [("dreaming", "0002_deep_schedules")]
 
-    operations = [migrations.RunPython(create_index, drop_index)]
+    operations = [migrations.RunPython(create, drop)]

@@ -6,7 +6,6 @@ Callers must therefore not add llm_calls / tokens / cost to the run themselves.
 """
 from __future__ import annotations
 
-import logging
 from decimal import Decimal
 
 from django.conf import settings
@@ -14,8 +13,6 @@ from django.db.models import F
 
 from dreaming.models import DreamRun, LLMCall
 from dreaming.providers.base import CallContext
-
-log = logging.getLogger(__name__)
 
 ERROR_CHARS = 1000
 _PER_MILLION = Decimal(1_000_000)

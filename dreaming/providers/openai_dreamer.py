@@ -54,6 +54,21 @@ def _masked(messages: list[dict]) -> list[dict]:
     ]
 
 
+def _first_choice(response) -> tuple[Any, str | None]:
+    """(message, finish_reason) of the first choice; (None, None) when the body is no chat completion
+    (an HTML error page with status 200, a JSON body without choices ...)."""
+    try:
+        choice = response.choices[0]
+        return choice.message, choice.finish_reason
+    except (AttributeError, IndexError, TypeError):
+        return None, None
+
+
+def _content(message) -> str | None:
+    content = getattr(message, "content", None)
+    return content if isinstance(content, str) else None
+
+
 def _error_text(exc: Exception) -> str:
     status = getattr(exc, "status_code", None)
     return f"{type(exc).__name__}{f' {status}' if status else ''}: {exc}"
@@ -181,13 +196,16 @@ class OpenAIDreamer:
             extra: dict[str, Any] = {"tools": [prompts.RECALL_TOOL]}
             if last_round:
                 extra["tool_choice"] = "none"
-            response, latency_ms = self._create(task="reply", model=model, messages=messages, ctx=ctx, extra=extra)
-            message = response.choices[0].message if response.choices else None
-            if message is not None and message.tool_calls and not last_round:
+            try:
+                response, latency_ms = self._create(task="reply", model=model, messages=messages, ctx=ctx, extra=extra)
+            except (openai.BadRequestError, openai.UnprocessableEntityError) as exc:
+                raise UnusableAnswer(_error_text(exc)) from exc
+            message, _ = _first_choice(response)
+            if getattr(message, "tool_calls", None) and not last_round:
                 self._record(ctx=ctx, task="reply", model=model, response=response, latency_ms=latency_ms)
                 messages.append({
                     "role": "assistant",
-                    "content": message.content or "",
+                    "content": _content(message) or "",
                     "tool_calls": [
                         {"id": c.id, "type": "function", "function": {"name": c.function.name, "arguments": c.function.arguments}}
                         for c in message.tool_calls
@@ -196,7 +214,7 @@ class OpenAIDreamer:
                 for call in message.tool_calls:
                     messages.append({"role": "tool", "tool_call_id": call.id, "content": self._run_tool(call, recall)})
                 continue
-            text = (message.content or "").strip() if message is not None else ""
+            text = (_content(message) or "").strip()
             if not text:
                 self._record(ctx=ctx, task="reply", model=model, response=response, latency_ms=latency_ms,
                              status=LLMCall.Status.UNUSABLE, error="empty reply")
@@ -233,11 +251,10 @@ class OpenAIDreamer:
                     log.warning("%s: model %s not found; trying fallback %s", task, model, models[position + 1])
                     continue
                 raise ProviderUnavailable(_error_text(exc)) from exc
-            choice = response.choices[0] if response.choices else None
-            text = choice.message.content if choice is not None else None
+            message, finish_reason = _first_choice(response)
             try:
-                result = parse(text)
-                if choice is not None and choice.finish_reason == "length" and not result:
+                result = parse(_content(message))
+                if finish_reason == "length" and not result:
                     raise UnusableAnswer("answer was cut off by the token limit")
             except UnusableAnswer as exc:
                 self._record(ctx=ctx, task=task, model=model, response=response, latency_ms=latency_ms,
@@ -261,7 +278,7 @@ class OpenAIDreamer:
             try:
                 answer = self._create(task=task, model=model, messages=messages, ctx=ctx,
                                       extra=self._format_params(task, mode))
-            except openai.BadRequestError as exc:
+            except (openai.BadRequestError, openai.UnprocessableEntityError) as exc:
                 if position < len(modes) - 1:
                     log.info("%s: server rejected response_format %s (%s); trying %s", task, mode, exc, modes[position + 1])
                     continue

@@ -8,6 +8,7 @@ the others.
 """
 from __future__ import annotations
 
+import itertools
 import json
 import re
 from typing import Any
@@ -36,10 +37,10 @@ _RELATION_ALIASES = {"reinforce": "reinforces", "same": "reinforces", "duplicate
                      "contradict": "contradicts", "conflicts": "contradicts", "update": "contradicts"}
 
 
-def _first_balanced_object(text: str) -> str | None:
-    """The first {...} whose braces balance, skipping braces inside JSON strings."""
+def _balanced_objects(text: str, *, limit: int = 20):
+    """Each {...} whose braces balance, in order (braces inside JSON strings do not count)."""
     start = text.find("{")
-    while start != -1:
+    while start != -1 and limit > 0:
         depth, in_string, escaped = 0, False, False
         for i in range(start, len(text)):
             ch = text[i]
@@ -57,9 +58,10 @@ def _first_balanced_object(text: str) -> str | None:
             elif ch == "}":
                 depth -= 1
                 if depth == 0:
-                    return text[start : i + 1]
+                    yield text[start : i + 1]
+                    limit -= 1
+                    break
         start = text.find("{", start + 1)
-    return None
 
 
 def json_from_answer(text: str | None) -> dict:
@@ -68,10 +70,7 @@ def json_from_answer(text: str | None) -> dict:
         raise UnusableAnswer("empty answer")
     attempts = [text.strip()]
     attempts += [block.strip() for block in _FENCE_RE.findall(text)]
-    balanced = _first_balanced_object(text)
-    if balanced:
-        attempts.append(balanced)
-    for attempt in attempts:
+    for attempt in itertools.chain(attempts, _balanced_objects(text)):
         try:
             value = json.loads(attempt)
         except ValueError:

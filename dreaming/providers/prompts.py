@@ -104,8 +104,8 @@ EXTRACT_SCHEMA = {
     "type": "object",
     "properties": {
         "candidates": {
+            # No maxItems: older strict structured-output servers reject the keyword; parsing caps at 10.
             "type": "array",
-            "maxItems": 10,
             "items": {
                 "type": "object",
                 "properties": {

@@ -73,6 +73,8 @@ def test_judge_delete_and_read_in_chinese(page, live_server, world, artifacts):
         card.get_by_role("button", name=verdict).click()
         expect(page.locator(f"#memory-{memory.pk}")).to_contain_text(f"You said: {verdict} (pending)")
         expect(page.locator(f"#memory-{memory.pk}").get_by_role("button", name=verdict)).to_have_attribute("aria-pressed", "true")
+        expect(page.locator(f"#memory-{memory.pk}-{verdict.lower()}")).to_be_focused()  # focus survives the swap
+    expect(page.locator("#live-region")).to_have_text("Thanks — your verdict is applied at the next deep sleep.")
     assert {f.memory_id: f.verdict for f in Feedback.objects.all()} == {milo.pk: "agree", city.pk: "doubt", tea.pk: "reject"}
     page.locator(f"#memory-{milo.pk} details summary").click()
     page.locator(f"#memory-{milo.pk}").screenshot(path=artifacts / "center-card-why.png")
@@ -102,6 +104,22 @@ def test_judge_delete_and_read_in_chinese(page, live_server, world, artifacts):
     page.get_by_label("Search").fill("上海")
     expect(page.locator("#memory-list article")).to_have_count(1)
     expect(page).to_have_url(re.compile(r"q=%E4%B8%8A%E6%B5%B7"))
+
+    # Edit in place: the textarea gets focus, saving swaps the card back with the new words.
+    page.locator(f"#memory-{city.pk}").get_by_role("link", name="Edit").click()
+    statement = page.locator(f"#memory-{city.pk} textarea")
+    expect(statement).to_be_focused()
+    statement.fill("用户住在上海浦东")
+    page.locator(f"#memory-{city.pk}").screenshot(path=artifacts / "center-card-edit.png")
+    page.locator(f"#memory-{city.pk}").get_by_role("button", name="Save").click()
+    expect(page.locator(f"#memory-{city.pk}")).to_contain_text("set by you")
+    expect(page.locator(f"#memory-{city.pk} h3")).to_have_text("用户住在上海浦东")
+
+    # Pending: remember one now.
+    page.get_by_role("link", name="Pending", exact=True).click()
+    page.get_by_role("button", name="Remember it").click()
+    expect(page.locator(".candidate-card")).to_contain_text("Remembered.")
+    assert Memory.objects.filter(statement="User goes to the park often").exists()
 
     for name, shot in (("Pending", "pending"), ("Diary", "diary"), ("Settings", "settings")):
         page.get_by_role("link", name=name, exact=True).click()

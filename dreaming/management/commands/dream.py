@@ -1,5 +1,4 @@
 """manage.py dream --now [--phase light|deep|weekly|all] [--user USERNAME] [--dry-run] [--backfill]"""
-import sys
 from decimal import Decimal
 
 from django.contrib.auth import get_user_model

@@ -13,6 +13,7 @@ from django.db import connection, transaction
 
 from dreaming.models import Candidate, Memory
 from dreaming.providers import CallContext, ProviderUnavailable, get_embedder
+from dreaming.recall import recall_index_sync
 
 MODELS = (Memory, Candidate)
 
@@ -72,11 +73,9 @@ class Command(BaseCommand):
             if dimensions != target:
                 embedding_column_resize(model, dimensions=target)
                 resized.append(f"{model._meta.verbose_name_plural} {dimensions or 'any'} → {target}")
-        if resized:
-            # recall's covering index holds the vectors and only fits up to 640 dimensions.
-            from dreaming.recall import recall_index_sync
-
-            recall_index_sync()
+        # Recall's covering btree index holds the vectors: it only fits up to 640 dimensions, so it is
+        # (re)created or dropped to match the new size before any vector is stored.
+        recall_index_sync()
         started = time.monotonic()
         ctx = CallContext(phase="weekly")  # maintenance: accounted like the weekly consolidation
         counts = {model: self._reembed(model, embedder=embedder, batch=batch, missing=missing, ctx=ctx) for model in MODELS}

@@ -1,8 +1,10 @@
 """Run the web server and the django-q2 cluster together; Ctrl-C or SIGTERM stops both.
 
 Both run as child processes in their own session, so this process alone decides how they stop:
-SIGTERM to each, a grace period, then SIGKILL. When the last of them exits, the embedded Postgres
-(started by whichever process came first) stops too.
+SIGINT to each, a grace period, then SIGKILL. SIGINT rather than SIGTERM because Python exits
+cleanly on it (KeyboardInterrupt, atexit handlers run) while SIGTERM kills runserver outright — and
+the embedded Postgres is stopped by the atexit handler of the last process using it, so a child
+that skips atexit would leave Postgres running.
 """
 import signal
 import subprocess
@@ -13,18 +15,20 @@ from dataclasses import dataclass, field
 from django.conf import settings
 from django.core.management import call_command, get_commands
 from django.core.management.base import BaseCommand, CommandError
+from django.db import connections
 
 GRACE_SECONDS = 15.0
+STOP_SIGNAL = signal.SIGINT
 POLL_SECONDS = 0.3
 
 
 def _die_with_parent() -> None:
-    # Linux only: if `serve` is SIGKILLed, the kernel sends the children SIGTERM instead of
-    # leaving them orphaned (they still hold the embedded Postgres open).
+    # Linux only: if `serve` is SIGKILLed, the kernel sends the children the stop signal instead
+    # of leaving them orphaned (they still hold the embedded Postgres open).
     try:
         import ctypes
 
-        ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+        ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, STOP_SIGNAL)  # PR_SET_PDEATHSIG
     except (OSError, AttributeError):
         pass
 
@@ -60,7 +64,7 @@ class Supervisor:
     def stop(self) -> dict[str, int]:
         running = [p for p in self.processes.values() if p.poll() is None]
         for p in running:
-            p.send_signal(signal.SIGTERM)
+            p.send_signal(STOP_SIGNAL)
         deadline = time.monotonic() + self.grace_seconds
         for p in running:
             try:
@@ -91,6 +95,7 @@ class Command(BaseCommand):
             raise CommandError(f"--addr must be host:port or a port, got {addr!r}")
         if "dream_schedule" in get_commands():
             call_command("dream_schedule", stdout=self.stdout, stderr=self.stderr)
+        connections.close_all()  # this process only supervises from here on
         commands = serve_commands(addr=addr)
         if no_cluster:
             commands.pop("qcluster")

@@ -1,0 +1,67 @@
+"""The fake OpenAI server (tests/fake_openai.py) scripted to answer like a sensible model.
+
+It is a real local HTTP server speaking the OpenAI wire format, so the remote dreamer's whole path
+runs — prompts, masking, the openai SDK, parsing, LLMCall accounting. Its answers come from the
+local rules engine applied to the transcript it was sent: triage says what the rules say, extract
+returns the rules' candidates (with their verbatim quotes and seqs). Its token counts are the fake's
+estimate (about 4 characters per token), not a real tokenizer's.
+"""
+from __future__ import annotations
+
+import re
+from contextlib import contextmanager
+
+from django.test import override_settings
+
+from dreaming.engine.dreamer import LocalDreamer
+from dreaming.providers.base import Turn
+
+_LINE = re.compile(r"^\[seq=(\d+)\] (user|assistant|system): ?(.*)$")
+
+
+def transcript_turns(text: str) -> list[Turn]:
+    """Turns back from the prompt's <transcript> block (continuation lines belong to the turn above)."""
+    body = text.split("<transcript>", 1)[-1].split("</transcript>", 1)[0]
+    turns: list[list] = []
+    for line in body.splitlines():
+        match = _LINE.match(line)
+        if match:
+            turns.append([int(match.group(1)), match.group(2), match.group(3)])
+        elif turns:
+            turns[-1][2] += "\n" + line
+    return [Turn(seq=seq, role=role, content=content) for seq, role, content in turns]
+
+
+def _responder(recorded):
+    from tests.fake_openai import _task_of, default_chat_answer
+
+    task = _task_of(recorded.body)
+    prompt = "\n".join(m.get("content") or "" for m in recorded.messages if m.get("role") == "user")
+    engine = LocalDreamer()
+    if task == "triage":
+        result = engine.triage(turns=transcript_turns(prompt))
+        return {"kind": result.kind, "reason": result.reason}
+    if task == "extract":
+        return {"candidates": [
+            {"quote": c.quote, "statement": c.statement, "category": c.category, "importance": c.importance,
+             "user_initiated": c.user_initiated, "seq": c.seq}
+            for c in engine.extract(turns=transcript_turns(prompt))
+        ]}
+    return default_chat_answer(recorded.body)
+
+
+@contextmanager
+def fake_openai_backend():
+    """Run the fake server in this process and point the dreamer (not the embedder) at it."""
+    from tests.fake_openai import FakeOpenAI
+
+    fake = FakeOpenAI().start()
+    fake.set_chat_responder(_responder)
+    try:
+        with override_settings(
+            LLM_BACKEND="openai", LLM_BASE_URL=fake.url, LLM_API_KEY="sk-bench-fake", LLM_MODEL="gpt-4o-mini",
+            LLM_TIMEOUT=30.0, LLM_MAX_RETRIES=0, LLM_FALLBACK_MODEL="",
+        ):
+            yield fake
+    finally:
+        fake.stop()

@@ -1,0 +1,143 @@
+"""`python -m bench`: run the benchmarks and evaluations on a database of their own, write the report.
+
+The bench never touches the demo database: it creates `bench_memcenter` (MEMCENTER_TEST_DB, default
+here) on the same Postgres server, fills it, and drops it at the end (`--keepdb` keeps it to look
+around). The 1M-row recall table lives in a second, cached database (`bench_memcenter_big`) that is
+built once with COPY and reused while its shape matches (see bench/speed_recall.py).
+"""
+from __future__ import annotations
+
+import argparse
+import importlib
+import os
+import sys
+import tempfile
+import time
+import traceback
+from dataclasses import dataclass, field
+from pathlib import Path
+
+BENCH_DIR = Path(__file__).resolve().parent
+CACHE_DIR = BENCH_DIR / ".cache"
+
+# name → module; each module has `run(ctx) -> list[Figure]`. Order = report order.
+BENCHES = {
+    "context": "bench.speed_context",
+    "dreaming": "bench.speed_dreaming",
+    "recall": "bench.speed_recall",
+    "listpage": "bench.speed_listpage",
+    "api": "bench.speed_api",
+    "locomo": "bench.quality_locomo",
+    "msc": "bench.quality_msc",
+    "wildchat": "bench.quality_wildchat",
+    "memorybank": "bench.quality_memorybank",
+}
+
+
+@dataclass
+class BenchContext:
+    datasets: Path
+    quick: bool
+    workdir: Path
+    details: dict = field(default_factory=dict)
+    notes: list[str] = field(default_factory=list)
+    progress: bool = True
+
+    def log(self, text: str) -> None:
+        if self.progress:
+            print(f"  {text}", file=sys.stderr, flush=True)
+
+    def dataset(self, relative: str) -> Path | None:
+        path = self.datasets / relative
+        return path if path.exists() else None
+
+
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(prog="python -m bench", description="memcenter benchmarks and evaluations.")
+    parser.add_argument("--datasets", default="../shared/datasets", help="folder with locomo/, msc/, wildchat_triage/, memorybank_cn/")
+    parser.add_argument("--only", default="", help=f"comma-separated subset of: {', '.join(BENCHES)}")
+    parser.add_argument("--quick", action="store_true", help="smaller sizes for a fast check (not the reported sizes)")
+    parser.add_argument("--out", default=str(BENCH_DIR), help="folder for report.md and report.json")
+    parser.add_argument("--keepdb", action="store_true", help="keep the bench_memcenter database afterwards")
+    parser.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
+    args = parser.parse_args(argv)
+    chosen = [name.strip() for name in args.only.split(",") if name.strip()] or list(BENCHES)
+    unknown = [name for name in chosen if name not in BENCHES]
+    if unknown:
+        parser.error(f"unknown benchmark(s) {', '.join(unknown)}; choose from {', '.join(BENCHES)}")
+    args.chosen = chosen
+    return args
+
+
+def django_setup() -> None:
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "memcenter.settings")
+    os.environ.setdefault("MEMCENTER_TEST_DB", "bench_memcenter")
+    os.environ.setdefault("DJANGO_DEBUG", "1")  # only so settings start without a secret key
+    import django
+
+    django.setup()
+    from django.conf import settings
+
+    # DEBUG would log every query and slow the measured code down; the bench wants production behaviour.
+    settings.DEBUG = False
+    if "testserver" not in settings.ALLOWED_HOSTS:
+        settings.ALLOWED_HOSTS = [*settings.ALLOWED_HOSTS, "testserver"]
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(argv)
+    sys.path.insert(0, str(BENCH_DIR.parent))
+    django_setup()
+    from django.db import connection
+
+    from bench.report import Figure, Report
+
+    report = Report()
+    datasets = Path(args.datasets).resolve()
+    old_name = connection.settings_dict["NAME"]
+    started = time.perf_counter()
+    print(f"bench: creating database {connection.settings_dict['TEST']['NAME']} …", file=sys.stderr, flush=True)
+    connection.creation.create_test_db(verbosity=0, autoclobber=True, serialize=False, keepdb=False)
+    try:
+        with tempfile.TemporaryDirectory(prefix="memcenter-bench-") as tmp:
+            ctx = BenchContext(datasets=datasets, quick=args.quick, workdir=Path(tmp), progress=not args.quiet)
+            if not datasets.is_dir():
+                ctx.notes.append(f"datasets folder {datasets} not found: quality evaluations skipped")
+            for name in args.chosen:
+                print(f"bench: {name} …", file=sys.stderr, flush=True)
+                t0 = time.perf_counter()
+                try:
+                    figures = importlib.import_module(BENCHES[name]).run(ctx)
+                except Exception as exc:  # one broken benchmark must not hide the others
+                    traceback.print_exc()
+                    figures = [Figure(bench=name, name=f"{name}: failed", ours=f"{type(exc).__name__}: {exc}"[:200], passed=False)]
+                report.add(figures)
+                print(f"bench: {name} done in {time.perf_counter() - t0:.0f} s", file=sys.stderr, flush=True)
+            report.details, report.notes = ctx.details, ctx.notes
+    finally:
+        connection.creation.destroy_test_db(old_name, verbosity=0, keepdb=args.keepdb)
+    report.meta = _meta(args, time.perf_counter() - started)
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    md, js = report.write(out)
+    print()
+    print(report.table())
+    print(f"\nwrote {md} and {js} ({report.meta['duration']})")
+    return 1 if any(f.name.endswith(": failed") for f in report.figures) else 0
+
+
+def _meta(args, seconds: float) -> dict:
+    import platform
+
+    from django.conf import settings
+
+    return {
+        "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
+        "mode": "quick" if args.quick else "full",
+        "benchmarks": ",".join(args.chosen),
+        "cpus": os.cpu_count(),
+        "python": platform.python_version(),
+        "dreamer": settings.LLM_BACKEND,
+        "embedder": f"{settings.EMBEDDING_BACKEND} ({settings.EMBEDDING_DIM} dims)",
+        "duration": f"{seconds / 60:.1f} min",
+    }

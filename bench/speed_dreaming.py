@@ -1,0 +1,177 @@
+"""2. Dreaming throughput, and the import rate (4.) on the same sessions.
+
+Local engine: 5,782 synthetic sessions (bench/synth.py: mixed kinds, EN + ZH, 4–30 turns) are
+imported with `import_chats`, then `dream --now --phase light` and `--phase deep` run on them.
+Baseline: the rules engine alone on a sample of the same sessions (triage + extract in memory, no
+database), i.e. what the pipeline around the engine costs.
+
+Fake OpenAI: a subset (other users) is dreamed with the remote dreamer against the in-process fake
+server, one `light_sleep_sweep(session_ids=[pk])` per session so each DreamRun's LLMCall rows belong to
+exactly one session. Counted per session: triage calls and extract calls (LLMCall.task), and their
+tokens; sessions are grouped by what happened (kept / skipped by the free rule pre-check / skipped by
+the model).
+"""
+from __future__ import annotations
+
+import time
+from collections import Counter, defaultdict
+
+from django.contrib.auth import get_user_model
+from django.db.models import Sum
+
+from bench.fake_llm import fake_openai_backend
+from bench.pipeline import chats_import, dream, jsonl_write
+from bench.report import Figure
+from bench.synth import generate_sessions
+from chat.models import ChatSession, Message
+from dreaming.deep import deep_sleep_all
+from dreaming.engine.dreamer import LocalDreamer
+from dreaming.light import light_sleep_sweep
+from dreaming.models import LLMCall
+from dreaming.providers.base import Turn
+
+FULL_SESSIONS = 5782
+SKIP_KINDS = {"document", "coding", "translation", "roleplay"}
+
+
+def _engine_only_rate(sessions: list[dict]) -> float:
+    engine = LocalDreamer()
+    started = time.perf_counter()
+    for session in sessions:
+        turns = [Turn(seq=i + 1, role=m["role"], content=m["content"]) for i, m in enumerate(session["messages"])]
+        if engine.triage(turns=turns).kind == "normal":
+            engine.extract(turns=turns)
+    return len(sessions) / (time.perf_counter() - started)
+
+
+def _triage_breakdown(*, sessions: list[dict], prefix_user: str) -> tuple[Counter, dict]:
+    kind_of = {s["external_id"]: s["kind"] for s in sessions}
+    confusion: Counter = Counter()
+    for external_id, triage_kind in ChatSession.objects.filter(
+        user__username__startswith=prefix_user, external_id__in=list(kind_of)
+    ).values_list("external_id", "triage_kind"):
+        confusion[(kind_of[external_id], triage_kind or "none")] += 1
+    by_kind: dict[str, dict] = defaultdict(lambda: {"sessions": 0, "skipped": 0})
+    for (kind, predicted), n in confusion.items():
+        by_kind[kind]["sessions"] += n
+        by_kind[kind]["skipped"] += n if predicted in SKIP_KINDS else 0
+    return confusion, dict(by_kind)
+
+
+def run(ctx) -> list[Figure]:
+    figures: list[Figure] = []
+    count = 600 if ctx.quick else FULL_SESSIONS
+    sessions = generate_sessions(count=count, users=50, seed=7)
+    path = jsonl_write(sessions, ctx.workdir / "dreaming.jsonl")
+    messages = sum(len(s["messages"]) for s in sessions)
+    ctx.log(f"importing {count} sessions ({messages} messages)")
+    import_seconds, import_summary = chats_import(path)
+    ctx.log(import_summary)
+    figures.append(Figure(
+        "dreaming", "Import rate (import_chats)", messages / import_seconds, None, "messages/s",
+        note=f"{count} sessions, {messages} messages in {import_seconds:.1f} s ({count / import_seconds:.0f} sessions/s)",
+    ))
+
+    ctx.log("light sleep (local engine)")
+    light_seconds, light_summary = dream("--phase", "light")
+    ctx.log(light_summary)
+    ctx.log("deep sleep (local engine)")
+    deep_seconds, deep_summary = dream("--phase", "deep")
+    ctx.log(deep_summary)
+    total = light_seconds + deep_seconds
+    sample = sessions[: min(len(sessions), 1000)]
+    engine_rate = _engine_only_rate(sample)
+    figures.append(Figure(
+        "dreaming", "Dreaming throughput, light + deep (local engine)", count / total, engine_rate, "sessions/s",
+        ratio=(count / total) / engine_rate,
+        note=(f"{count} sessions of 50 users: light {light_seconds:.0f} s, deep {deep_seconds:.0f} s, total {total:.0f} s; "
+              f"baseline = the rules engine alone (triage + extract in memory, {len(sample)}-session sample)"),
+    ))
+    figures.append(Figure("dreaming", "Dreaming total time for the sessions (local engine)", total, None, "s",
+                          note=f"light: {light_summary} | deep: {deep_summary}"))
+
+    confusion, by_kind = _triage_breakdown(sessions=sessions, prefix_user="bench")
+    skip_total = sum(v["sessions"] for k, v in by_kind.items() if k in SKIP_KINDS)
+    skip_hit = sum(v["skipped"] for k, v in by_kind.items() if k in SKIP_KINDS)
+    keep_total = sum(v["sessions"] for k, v in by_kind.items() if k not in SKIP_KINDS)
+    keep_lost = sum(v["skipped"] for k, v in by_kind.items() if k not in SKIP_KINDS)
+    ctx.details["dreaming_triage"] = {
+        "by_generated_kind": by_kind,
+        "confusion": {f"{g}->{p}": n for (g, p), n in sorted(confusion.items())},
+    }
+    figures.append(Figure(
+        "dreaming", "Synthetic triage: skip-kind sessions skipped", skip_hit / skip_total if skip_total else 0.0, None, "",
+        note="per generated kind (skipped/sessions): " + ", ".join(
+            f"{k} {v['skipped']}/{v['sessions']}" for k, v in sorted(by_kind.items())),
+    ))
+    figures.append(Figure(
+        "dreaming", "Synthetic triage: personal + task sessions kept", 1 - keep_lost / keep_total if keep_total else 1.0,
+        None, "", "= 1.0", keep_lost == 0,
+    ))
+    figures += _fake_openai(ctx)
+    return figures
+
+
+def _fake_openai(ctx) -> list[Figure]:
+    count = 60 if ctx.quick else 300
+    sessions = generate_sessions(count=count, users=10, seed=21)
+    for s in sessions:
+        s["user"] = s["user"].replace("bench", "benchllm")
+        s["external_id"] = s["external_id"].replace("bench-", "benchllm-")
+    chats_import(jsonl_write(sessions, ctx.workdir / "fake_llm.jsonl"))
+    kind_of = {s["external_id"]: s["kind"] for s in sessions}
+    pks = list(ChatSession.objects.filter(user__username__startswith="benchllm").values_list("pk", "external_id"))
+    groups: dict[str, list[dict]] = defaultdict(list)
+    ctx.log(f"light sleep with the fake OpenAI server, {len(pks)} sessions one by one")
+    with fake_openai_backend() as fake:
+        for pk, external_id in pks:
+            run = light_sleep_sweep(session_ids=[pk], batch_size=1)
+            session = ChatSession.objects.get(pk=pk)
+            calls = Counter(LLMCall.objects.filter(run=run).values_list("task", flat=True))
+            tokens = LLMCall.objects.filter(run=run).aggregate(p=Sum("prompt_tokens"), c=Sum("completion_tokens"))
+            if not session.skipped:
+                group = "kept"
+            elif session.triage_reason.startswith("rule pre-check"):
+                group = "rule-skipped"
+            else:
+                group = "model-skipped"
+            groups[group].append({
+                "kind": kind_of[external_id], "triage": calls["triage"], "extract": calls["extract"],
+                "other": sum(n for task, n in calls.items() if task not in ("triage", "extract")),
+                "tokens": (tokens["p"] or 0) + (tokens["c"] or 0), "user_turns": Message.objects.filter(session_id=pk, role="user").count(),
+            })
+        users = list(get_user_model().objects.filter(username__startswith="benchllm"))
+        deep_run = deep_sleep_all(users=users)
+        http_requests = len(fake.chat_requests)
+    kept, rule, model = groups["kept"], groups["rule-skipped"], groups["model-skipped"]
+    mean = lambda rows, key: sum(r[key] for r in rows) / len(rows) if rows else 0.0  # noqa: E731
+    all_rows = kept + rule + model
+    light_calls = sum(r["triage"] + r["extract"] + r["other"] for r in all_rows)
+    ctx.details["fake_openai"] = {
+        "sessions": len(all_rows), "kept": len(kept), "rule_skipped": len(rule), "model_skipped": len(model),
+        "kept_calls": {"triage": mean(kept, "triage"), "extract": mean(kept, "extract"), "tokens": mean(kept, "tokens")},
+        "rule_skipped_calls": {"triage": mean(rule, "triage"), "extract": mean(rule, "extract")},
+        "rule_skipped_kinds": dict(Counter(r["kind"] for r in rule)),
+        "model_skipped_kinds": dict(Counter(r["kind"] for r in model)),
+        "deep_sleep": {"users": len(users), "llm_calls": deep_run.llm_calls,
+                       "tokens": deep_run.prompt_tokens + deep_run.completion_tokens},
+        "http_chat_requests": http_requests,
+    }
+    extract_exact = bool(kept) and all(r["extract"] == 1 for r in kept)
+    rule_zero = all(r["triage"] + r["extract"] + r["other"] == 0 for r in rule)
+    note_groups = (f"{len(all_rows)} sessions: {len(kept)} kept, {len(rule)} skipped by the rule pre-check "
+                   f"({dict(Counter(r['kind'] for r in rule))}), {len(model)} skipped by the model")
+    return [
+        Figure("dreaming", "Fake OpenAI: extract calls per kept session", mean(kept, "extract"), None, "", "= 1 (every session)",
+               extract_exact, note=note_groups),
+        Figure("dreaming", "Fake OpenAI: LLM calls per kept session (triage + extract)",
+               mean(kept, "triage") + mean(kept, "extract"), None, "",
+               note=f"triage {mean(kept, 'triage'):.2f} + extract {mean(kept, 'extract'):.2f} per kept session"),
+        Figure("dreaming", "Fake OpenAI: LLM calls per rule-skipped session", mean(rule, "triage") + mean(rule, "extract") + mean(rule, "other"),
+               None, "", "= 0", rule_zero if rule else None),
+        Figure("dreaming", "Fake OpenAI: light-sleep tokens per session (per kept session)",
+               sum(r["tokens"] for r in all_rows) / len(all_rows) if all_rows else 0.0, mean(kept, "tokens"), "tokens",
+               note=(f"{light_calls} light-sleep calls; baseline column = tokens per kept session; deep sleep for "
+                     f"{len(users)} users: {deep_run.llm_calls} calls, {deep_run.prompt_tokens + deep_run.completion_tokens} tokens; "
+                     "tokens as the fake server counts them (~4 chars each)")),
+    ]

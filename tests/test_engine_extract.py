@@ -1,0 +1,171 @@
+"""Local extraction: verbatim quotes, third-person statements, categories, importance, passing mentions."""
+import pytest
+
+from dreaming.engine.dreamer import LocalDreamer
+from dreaming.engine.third_person import to_third_person_en, to_third_person_zh
+from dreaming.providers.base import CATEGORIES, CallContext, Turn
+from dreaming.verify import quote_in_text
+
+
+def _extract(*turns: Turn):
+    return LocalDreamer().extract(turns=list(turns), ctx=CallContext())
+
+
+def _user(seq: int, text: str) -> Turn:
+    return Turn(seq=seq, role="user", content=text)
+
+
+def _assistant(seq: int, text: str) -> Turn:
+    return Turn(seq=seq, role="assistant", content=text)
+
+
+def _by_statement(candidates):
+    return {c.statement: c for c in candidates}
+
+
+def test_it_extracts_english_self_disclosure_with_verbatim_quotes():
+    message = "Oh nice! I have a dog named Milo, and my sister lives in Berlin. What about you?"
+    found = _by_statement(_extract(_user(4, message)))
+    assert set(found) == {"User has a dog named Milo", "User's sister lives in Berlin"}
+    for candidate in found.values():
+        assert quote_in_text(quote=candidate.quote, text=message)
+        assert candidate.seq == 4
+        assert candidate.category in CATEGORIES
+    assert found["User's sister lives in Berlin"].category == "relation"
+
+
+def test_it_extracts_chinese_self_disclosure_with_verbatim_quotes():
+    message = "你好！我养了一只叫Milo的狗。我妈妈住在北京，我最近在学弹钢琴。你觉得呢？"
+    found = _by_statement(_extract(_user(1, message)))
+    assert "用户养了一只叫Milo的狗" in found
+    assert "用户的妈妈住在北京" in found
+    assert "用户最近在学弹钢琴" in found
+    assert all(quote_in_text(quote=c.quote, text=message) for c in found.values())
+    assert found["用户的妈妈住在北京"].category == "relation"
+    assert not any("你觉得" in s for s in found)
+
+
+@pytest.mark.parametrize(
+    "first_person, third_person",
+    [
+        ("I'm from new england", "User is from new england"),
+        ("I've been a teacher for 10 years", "User has been a teacher for 10 years"),
+        ("I take him with me when I go hiking", "User takes him with them when they go hiking"),
+        ("I also love my dog Milo", "User also loves their dog Milo"),
+        ("I don't eat meat", "User doesn't eat meat"),
+        ("I study history and teach myself piano", "User studies history and teaches themself piano"),
+        ("My wife and I live in Ohio", "User and their wife live in Ohio"),
+        ("I'd been there before", "User had been there before"),
+    ],
+)
+def test_it_rewrites_english_clauses_in_the_third_person(first_person, third_person):
+    assert to_third_person_en(first_person) == third_person
+
+
+def test_it_rewrites_chinese_clauses_in_the_third_person():
+    assert to_third_person_zh("我妈住在北京") == "用户的妈住在北京"
+    assert to_third_person_zh("我养了一只叫Milo的狗") == "用户养了一只叫Milo的狗"
+    assert to_third_person_zh("我们对自我的认识") == "我们对自我的认识"
+
+
+@pytest.mark.parametrize(
+    "text, category",
+    [
+        ("I love spicy food.", "preference"),
+        ("I hate waking up early.", "preference"),
+        ("My brother is a pilot.", "relation"),
+        ("I moved to Denver last year.", "event"),
+        ("I feel really lonely since the move to a new town.", "emotion"),
+        ("I work as a nurse at the city clinic.", "fact"),
+        ("我讨厌下雨天。", "preference"),
+        ("我男朋友在上海工作。", "relation"),
+    ],
+)
+def test_it_categorises_by_rules(text, category):
+    (candidate,) = _extract(_user(0, text))
+    assert candidate.category == category
+
+
+def test_specific_long_lived_facts_matter_more_than_small_talk():
+    found = _by_statement(_extract(_user(0, "I live in Oslo with my husband Erik. I watched a movie today.")))
+    assert found["User lives in Oslo with their husband Erik"].importance > found["User watched a movie today"].importance
+    assert all(0.0 <= c.importance <= 1.0 for c in found.values())
+
+
+def test_a_short_answer_to_an_assistant_question_is_a_passing_mention():
+    turns = [
+        _assistant(0, "Do you have any pets?"),
+        _user(1, "Two cats."),
+        _assistant(2, "Cute! What do you do?"),
+        _user(3, "By the way, I'm training for the Berlin marathon in September and I love it."),
+    ]
+    found = _by_statement(_extract(*turns))
+    assert found["User has Two cats"].user_initiated is False
+    assert found["User has Two cats"].seq == 1
+    assert found["User is training for the Berlin marathon in September"].user_initiated is True
+
+
+def test_a_short_answer_is_resolved_against_the_question_it_answers():
+    found = _by_statement(_extract(_assistant(0, "Are you a student?"), _user(1, "I am!")))
+    assert "User is a student" in found
+    found = _by_statement(_extract(_user(0, "Do you like puppies? I adore them!")))
+    assert "User adores puppies" in found
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Do you like hiking?",
+        "If I were rich I would buy a boat.",
+        "I want you to write a poem about autumn.",
+        "I need a cover letter for a marketing job.",
+        "I think that's a great idea.",
+        "I love that!",
+        "Can you help me fix this function?",
+        "你觉得我应该怎么办？",
+        "请帮我写一篇关于春天的作文。",
+        "如果我是你，我会去旅行。",
+    ],
+)
+def test_questions_hypotheticals_requests_and_reactions_are_not_extracted(text):
+    assert _extract(_user(0, text)) == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I was diagnosed with diabetes last year.",
+        "I take antidepressants every morning.",
+        "I go to church every Sunday.",
+        "My password is hunter2!x.",
+        "我有抑郁症。",
+        "我每周都去教会。",
+        "我的银行卡密码是123456。",
+    ],
+)
+def test_sensitive_content_is_never_extracted(text):
+    assert _extract(_user(0, text)) == []
+
+
+def test_sensitive_sentences_are_dropped_but_the_rest_of_the_message_is_kept():
+    found = _extract(_user(0, "I have a dog named Rex. I was diagnosed with asthma in May."))
+    assert [c.statement for c in found] == ["User has a dog named Rex"]
+
+
+def test_only_user_turns_are_extracted():
+    found = _extract(_assistant(0, "I live in Paris and I love cheese."), _user(1, "Cool."))
+    assert found == []
+
+
+def test_at_most_ten_candidates_per_session_the_most_important_kept():
+    lines = [f"I have visited city number {n} in Spain." for n in range(12)]
+    lines.append("I like tea.")
+    found = _extract(*[_user(i, line) for i, line in enumerate(lines)])
+    assert len(found) == 10
+    assert "User likes tea" not in {c.statement for c in found}
+    assert [c.seq for c in found] == sorted(c.seq for c in found)
+
+
+def test_extraction_is_deterministic():
+    turns = [_user(0, "I'm a nurse in Leeds and my son plays the cello."), _user(1, "我住在成都，喜欢吃火锅。")]
+    assert _extract(*turns) == _extract(*turns)

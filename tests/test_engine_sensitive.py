@@ -1,0 +1,86 @@
+"""The sensitive-content rules: secrets are masked, health / religion / credentials are recognised."""
+import pytest
+
+from dreaming.sensitive import SECRET, mask_secrets, sensitive_category
+
+
+@pytest.mark.parametrize(
+    "text, secret",
+    [
+        ("my key is sk-proj-4f9QzX2bLmN8pR7sT1uV3wY5 thanks", "sk-proj-4f9QzX2bLmN8pR7sT1uV3wY5"),
+        ("token ghp_A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8 here", "ghp_A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8"),
+        ("aws AKIAIOSFODNN7EXAMPLE in the config", "AKIAIOSFODNN7EXAMPLE"),
+        (
+            "jwt eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U ok",
+            "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U",
+        ),
+        ("Authorization: Bearer abcDEF123456ghiJKL789", "abcDEF123456ghiJKL789"),
+        ("my password is hunter2!x", "hunter2!x"),
+        ("密码是qwe12345", "qwe12345"),
+        ("验证码：834921", "834921"),
+        ("card 4111 1111 1111 1111 exp 12/29", "4111 1111 1111 1111"),
+        ("secret 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08", "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08"),
+        ("postgres://admin:s3cretpw@db.example.com/app", "s3cretpw"),
+    ],
+)
+def test_it_masks_each_kind_of_secret(text, secret):
+    masked = mask_secrets(text)
+    assert secret not in masked
+    assert SECRET in masked
+
+
+def test_it_masks_a_private_key_block_entirely():
+    text = "here:\n-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEA7\nabc\n-----END RSA PRIVATE KEY-----\nbye"
+    masked = mask_secrets(text)
+    assert "MIIEowIBAAKCAQEA7" not in masked
+    assert masked.startswith("here:") and masked.endswith("bye")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I moved to Berlin in 2021 and my sister lives in Munich.",
+        "Call me at 3pm, the meeting is in room 1204.",
+        "My order number is 1234 5678 9012 3456",  # fails the Luhn check: not a card
+        "I think the password policy at work is too strict.",
+        "我住在上海，养了一只猫。",
+    ],
+)
+def test_it_leaves_ordinary_text_alone(text):
+    assert mask_secrets(text) == text
+
+
+@pytest.mark.parametrize(
+    "text, category",
+    [
+        ("I was diagnosed with diabetes last year", "health"),
+        ("I'm on antidepressants since March", "health"),
+        ("my therapist says I should rest more", "health"),
+        ("我有抑郁症，一直在吃药", "health"),
+        ("我怀孕三个月了", "health"),
+        ("I go to church every Sunday with my mom", "religion"),
+        ("I'm a practicing Muslim", "religion"),
+        ("我信佛很多年了", "religion"),
+        ("my password is hunter2!x", "credential"),
+        ("我的银行卡密码是123456", "credential"),
+        ("here is my API key sk-proj-4f9QzX2bLmN8pR7sT1uV3wY5", "credential"),
+    ],
+)
+def test_it_recognises_sensitive_disclosures(text, category):
+    assert sensitive_category(text) == category
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I went to the gym this morning",
+        "my dog is sick of the rain",
+        "Oh my god, that movie was great",
+        "I read a book about autism for my class",
+        "My mother works in nursing at a hospital",
+        "我今天去健身了",
+        "I love hiking with my sister",
+    ],
+)
+def test_it_does_not_flag_ordinary_talk(text):
+    assert sensitive_category(text) is None

@@ -1,0 +1,95 @@
+"""Local triage: which sessions are skipped (with a reason naming the signals) and which are kept."""
+from dreaming.engine.dreamer import LocalDreamer
+from dreaming.providers.base import CallContext, Turn
+
+
+def _triage(*user_and_assistant: str):
+    turns = [
+        Turn(seq=i, role="user" if i % 2 == 0 else "assistant", content=text)
+        for i, text in enumerate(user_and_assistant)
+    ]
+    return LocalDreamer().triage(turns=turns, ctx=CallContext())
+
+
+def test_code_with_a_stack_trace_is_coding():
+    result = _triage(
+        "Why does this fail?\n```python\nimport json\ndef load(p):\n    return json.load(open(p))\n```\n"
+        "Traceback (most recent call last):\n  File \"app.py\", line 3, in load\nKeyError: 'name'",
+        "The key is missing.",
+    )
+    assert result.kind == "coding"
+    assert "code fence" in result.reason and "stack trace" in result.reason
+
+
+def test_inline_c_code_in_a_chinese_question_is_coding():
+    code = "#include <stdio.h> int main() { int a[10]; for(i=0;i<n;i++) { scanf(\"%d\",&a[i]); } return 0; }" * 2
+    assert _triage(code + " 这个程序哪里错了？", "……").kind == "coding"
+
+
+def test_a_pasted_article_to_summarize_is_document():
+    article = (
+        "The city council met on Tuesday to discuss the new transit plan. Officials said the budget would "
+        "grow by twelve percent over the next five years, with most of the money going to bus lanes. "
+    ) * 6
+    result = _triage("Summarize this article in three sentences:\n" + article, "Here is a summary.")
+    assert result.kind == "document"
+    assert "summarize" in result.reason
+
+
+def test_chinese_polishing_of_a_pasted_essay_is_document():
+    essay = "The university has an outstanding location and abundant cultural resources. " * 8
+    assert _triage("请帮我润色下面这篇作文，使用高级词汇：" + essay, "好的").kind == "document"
+
+
+def test_translation_requests_are_translation_in_english_and_chinese():
+    assert _triage("Translate into English:\nBonjour, je m'appelle Marie.", "Hello, my name is Marie.").kind == (
+        "translation"
+    )
+    assert _triage("请把这段话翻译成英文：今天天气很好。", "The weather is nice today.").kind == "translation"
+
+
+def test_roleplay_markers_make_roleplay():
+    result = _triage(
+        "Let's play a game. You are Luna, an elf ranger, and stay in character. *waves at you*",
+        "*bows deeply* Greetings, traveler.",
+        "*draws my sword* Continue the story!",
+    )
+    assert result.kind == "roleplay"
+    assert "action" in result.reason or "roleplay" in result.reason
+    assert _triage("我们来角色扮演吧，你扮演一个侦探。", "好的，我是侦探。").kind == "roleplay"
+
+
+def test_a_persona_prompt_without_a_game_is_not_roleplay():
+    result = _triage("You are a professional data scientist. Which model should I use for tabular data?", "…")
+    assert result.kind == "normal"
+
+
+def test_homework_and_brainstorming_are_kept_as_normal():
+    assert _triage("What is the capital of Australia?", "Canberra.").kind == "normal"
+    assert _triage("Give me ten names for a bakery.", "1. Rise…").kind == "normal"
+    assert _triage("解释一下光合作用的过程", "光合作用是……").kind == "normal"
+
+
+def test_a_personal_message_inside_a_coding_chat_keeps_the_session():
+    code = "```js\nconst x = await fetch(url);\nconsole.log(x);\n```\nTypeError: x.json is not a function"
+    result = _triage(
+        code,
+        "Call x.json() instead.",
+        "Thanks. By the way, I'm moving to Berlin next month with my wife, so I'll be offline a bit.",
+        "Good luck with the move!",
+    )
+    assert result.kind == "normal"
+    assert result.reason.startswith("personal")
+
+
+def test_personal_conversations_are_never_skipped():
+    assert _triage("My sister lives in Lisbon and I visit her every summer.", "Nice!").kind == "normal"
+    result = _triage("我最近搬到了杭州，在一家游戏公司工作。", "听起来不错！")
+    assert result.kind == "normal"
+    assert "personal" in result.reason
+
+
+def test_a_session_without_user_messages_is_normal():
+    assert LocalDreamer().triage(turns=[Turn(seq=0, role="assistant", content="Hi!")], ctx=CallContext()).kind == (
+        "normal"
+    )
