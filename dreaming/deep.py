@@ -182,7 +182,11 @@ def memory_md_refresh(*, user) -> None:
     except ImportError:  # the context module is optional while the app is being assembled
         logger.warning("dreaming.context is not available; MEMORY.md not re-rendered")
         return
-    memory_md_render_all(user=user)
+    try:
+        memory_md_render_all(user=user)
+    except Exception:
+        # The night is committed either way; a stale MEMORY.md is re-rendered by the next change.
+        logger.exception("re-rendering MEMORY.md failed for user %s", user.pk)
 
 
 def _night_feedback(night: _Night) -> None:
@@ -214,7 +218,7 @@ def _candidates_gather(night: _Night) -> list[Candidate]:
             usable.append(candidate)
     missing = [c for c in usable if c.embedding is None]
     if missing:
-        vectors = night.embedder.embed([c.statement for c in missing], kind="document")
+        vectors = night.embedder.embed([c.statement for c in missing], kind="document", ctx=night.ctx)
         for candidate, vector in zip(missing, vectors):
             candidate.embedding = vector
             candidate.save(update_fields=["embedding"])

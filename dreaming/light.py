@@ -20,7 +20,7 @@ import re
 import socket
 import threading
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.db import transaction
@@ -42,7 +42,7 @@ from dreaming.providers.base import (
     Turn,
     UnusableAnswer,
 )
-from dreaming.runs import run_add, run_finish, run_start
+from dreaming.runs import run_add, run_finish, run_start, runs_fail_abandoned
 from dreaming.scoring import specificity
 from dreaming.sensitive import mask_secrets, sensitive_category
 from dreaming.tombstones import is_tombstoned, tombstoned_digests
@@ -124,6 +124,12 @@ def light_sleep_sweep(
     worker = (worker or worker_name())[:120]
     batch_size = batch_size or settings.DREAM_BATCH_SIZE
     run = run_start(phase=Phase.LIGHT, user=user, worker=worker, dry_run=dry_run, simulated_now=simulated_now)
+    if not dry_run:
+        # A run older than the claim window can no longer hold a claim: its worker died (or will lose
+        # every session to ClaimLost); record that instead of leaving it "running" forever.
+        runs_fail_abandoned(
+            phase=Phase.LIGHT, started_before=timezone.now() - timedelta(seconds=settings.DREAM_CLAIM_STALE_SECONDS)
+        )
     try:
         if dry_run:
             session_ids_todo = sessions_claimable(now=now, batch_size=batch_size, user=user, session_ids=session_ids)
@@ -283,6 +289,9 @@ def _session_dream(
     outcome.candidates = _candidates_build(
         session=session, messages=messages, extracted=extracted, outcome=outcome, run_id=ctx.run_id
     )
+    if outcome.bad_candidates:
+        dropped = f"{outcome.bad_candidates} malformed candidate(s) dropped"
+        outcome.note = f"{outcome.note}; {dropped}" if outcome.note else dropped
     kept = [c for c in outcome.candidates if c.status == Candidate.Status.PENDING]
     if kept:
         vectors = _embed(embedder=embedder, texts=[c.statement for c in kept], ctx=ctx)

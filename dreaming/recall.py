@@ -129,35 +129,13 @@ def recall_score(*, similarity: float, text_match: float | None, age_weeks: floa
     return score, parts
 
 
-# The shortlist: the user's nearest memories by exact cosine distance, computed by the SQL function
-# memory_recall_shortlist (migration 0003). It reads only the covering index
-# memory_recall_cover_idx (user, status, persona) INCLUDE (id, embedding): an index-only scan over
-# this user's rows, no heap and no TOAST. The function pins that plan with its own SET clauses
-# (bitmap/plain index/seq scans off): the planner does not count TOAST reads, so left alone it
-# prefers a bitmap heap scan that detoasts every vector (~10x slower). The outer query then
-# joins the heap by primary key for just the shortlist's statements. Rows without an embedding
-# sort last (NULL distance).
+# The shortlist: the user's nearest memories by exact cosine distance, from the SQL function
+# memory_recall_shortlist; the outer query joins the heap by primary key for just the shortlist's
+# statements. Rows without an embedding sort last (NULL distance).
 _CANDIDATES_SQL = f"""
 SELECT m.id, m.statement, m.category, m.importance, m.confidence, m.last_seen, s.distance
 FROM memory_recall_shortlist(%(user_id)s, %(persona_id)s, %(vector)s::vector, %(exclude)s::bigint[], %(limit)s) s
 JOIN {Memory._meta.db_table} m ON m.id = s.memory_id
-"""
-
-SHORTLIST_FUNCTION_SQL = f"""
-CREATE OR REPLACE FUNCTION memory_recall_shortlist(
-    p_user_id bigint, p_persona_id bigint, p_vector vector, p_exclude bigint[], p_limit integer
-) RETURNS TABLE (memory_id bigint, distance double precision)
-LANGUAGE sql STABLE ROWS 100
-SET enable_seqscan = off SET enable_bitmapscan = off SET enable_indexscan = off
-AS $$
-    SELECT id, embedding <=> p_vector
-    FROM {Memory._meta.db_table}
-    WHERE user_id = p_user_id AND status = '{Memory.Status.ACTIVE}'
-      AND (persona_id IS NULL OR persona_id = p_persona_id)
-      AND NOT (id = ANY(p_exclude))
-    ORDER BY 2
-    LIMIT p_limit
-$$
 """
 
 
@@ -165,7 +143,6 @@ def recall_candidates(*, user_id: int, persona_id: int | None, vector: list[floa
     params = {
         "vector": "[" + ",".join(f"{float(x):.7g}" for x in vector) + "]",
         "user_id": user_id,
-        "status": Memory.Status.ACTIVE,
         "persona_id": persona_id,
         "exclude": [int(i) for i in exclude_ids],
         "limit": limit,
@@ -175,32 +152,64 @@ def recall_candidates(*, user_id: int, persona_id: int | None, vector: list[floa
         return cursor.fetchall()
 
 
-# --- The covering index --------------------------------------------------------------------
+# --- The index the shortlist scans -----------------------------------------------------------
+# Why not just `WHERE user_id = … ORDER BY embedding <=> q` on the (user, status, persona) btree?
+# A 512-d vector (2 KB) is stored out of line in TOAST, so that plan reads ~4 TOAST buffers per
+# memory: ~130 ms for 10k memories. The planner does not count TOAST reads, so it keeps choosing it.
+# Instead the vectors are copied into a covering index and read with an index-only scan (no heap,
+# no TOAST; ~10x faster). The index is keyed on the expression (user_id + 0), and the persona
+# condition is written with COALESCE, so that it is the ONLY index matching the shortlist's
+# conditions: the planner cannot fall back to a TOAST-reading plan through the user_id or
+# persona_id indexes, and the function turns seq/bitmap scans off. A btree tuple holds at most 2704 bytes
+# (4 bytes per dimension + 8), so this needs ≤ 640 dimensions; above that the function uses the
+# plain btree and heap (correct, slower — see docs/readme/context.md).
 RECALL_INDEX = "memory_recall_cover_idx"
-# A btree tuple holds at most 2704 bytes; a pgvector vector takes 4 bytes per dimension + 8.
 RECALL_INDEX_MAX_DIMENSIONS = 640
+_TABLE = Memory._meta.db_table
+_INDEX_SQL = f"CREATE INDEX IF NOT EXISTS {RECALL_INDEX} ON {_TABLE} ((user_id + 0), status, persona_id) INCLUDE (user_id, id, embedding)"
+_FUNCTION_SQL = """
+CREATE OR REPLACE FUNCTION memory_recall_shortlist(
+    p_user_id bigint, p_persona_id bigint, p_vector vector, p_exclude bigint[], p_limit integer
+) RETURNS TABLE (memory_id bigint, distance double precision)
+LANGUAGE sql STABLE ROWS 100 {settings}
+AS $$
+    SELECT id, embedding <=> p_vector
+    FROM {table}
+    WHERE {user_condition} AND status = '{status}'
+      AND COALESCE(persona_id, 0) IN (0, COALESCE(p_persona_id, 0))
+      AND NOT (id = ANY(p_exclude))
+    ORDER BY 2
+    LIMIT p_limit
+$$
+"""
+
+
+def _embedding_dimensions(cursor) -> int | None:
+    cursor.execute("SELECT atttypmod FROM pg_attribute WHERE attrelid = %s::regclass AND attname = 'embedding'", [_TABLE])
+    row = cursor.fetchone()
+    return row[0] if row and row[0] > 0 else None
 
 
 def recall_index_sync(*, schema_editor=None) -> bool:
-    """Create the covering index when the embedding column is small enough, drop it otherwise.
+    """Create (or drop) the covering index and (re)write the shortlist function to match.
 
-    Called by the migration and by `reembed` after resizing the column. Returns whether it exists.
-    Above 640 dimensions the vector cannot sit in a btree tuple; recall then scans the user's heap
-    rows instead (correct, ~3x slower — see docs/readme/context.md).
+    Called by migration 0003 and by `reembed` after resizing the vector column. Returns whether
+    the covering index is in use.
     """
-    table = Memory._meta.db_table
-    cursor_owner = schema_editor.connection if schema_editor else connection
-    with cursor_owner.cursor() as cursor:
-        cursor.execute("SELECT atttypmod FROM pg_attribute WHERE attrelid = %s::regclass AND attname = 'embedding'", [table])
-        row = cursor.fetchone()
-        dimensions = row[0] if row and row[0] > 0 else None
-        if dimensions is not None and dimensions <= RECALL_INDEX_MAX_DIMENSIONS:
-            cursor.execute(
-                f"CREATE INDEX IF NOT EXISTS {RECALL_INDEX} ON {table} (user_id, status, persona_id) INCLUDE (id, embedding)"
+    with (schema_editor.connection if schema_editor else connection).cursor() as cursor:
+        dimensions = _embedding_dimensions(cursor)
+        covered = dimensions is not None and dimensions <= RECALL_INDEX_MAX_DIMENSIONS
+        if covered:
+            cursor.execute(_INDEX_SQL)
+            function = _FUNCTION_SQL.format(
+                settings="SET enable_seqscan = off SET enable_bitmapscan = off",
+                table=_TABLE, user_condition="user_id + 0 = p_user_id", status=Memory.Status.ACTIVE,
             )
-            return True
-        cursor.execute(f"DROP INDEX IF EXISTS {RECALL_INDEX}")
-        return False
+        else:
+            cursor.execute(f"DROP INDEX IF EXISTS {RECALL_INDEX}")
+            function = _FUNCTION_SQL.format(settings="", table=_TABLE, user_condition="user_id = p_user_id", status=Memory.Status.ACTIVE)
+        cursor.execute(function)
+    return covered
 
 
 def _memory_md_ids(*, user: AbstractBaseUser, persona: Persona | None) -> list[int]:

@@ -14,6 +14,7 @@ from django.db.models import F
 from django.utils import timezone
 
 from dreaming.models import DreamRun
+from dreaming.reports import run_log
 
 # JSON counters ({"document": 3, ...}) merged key by key; everything else is a number column.
 _DICT_COUNTERS = {"skipped_by_kind"}
@@ -73,6 +74,7 @@ def run_finish(*, run: DreamRun, error: str | BaseException | None = None) -> Dr
         fields["error"] = _error_text(error)
     DreamRun.objects.filter(pk=run.pk).update(**fields)
     run.refresh_from_db()
+    run_log(run)
     return run
 
 
@@ -80,3 +82,20 @@ def _error_text(error: str | BaseException) -> str:
     if isinstance(error, BaseException):
         return f"{type(error).__name__}: {error}"[:2000]
     return str(error)[:2000]
+
+
+def runs_fail_abandoned(*, phase: str, started_before: datetime) -> int:
+    """Mark runs of `phase` still "running" since before `started_before` as failed; returns how many.
+
+    [reliability] A worker killed mid-run (kill -9, OOM, a lost machine) never calls run_finish, so
+    its run would say "running" forever. One conditional UPDATE, so two sweeps doing it at once are
+    harmless; a worker that was only slow and finishes later overwrites this with its own result.
+    """
+    return DreamRun.objects.filter(
+        phase=phase, status=DreamRun.Status.RUNNING, started_at__lt=started_before
+    ).update(
+        status=DreamRun.Status.FAILED,
+        finished_at=timezone.now(),
+        error="abandoned: the worker stopped without finishing the run (killed or crashed); "
+              "its claimed sessions went back to the queue after DREAM_CLAIM_STALE_SECONDS",
+    )

@@ -98,6 +98,9 @@ def _mask_labelled(match: re.Match) -> str:
 def _mask_b64(match: re.Match) -> str:
     blob = match.group(0)
     # A real secret mixes character classes; a long word-ish path or identifier usually does not.
+    segments = blob.strip("/").split("/")
+    if len(segments) >= 3 and all(len(segment) < 20 for segment in segments):
+        return blob  # a URL path such as /api/v1/users/12345/orders, not a key
     classes = sum(bool(re.search(p, blob)) for p in (r"[a-z]", r"[A-Z]", r"\d"))
     if classes >= 3 and not re.fullmatch(r"[A-Za-z_\-/]+", blob):
         return SECRET
@@ -173,11 +176,11 @@ _HEALTH_ZH_RE = re.compile(
     r"糖尿病|癌症?|肿瘤|化疗|放疗|白血病|艾滋|HIV|乙肝|肝炎|哮喘|癫痫|关节炎|偏头痛|高血压|心脏病|中风|"
     r"帕金森|老年痴呆|阿尔茨海默|甲状腺|甲亢|甲减|新冠|肺炎|结核|性病|不孕|不育|流产|怀孕|怀了|孕期|备孕|"
     r"残疾|慢性病|过敏|成瘾|戒酒|戒毒|手术|确诊|诊断|处方|抗抑郁药|吃药|服药|药物|胰岛素|心理咨询|心理医生|"
-    r"精神科|看病|看医生|住院|体检报告|化验|活检|病情|病史|得了|患了|患有|生病|病了|发烧|感冒|"
-    r"心理治疗|治疗|复诊|挂号|医院)"
+    r"精神科|看病|看医生|住院|体检报告|化验|活检|病情|病史|患了|患有|生病|病了|发烧|感冒|"
+    r"心理治疗|治疗|复诊|挂号|去医院|在医院(?:看|检查|治疗|住)|得了\w{0,4}(?:病|症|癌|炎))"
 )
 # Chinese disclosures are first person when 我 appears near the term, or the sentence has no other subject.
-_ZH_FIRST_PERSON_RE = re.compile(r"我|本人|自己")
+_ZH_FIRST_PERSON_RE = re.compile(r"我(?!们)|本人|自己")
 _HEALTH_ZH_FALSE_RE = re.compile(r"(?:健身|锻炼|治疗.{0,3}(?:拖延|懒)|吃药.{0,2}游戏|病毒式|毛病)")
 
 _RELIGION_TERMS_EN = (
@@ -243,13 +246,19 @@ def sensitive_category(text: str) -> str | None:
 def _is_health(text: str) -> bool:
     if _first_person_near(text, _HEALTH_TERM_EN_RE, _HEALTH_FALSE_EN_RE):
         return True
-    zh = _HEALTH_ZH_RE.search(text)
-    if zh and not _HEALTH_ZH_FALSE_RE.search(text) and _ZH_FIRST_PERSON_RE.search(text):
-        return True
+    return _zh_first_person_near(text, _HEALTH_ZH_RE) and not _HEALTH_ZH_FALSE_RE.search(text)
+
+
+def _zh_first_person_near(text: str, term_re: re.Pattern) -> bool:
+    """我 / 本人 / 自己 within the same clause shortly before the term ("我最近在吃抗抑郁药")."""
+    for m in term_re.finditer(text):
+        before = re.split(r"[，。！？,.!?；;\n]", text[max(0, m.start() - 12) : m.start()])[-1]
+        if _ZH_FIRST_PERSON_RE.search(before) or _ZH_FIRST_PERSON_RE.search(m.group(0)):
+            return True
     return False
 
 
 def _is_religion(text: str) -> bool:
     if _first_person_near(text, _RELIGION_TERM_EN_RE, _RELIGION_FALSE_EN_RE):
         return True
-    return bool(_RELIGION_ZH_RE.search(text) and _ZH_FIRST_PERSON_RE.search(text))
+    return _zh_first_person_near(text, _RELIGION_ZH_RE)

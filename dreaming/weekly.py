@@ -236,7 +236,7 @@ def _group_merge(*, winner: Memory, losers: list[Memory], dreamer: Dreamer, embe
     sources_trim(memory=winner)
     if statement != winner.statement:
         winner.statement = statement
-        winner.embedding = (embedder or get_embedder()).embed([statement], kind="document")[0]
+        winner.embedding = (embedder or get_embedder()).embed([statement], kind="document", ctx=ctx)[0]
     winner.recurrence = max(m.recurrence for m in everyone)
     winner.first_seen = min(m.first_seen for m in everyone)
     winner.valid_from = min(m.valid_from for m in everyone)

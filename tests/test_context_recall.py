@@ -183,10 +183,23 @@ def test_recall_is_a_few_queries_whatever_the_number_of_memories(user, django_as
 
 
 def test_the_shortlist_is_an_index_only_scan_of_the_covering_index(user):
+    for i in range(20):
+        remember(user, f"User visited city number {i}")
     with connection.cursor() as cursor:
         cursor.execute("SELECT indexdef FROM pg_indexes WHERE indexname = %s", [RECALL_INDEX])
-        definition = cursor.fetchone()[0]
-    assert "INCLUDE (id, embedding)" in definition
+        assert "INCLUDE (user_id, id, embedding)" in cursor.fetchone()[0]
+        cursor.execute("SELECT prosrc, proconfig FROM pg_proc WHERE proname = 'memory_recall_shortlist'")
+        body, config = cursor.fetchone()
+        for name, number in (("p_user_id", 1), ("p_persona_id", 2), ("p_vector", 3), ("p_exclude", 4), ("p_limit", 5)):
+            body = body.replace(name, f"${number}")
+        for setting in config:  # the function's own SET clauses
+            cursor.execute("SELECT set_config(%s, %s, true)", setting.split("=", 1))
+        cursor.execute(f"PREPARE shortlist(bigint, bigint, vector, bigint[], integer) AS {body}")
+        vector = "[" + ",".join(map(str, EMBEDDER.embed(["city"])[0])) + "]"
+        cursor.execute("EXPLAIN EXECUTE shortlist(%s, NULL, %s::vector, '{}', 100)", [user.pk, vector])
+        plan = "\n".join(row[0] for row in cursor.fetchall())
+        cursor.execute("DEALLOCATE shortlist")
+    assert f"Index Only Scan using {RECALL_INDEX}" in plan, plan
 
 
 def test_recall_tool_definition_is_an_openai_function():

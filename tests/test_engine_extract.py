@@ -169,3 +169,32 @@ def test_at_most_ten_candidates_per_session_the_most_important_kept():
 def test_extraction_is_deterministic():
     turns = [_user(0, "I'm a nurse in Leeds and my son plays the cello."), _user(1, "我住在成都，喜欢吃火锅。")]
     assert _extract(*turns) == _extract(*turns)
+
+
+MIXED_MESSAGES = [
+    "hey!! i'm a nurse in leeds, my son plays the cello & we have 2 cats :)",
+    "Honestly? I moved to Porto in 2019 — best decision ever. Do you travel much?",
+    "I’ve been vegan for three years, but my husband still eats meat.",
+    "我是一名程序员，住在深圳。我老婆在医院上班，我们养了两只猫。",
+    "Yes I do, I play tennis every Sunday with my dad.",
+    "```python\nprint('I am code')\n```\nI work at a bakery though.",
+]
+
+
+def test_every_quote_is_verbatim_from_its_own_message():
+    turns = [_user(i, text) for i, text in enumerate(MIXED_MESSAGES)]
+    found = LocalDreamer().extract(turns=turns, ctx=CallContext())
+    assert len(found) >= 6
+    for candidate in found:
+        assert quote_in_text(quote=candidate.quote, text=MIXED_MESSAGES[candidate.seq]), candidate
+    assert not any("code" in c.statement for c in found)  # nothing from inside a code fence
+
+
+def test_a_huge_paste_is_processed_quickly_and_yields_little():
+    import time
+
+    paste = "The committee reviewed the proposal and approved the budget for next year. " * 3000
+    started = time.perf_counter()
+    found = _extract(_user(0, "Summarize this:\n" + paste))
+    assert time.perf_counter() - started < 10  # generous: CI machines are shared
+    assert found == []

@@ -19,6 +19,7 @@ from dreaming.sensitive import SECRET, mask_secrets, sensitive_category
         ("密码是qwe12345", "qwe12345"),
         ("验证码：834921", "834921"),
         ("card 4111 1111 1111 1111 exp 12/29", "4111 1111 1111 1111"),
+        ("blob Zm9vYmFyYmF6cXV4MTIzNDU2Nzg5MEFCQ0RFRkdISUpLTE1OT1BR end", "Zm9vYmFyYmF6cXV4MTIzNDU2Nzg5MEFCQ0RFRkdISUpLTE1OT1BR"),
         ("secret 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08", "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08"),
         ("postgres://admin:s3cretpw@db.example.com/app", "s3cretpw"),
     ],
@@ -44,6 +45,7 @@ def test_it_masks_a_private_key_block_entirely():
         "My order number is 1234 5678 9012 3456",  # fails the Luhn check: not a card
         "I think the password policy at work is too strict.",
         "我住在上海，养了一只猫。",
+        "see https://example.com/api/v1/users/12345/orders/ABCdef9/items for details",
     ],
 )
 def test_it_leaves_ordinary_text_alone(text):

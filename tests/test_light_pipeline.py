@@ -255,7 +255,7 @@ def test_one_bad_candidate_does_not_sink_the_session(user):
     assert (candidate.category, candidate.importance) == ("fact", 1.0)  # unknown category collapses, clamped
     assert run.sessions_done == 1 and run.candidates_created == 1
     session.refresh_from_db()
-    assert session.dreamed_at is not None
+    assert session.dreamed_at is not None and session.last_error == "2 malformed candidate(s) dropped"
 
 
 # --- triage --------------------------------------------------------------------------------------

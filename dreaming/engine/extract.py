@@ -26,11 +26,11 @@ MAX_CANDIDATES = 10
 # English
 # ---------------------------------------------------------------------------------------------
 
-_SUBJ = r"(?:I|i|I'm|I’m|i'm|Im|im|I m|I've|I’ve|i've|Ive|I'd|I’d|I'll|I’ll|[Mm]y|MY)"
+_SUBJ = r"(?:I|i|I'm|I’m|i'm|Im|im|I m|[Ii]am|I've|I’ve|i've|Ive|I'd|I’d|I'll|I’ll|[Mm]y|MY)"
 # Where a new first-person clause starts inside a sentence.
 _EN_CLAUSE_SPLIT_RE = re.compile(
     rf"(?:,|;|:|\s-\s|\s–\s)\s*(?:(?:and|but|so|because|cause|since|though|although|plus|then|now)\s+)?(?={_SUBJ}\b)"
-    rf"|\s+(?:and|but|so|because|cause|since|though|although|plus|while)\s+(?:(?:yes|yeah|no|well|also|now),?\s+)?(?={_SUBJ}\b)"
+    rf"|\s+(?:and|but|so|because|cause|since|though|although|plus|while|as|where|&)\s+(?:(?:yes|yeah|no|well|also|now),?\s+)?(?=(?:{_SUBJ}|[Ww]e|[Ww]e've)\b)"
     r"|\s+and\s+(?=(?:also\s+|usually\s+|often\s+|really\s+)?(?:am|have|love|like|enjoy|hate|prefer|play|watch|"
     r"listen|read|work|live|own|go|do|take|spend|make|cook|bake|write|run|ride|drive|teach|study|collect|sing|"
     r"dance|draw|paint|travel|hike|swim|fish|hunt|volunteer|got|went|moved|started|bought)\b)"
@@ -105,6 +105,18 @@ _EN_MOMENT_RE = re.compile(
     r"relaxing|chilling|here|back|home|ready|done|listening|thinking|wondering|waiting|trying|sure|"
     r"too old for that|old|scared|afraid|nervous|worried|jealous|sick of it)\b"
     r"(?:\s+(?:right now|today|tonight|now|at the moment|lol|haha|to hear that|about that|for you))?\s*$",
+    re.IGNORECASE,
+)
+# What the user is doing this minute: "I'm just looking out at the desert", "I was just watching a movie".
+_EN_RIGHT_NOW_RE = re.compile(
+    r"^(?:I|i)(?:'m|’m| am| m|m| was)\s+just\s+(?!started|moved|got|graduated|finished school)\w+ing\b|"
+    r"^(?:I|i)(?:'ll|’ll| will| am going to|'m going to|’m going to|'m gonna| am gonna)\s+(?:go\s+)?"
+    r"(?:go|head|get|grab|make|take|watch|eat|have|try|sleep|rest|relax)\b.*\b(?:now|tonight|later|today|soon)\b",
+    re.IGNORECASE,
+)
+_EN_QUESTION_INSIDE_RE = re.compile(
+    r"[,\s]+(?:what|how|where|which|who|why|when|can you|could you|would you|do you|did you|are you|have you|"
+    r"any (?:tips|ideas|advice|suggestions))\b",
     re.IGNORECASE,
 )
 _EN_QUESTION_START_RE = re.compile(
@@ -215,7 +227,10 @@ _ZH_GENERIC_RE = re.compile(
     r"(?:准备|要|先|得)?去(?:吃|睡|洗|休息)|该去)|再见|晚安|拜拜"
 )
 _ZH_HYPOTHETICAL_RE = re.compile(r"如果|假如|要是|假设|万一|但愿|以后有机会")
-_ZH_TASK_RE = re.compile(r"写一篇|写一首|写个|帮我写|翻译|作文|代码|程序|论文|文章|邮件|题目|作业|这段话|报错")
+_ZH_TASK_RE = re.compile(
+    r"写一篇|写一首|写个|帮我写|翻译|作文|论文|文章|邮件|题目|作业|这段话|报错|代码|"
+    r"(?:写|改|修改|调试|运行|跑)(?:一下)?(?:这个|这段|我的)?程序|这个程序|程序(?:报错|出错|有问题)"
+)
 _ZH_DISCLOSURE_RE = re.compile(
     r"我(?:[\u4e00-\u9fff]{0,4}?)(?:是|叫|住|在|喜欢|爱|讨厌|不喜欢|养|有|去|来自|搬|学|做|当|开|买|看|读|听|玩|"
     r"练|跑|打|弹|画|唱|跳|写|拍|参加|加入|结婚|离婚|毕业|工作|上班|上学|出生|长大|最近|今天|昨天|刚|已经|"
@@ -294,6 +309,8 @@ def _importance(*, category: str, quote: str, chinese: bool, user_initiated: boo
         value -= 0.1
     if not user_initiated:
         value -= 0.1
+    if not chinese and _EN_RIGHT_NOW_RE.match(quote):
+        value -= 0.15  # what the user is doing this minute is small talk
     return round(min(0.95, max(0.05, value)), 2)
 
 
@@ -341,7 +358,7 @@ _EN_TAIL_RE = re.compile(
     r"|\s+(?:that|who)\s+(?=(?:likes|loves|enjoys|is|was|has|makes|takes|goes|works|lives)\b)"
     r"|,\s*(?=(?:\w+\s+){0,2}(?:is|are|was|were|it's|its)\b)"
     r"|,\s*(?=(?:maybe|perhaps|so|which|but|though|because|since|and|or|except|unless|nice|how|what)\b)"
-    r"|\s*\((?:[^)]*)\)",
+    r"|\s*\((?:[^)]*)\)|\s+[—–]\s*|\s+-\s+|\s*[:;]-?[()DPp]\B|\s*[\U0001F300-\U0001FAFF]",
 )
 _EN_PRONOUN_OBJECT_RE = re.compile(
     r"^(?:I|i)\s+(?:\w+\s+){0,2}?(?:\w+)\s+(?:to\s+do\s+|doing\s+)?(?:it|that|this|them|those|these|one|so|"
@@ -368,8 +385,12 @@ _PRO_DROP_RE = re.compile(
 
 
 # "We have a dog and a cat" / "We live in Ohio": the user's household.
-_WE_RE = re.compile(r"^(?:[Ww]e|[Ww]e've|[Ww]e’ve)\s+(?:(?:also|still|just|recently|now)\s+)?(?P<verb>have|own|live|"
-                    r"moved|bought|adopted|got|raise|grow|run|rent)\b(?P<rest>.*)$")
+_WE_RE = re.compile(
+    r"^(?:[Ww]e|[Ww]e've|[Ww]e’ve)\s+(?:(?:also|still|just|recently|now)\s+)?"
+    r"(?:(?P<verb>live|moved|rent)\b(?P<rest>.*)|(?P<verb2>have|own|bought|adopted|got|raise)\b"
+    r"(?P<rest2>.*\b(?:kids?|children|sons?|daughters?|babies|baby|twins|dogs?|cats?|pets?|puppy|horses?|chickens|"
+    r"house|home|apartment|flat|farm|garden|cabin|boat|car|cars|truck)\b.*))$"
+)
 
 
 def _cut_tail(text: str) -> str:
@@ -388,7 +409,8 @@ def _en_clause(clause: str, *, sentence: str) -> str | None:
         return None
     if stripped.endswith("?"):
         # "I am just a homemaker, seen any good movies recently?" → the statement before the question.
-        cut = max(stripped.rfind(","), stripped.rfind(" and "))
+        asking = _EN_QUESTION_INSIDE_RE.search(stripped)
+        cut = asking.start() if asking else max(stripped.rfind(","), stripped.rfind(" and "))
         if cut <= 0:
             return None
         stripped = stripped[:cut]
@@ -397,11 +419,11 @@ def _en_clause(clause: str, *, sentence: str) -> str | None:
         return None
     if re.match(r"^(?:[Mm]y|MY)\b", stripped):
         # "my sister lives in Berlin", "my favorite color is blue" — needs a verb after the noun phrase.
-        if not re.match(r"^(?:[Mm]y|MY)\s+(?:[\w'-]+\s+){0,3}?(?:is|are|was|were|has|have|had|just|will|"
+        if not re.match(r"^(?:[Mm]y|MY)\s+name\s+\w|^(?:[Mm]y|MY)\s+(?:[\w'-]+\s+){0,3}?(?:is|are|was|were|has|have|had|just|will|"
                         r"used to|got|died|passed|went|came|took|made|[a-z]{2,}(?<!s)s|[a-z]{3,}ed|'s|’s|s)\b",
                         stripped):
             return None
-    elif not re.match(r"^(?:I|i)(?:'m|’m| m|'ve|’ve| ve|'d|’d|'ll|’ll)\b|^(?:Im|im|Ive)\b", stripped) and not (
+    elif not re.match(r"^(?:I|i)(?:'m|’m| m|'ve|’ve| ve|'d|’d|'ll|’ll)\b|^(?:Im|im|Ive|[Ii]am)\b", stripped) and not (
         _EN_DISCLOSURE_VERB_RE.match(stripped) or _EN_ANY_VERB_RE.match(stripped)
     ):
         return None
@@ -506,11 +528,25 @@ def _you_to_them(text: str) -> str:
     return re.sub(r"\byou\b", "them", text, flags=re.I)
 
 
+# A sentence without any first-person word (or a dropped-subject start) cannot disclose anything.
+_WORTH_A_LOOK_RE = re.compile(
+    r"\b(?:I|i|I'm|I’m|Im|im|[Ii]am|my|My|MY|me|we|We|mine|Mine)\b|我|^\W*(?:[Jj]ust|[Rr]ecently|[Ff]inally|\d+|[Tt]wo|"
+    r"[Tt]hree|[Ff]our|[Ff]ive|[Ll]ove|[Ll]ike|[Ee]njoy|[Hh]ate|[Pp]refer|[Ww]ork|[Ll]ive|[Mm]oving|[Tt]hinking|"
+    r"[Gg]ot|[Ff]inished|[Ss]tarted|[Mm]oved|[Hh]eading|[Pp]lanning|[Gg]etting|[Tt]raining|[Ss]tudying|[Ll]earning)\b"
+)
+
+
+def _question_before(frames: list[re.Match], position: int) -> tuple[str, str] | None:
+    before = [m for m in frames if m.end() <= position]
+    return _frame(before[-1]) if before else None
+
+
 def _last_question(text: str) -> tuple[str, str] | None:
     frames = list(_QUESTION_FRAME_RE.finditer(text))
-    if not frames:
-        return None
-    m = frames[-1]
+    return _frame(frames[-1]) if frames else None
+
+
+def _frame(m: re.Match) -> tuple[str, str] | None:
     rest = m.group("rest").strip()
     if re.search(r"\b(?:think|mean|know|want me|need me|agree)\b", rest, re.I):
         return None
@@ -525,7 +561,7 @@ def _resolve_answer(quote: str, question: tuple[str, str] | None) -> str | None:
     rest = _you_to_them(rest)
     short = _SHORT_ANSWER_RE.match(quote)
     if short:
-        negative = bool(re.search(r"n't|not", short.group("polarity")))
+        negative = bool(re.search(r"n't|\bnot\b", short.group(0)))
         if aux in ("do", "did"):
             verb, _, obj = rest.partition(" ")
             if not obj or not re.fullmatch(r"[a-z]+", verb.lower()):
@@ -569,6 +605,8 @@ _ANSWER_FRAMES = [
     (re.compile(r"do you have any (?:hobbies|interests|passions)|what do you like to do\b", re.I), "User enjoys {f}"),
     (re.compile(r"do you play any (?:sports|instruments?|games)", re.I), "User plays {f}"),
     (re.compile(r"do you have any (?P<k>[a-z]+(?: [a-z]+)?)", re.I), "User has {f} {k}"),
+    (re.compile(r"\bdo you (?:\w+ )?(?P<v>like|love|enjoy|play|have|own|watch|read|listen to|eat|drink|cook|speak|"
+                r"drive|ride|collect|go to|work|live)\b", re.I), "User {v} {f}"),
     (re.compile(r"are you (?:a |an )?[a-z]+(?: [a-z]+)? or (?:a |an )?[a-z]+", re.I), "User is {f}"),
     (re.compile(r"what(?:'s| is) your name\b", re.I), "User's name is {f}"),
 ]
@@ -601,7 +639,10 @@ def _answer_to_wh_question(fragment: str, question_text: str | None) -> str | No
             template = "User has {f}"
         if template == "User is {f}" and "old" in asked.lower() and not re.search(r"\d|ty\b|teen", fragment):
             return None
-        verb = conjugate(groups["v"].lower()) if groups.get("v") else ""
+        verb = ""
+        if groups.get("v"):
+            head, _, particle = groups["v"].lower().partition(" ")
+            verb = f"{conjugate(head)} {particle}".strip()
         statement = template.format(f=to_third_person_en(fragment), k=groups.get("k") or "", v=verb)
         return re.sub(r"\s+", " ", statement).strip()
     return None
@@ -642,28 +683,38 @@ def _implied_possessions(sentence: str) -> list[tuple[str, str]]:
     return found
 
 
+# Past this many characters a message is a paste, not a conversation: the rest is not read for memories.
+MAX_CHARS_READ = 30_000
+
+
 def _turn_clauses(turn: Turn, *, previous_assistant: str | None, order_start: int) -> list[_Clause]:
-    text = turn.content
+    text = turn.content[:MAX_CHARS_READ]
     chinese = bool(CJK_RE.search(text)) and len(CJK_RE.findall(text)) >= len(re.findall(r"[A-Za-z]", text)) / 2
     user_initiated = not _answers_a_question(previous_assistant, text, chinese=chinese)
     found: list[_Clause] = []
     order = order_start
     # Text inside code fences is never about the user.
     fenced = [(m.start(), m.end()) for m in re.finditer(r"```[\s\S]*?(?:```|$)", text)]
-    first_start = next(iter(sentences(text)), (0, 0))[0]
-    for s_start, s_end in sentences(text):
+    spans = sentences(text)
+    first_start = spans[0][0] if spans else 0
+    # Questions are found once per turn (a long paste would make a per-sentence search quadratic).
+    frames = list(_QUESTION_FRAME_RE.finditer(text))
+    assistant_question = _last_question(previous_assistant[-300:]) if previous_assistant else None
+    for s_start, s_end in spans:
         if any(a <= s_start < b for a, b in fenced):
             continue
         sentence = text[s_start:s_end]
+        if s_start != first_start and not _WORTH_A_LOOK_RE.search(sentence):
+            continue
         is_zh_sentence = bool(CJK_RE.search(sentence))
         splitter = _ZH_CLAUSE_SPLIT_RE if is_zh_sentence else _EN_CLAUSE_SPLIT_RE
         # The question a short answer in this sentence refers to: an earlier one of the user's own, or the
         # assistant's last one.
-        question = _last_question(text[:s_start]) or (
-            _last_question(previous_assistant[-300:]) if previous_assistant else None
-        )
+        question = _question_before(frames, s_start) or assistant_question
         first_sentence = s_start == first_start
         previous_zh_first_person = False
+        zh_hypothetical = is_zh_sentence and bool(_ZH_HYPOTHETICAL_RE.search(sentence))
+        starts_first_person = bool(_EN_START_RE.match(_LEAD_FILLER_RE.sub("", sentence[:80])))
         # Sensitive content is judged on the whole sentence: "I take insulin, my doctor says…" drops it all.
         if sensitive_category(sentence):
             continue
@@ -678,7 +729,7 @@ def _turn_clauses(turn: Turn, *, previous_assistant: str | None, order_start: in
                 quote, statement = _LEAD_FILLER_RE.sub("", sentence).strip(" .!…,"), answer
                 resolved_from_question = True
             elif is_zh_sentence:
-                quote = _zh_clause(clause) if not _ZH_HYPOTHETICAL_RE.search(sentence) else None
+                quote = _zh_clause(clause) if not zh_hypothetical else None
                 if quote is None and previous_zh_first_person and _ZH_CONTINUATION_RE.match(clause):
                     # "我最近搬到了杭州，在一家游戏公司工作": the second clause keeps the first one's 我.
                     candidate = _zh_clause("我" + clause)
@@ -687,11 +738,12 @@ def _turn_clauses(turn: Turn, *, previous_assistant: str | None, order_start: in
                 previous_zh_first_person = quote is not None
             elif _WE_RE.match(_LEAD_FILLER_RE.sub("", clause)):
                 we = _WE_RE.match(_cut_tail(_LEAD_FILLER_RE.sub("", clause)).rstrip(" ,;:-.!"))
-                if we and len(content_tokens(we.group("rest"))) >= 1 and not _EN_HYPOTHETICAL_RE.search(clause):
+                rest = (we.group("rest") or we.group("rest2") or "") if we else ""
+                if we and content_tokens(rest) and not _EN_HYPOTHETICAL_RE.search(clause):
                     quote = we.group(0)
-                    verb = {"have": "has", "own": "owns", "live": "lives", "raise": "raises", "grow": "grows",
-                            "run": "runs", "rent": "rents"}.get(we.group("verb"), we.group("verb"))
-                    statement = f"User's household {verb}{to_third_person_en(we.group('rest'))}"
+                    verb = we.group("verb") or we.group("verb2")
+                    verb = {"have": "has", "own": "owns", "live": "lives", "raise": "raises", "rent": "rents"}.get(verb, verb)
+                    statement = f"User's household {verb}{to_third_person_en(rest)}"
                 else:
                     quote = None
             elif c_start == s_start and _PRO_DROP_RE.match(_LEAD_FILLER_RE.sub("", clause)):
@@ -705,9 +757,7 @@ def _turn_clauses(turn: Turn, *, previous_assistant: str | None, order_start: in
                 if implicit:
                     quote = _cut_tail(dropped).rstrip(" ,;:-.!")
                     statement = _en_statement(implicit[:5] + implicit[5:6].lower() + implicit[6:])
-            elif _IMPLICIT_SUBJECT_RE.match(clause) and c_start > s_start and _EN_START_RE.match(
-                _LEAD_FILLER_RE.sub("", text[s_start:c_start])
-            ):
+            elif _IMPLICIT_SUBJECT_RE.match(clause) and c_start > s_start and starts_first_person:
                 # "I am quiet and love to browse the web": the second verb shares the sentence's "I".
                 implicit = _en_clause("I " + clause, sentence=sentence.strip())
                 quote = implicit[2:] if implicit else None

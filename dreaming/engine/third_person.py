@@ -24,14 +24,17 @@ _THIRD_PERSON_SPECIAL = {"have": "has", "do": "does", "go": "goes", "am": "is", 
                          "be": "is", "are": "is", "aren't": "isn't"}
 
 _CONTRACTIONS = [
-    (re.compile(r"\b(?:I|i)(?:'|’)m\b|\bI am\b|\bi am\b|\bIm\b|\bim\b(?= [a-z])|\bI m\b"), "User is"),
+    (re.compile(r"\b(?:I|i)(?:'|’)m\b|\bI am\b|\bi am\b|\bIm\b|\bim\b(?= [a-z])|\bI m\b|\b[Ii]am\b"), "User is"),
     (re.compile(r"\b(?:I|i)(?:'|’)ve\b|\bIve\b|\bI ve\b"), "User has"),
     (re.compile(r"\b(?:I|i)(?:'|’)ll\b"), "User will"),
     (re.compile(r"\b(?:I|i)(?:'|’)d(?= (?:been|had|gone|done|seen|never|already|just|always|lived|worked))"),
      "User had"),
     (re.compile(r"\b(?:I|i)(?:'|’)d\b"), "User would"),
 ]
-_I_VERB_RE = re.compile(r"\b(?:I|i)\b( (?:(?:" + "|".join(sorted(_ADVERBS)) + r") )*)([A-Za-z'’]+)")
+_I_VERB_RE = re.compile(
+    r"\b(?:I|i)\b( (?:(?:" + "|".join(sorted(_ADVERBS))
+    + r"|(?!(?:fly|rely|apply|reply|supply|imply|multiply|comply|ally)\b)[a-z]+ly) )*)([A-Za-z'’]+)"
+)
 _AND_VERB_RE = re.compile(
     r"^([^,;]*?\b(?:and|or) (?:(?:also|still|really|often|usually|always|sometimes) )*)"
     r"(love|like|enjoy|hate|prefer|have|own|work|live|play|go|do|want|need|spend|make|take|watch|read|"

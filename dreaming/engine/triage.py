@@ -15,11 +15,10 @@ SKIP_KINDS = ("coding", "document", "translation", "roleplay")
 
 _CODE_FENCE_RE = re.compile(r"```|~~~")
 _STACK_TRACE_RE = re.compile(
-    r"Traceback \(most recent call last\)|File \"[^\"]+\", line \d+|^\s+at [\w$.]+\([\w$.]*:?\d*\)|"
-    r"\b(?:[A-Z][a-z]+)*(?:Error|Exception)\b(?::|\s+at\b)|\bSyntaxError\b|\bsegmentation fault\b|"
-    r"\bstack ?trace\b|\bundefined is not\b|\bnull ?pointer\b|\bcommand not found\b|\bexit code \d+\b|"
-    r"\bnpm ERR!|\bE/AndroidRuntime\b|\bfatal:",
-    re.MULTILINE | re.IGNORECASE,
+    r"Traceback \(most recent call last\)|File \"[^\"\n]+\", line \d+|^[ \t]+at [\w$.]+\(|"
+    r"\b[A-Za-z]*(?:Error|Exception)(?::|\s+at\b)|\bSyntaxError\b|[Ss]egmentation fault|[Ss]tack ?trace|"
+    r"undefined is not|[Nn]ull ?[Pp]ointer|command not found|exit code \d+|npm ERR!|E/AndroidRuntime|\bfatal:",
+    re.MULTILINE,
 )
 _CODE_LINE_RE = re.compile(
     r"^\s*(?:def |class |import |from \S+ import |#include|function\b|const |let |var |public |private |"

@@ -9,9 +9,8 @@ from django.db import migrations
 
 
 def create(apps, schema_editor):
-    from dreaming.recall import SHORTLIST_FUNCTION_SQL, recall_index_sync
+    from dreaming.recall import recall_index_sync
 
-    schema_editor.execute(SHORTLIST_FUNCTION_SQL)
     recall_index_sync(schema_editor=schema_editor)
 
 

@@ -104,6 +104,10 @@ def test_judge_delete_and_read_in_chinese(page, live_server, world, artifacts):
     page.get_by_label("Search").fill("上海")
     expect(page.locator("#memory-list article")).to_have_count(1)
     expect(page).to_have_url(re.compile(r"q=%E4%B8%8A%E6%B5%B7"))
+    page.get_by_label("Category").select_option("preference")
+    expect(page.locator("#memory-list")).to_contain_text("No memory matches these filters.")
+    page.get_by_label("Category").select_option("")
+    expect(page.locator("#memory-list article")).to_have_count(1)
 
     # Edit in place: the textarea gets focus, saving swaps the card back with the new words.
     page.locator(f"#memory-{city.pk}").get_by_role("link", name="Edit").click()

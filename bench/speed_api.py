@@ -1,0 +1,113 @@
+"""4b. API append rate on a real server process under a bounded load from a second process.
+
+The server: `manage.py runserver 127.0.0.1:<random port> --noreload` (threaded, DEBUG off, the bench
+database via DATABASE_URL, the per-key rate limit raised so it measures throughput, not the limiter).
+The load: `python -m bench.loadgen` in another process — a fixed number of requests at a fixed
+concurrency over loopback. Each append request carries a user + assistant message (so 2 messages per
+request) to one of 20 sessions, authenticated with an API key created for the run. Baseline: the same
+load on `GET /healthz?only=database` (one `SELECT 1`), the server's floor for a request that touches
+the database. Afterwards the stored messages are counted: none may be missing.
+"""
+from __future__ import annotations
+
+import json
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+from urllib.parse import quote
+
+from django.contrib.auth import get_user_model
+from django.db import connection
+
+from bench.report import Figure
+from chat.models import Message
+from chat.services import api_key_create, session_create
+
+ROOT = Path(__file__).resolve().parent.parent
+CONCURRENCY = 8
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _database_url() -> str:
+    d = connection.settings_dict
+    auth = quote(d["USER"] or "") + (":" + quote(d["PASSWORD"]) if d["PASSWORD"] else "")
+    host = d["HOST"] or ""
+    if host.startswith("/"):
+        return f"postgresql://{auth}@/{quote(d['NAME'])}?host={quote(host)}"
+    return f"postgresql://{auth}@{host}:{d['PORT'] or 5432}/{quote(d['NAME'])}"
+
+
+def _server_start(port: int) -> subprocess.Popen:
+    env = {
+        **os.environ, "DATABASE_URL": _database_url(), "DJANGO_DEBUG": "0", "DJANGO_SECRET_KEY": "bench-only-not-secret",
+        "DJANGO_ALLOWED_HOSTS": "127.0.0.1,localhost", "API_RATE_LIMIT_PER_MINUTE": "100000000", "LOG_LEVEL": "WARNING",
+    }
+    env.pop("MEMCENTER_TEST_DB", None)
+    server = subprocess.Popen(
+        [sys.executable, "manage.py", "runserver", f"127.0.0.1:{port}", "--noreload"],
+        cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True,
+    )
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        if server.poll() is not None:
+            raise RuntimeError("runserver exited: " + server.stderr.read().decode(errors="replace")[-500:])
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz?only=database", timeout=2) as response:
+                if response.status == 200:
+                    return server
+        except OSError:
+            time.sleep(0.3)
+    server.kill()
+    raise RuntimeError("runserver did not answer within 60 s")
+
+
+def _load(*, port: int, kind: str, requests: int, sessions: list[int], secret: str, tag: str) -> dict:
+    result = subprocess.run(
+        [sys.executable, "-m", "bench.loadgen", "--base", f"http://127.0.0.1:{port}", "--kind", kind,
+         "--requests", str(requests), "--concurrency", str(CONCURRENCY), "--sessions", ",".join(map(str, sessions)),
+         "--tag", tag],
+        cwd=ROOT, env={**os.environ, "BENCH_API_KEY": secret}, capture_output=True, text=True, timeout=1800, check=True,
+    )
+    return json.loads(result.stdout.strip().splitlines()[-1])
+
+
+def run(ctx) -> list[Figure]:
+    requests = 300 if ctx.quick else 2000
+    user = get_user_model().objects.create(username="bench-api")
+    sessions = [session_create(user=user, external_id=f"bench-api-{i}")[0].pk for i in range(20)]
+    _, secret = api_key_create(name="bench-api")
+    port = _free_port()
+    ctx.log(f"runserver on 127.0.0.1:{port}; {requests} requests at concurrency {CONCURRENCY}")
+    server = _server_start(port)
+    try:
+        _load(port=port, kind="append", requests=50, sessions=sessions, secret=secret, tag="warm")
+        _load(port=port, kind="health", requests=50, sessions=sessions, secret=secret, tag="warm")
+        append = _load(port=port, kind="append", requests=requests, sessions=sessions, secret=secret, tag="run")
+        health = _load(port=port, kind="health", requests=requests, sessions=sessions, secret=secret, tag="run")
+    finally:
+        server.terminate()
+        try:
+            server.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            server.kill()
+    stored = Message.objects.filter(session_id__in=sessions, external_id__startswith="run-").count()
+    ctx.details["api"] = {"append": append, "health": health, "stored_messages": stored}
+    rate, floor = append["requests_per_second"], health["requests_per_second"]
+    note = (f"{requests} requests, concurrency {CONCURRENCY}, 2 messages each ({2 * rate:.0f} messages/s); "
+            f"append p50 {append['p50_ms']:.0f} ms / p95 {append['p95_ms']:.0f} ms; baseline = GET /healthz?only=database "
+            f"under the same load; server = runserver --noreload (threaded)")
+    return [
+        Figure("api", "API append rate (vs health-check floor)", rate, floor, "requests/s", ratio=rate / floor, note=note),
+        Figure("api", "API appends answered 2xx and stored", stored / (2 * requests), None, "", "= 1.0",
+               append["errors"] == 0 and stored == 2 * requests,
+               note=f"{append['ok']}/{requests} answered 2xx; {stored}/{2 * requests} messages stored; statuses {append['statuses']}"),
+    ]

@@ -1,0 +1,222 @@
+"""3a. Recall latency for a user with 10k memories inside a table of 1M rows.
+
+The 1M-row table lives in its own database, `bench_memcenter_big`, built once and cached between runs
+(building it is the slow part: a few minutes). It is rebuilt only when its fingerprint (rows, users,
+dimensions, embedder, BUILD_VERSION) no longer matches; `migrate` runs on it every time, so new
+migrations reach it. Build: users are created, then one binary COPY streams 1M rows in random order —
+990k for 4,999 other users with random unit vectors at settings.EMBEDDING_DIM, interleaved with the
+target user's 10k real synthetic statements embedded by the configured embedder — with the table's
+secondary indexes dropped during the load and rebuilt afterwards, then VACUUM ANALYZE (index-only
+scans need the visibility map).
+
+Measured: `recall(user=..., query=..., k=10)` — the function the API and `manage.py recall` call —
+on natural chat messages, p50/p95. Baseline: the same user with the same 10k memories in the small
+bench database (10k rows in the table), so the ratio shows what the other 990k rows cost.
+"""
+from __future__ import annotations
+
+import os
+import time
+
+import numpy as np
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.core.management import call_command
+from django.db import connection
+from django.utils import timezone
+
+from bench.report import Figure, percentile
+from bench.speed_context import memories_create
+from bench.synth import memory_statements, user_turns
+from dreaming.context import memory_md_render_all
+from dreaming.models import Memory
+from dreaming.providers import get_embedder
+from dreaming.recall import recall
+
+BIG_DB = "bench_memcenter_big"
+# BENCH_RECALL_ROWS shrinks the table for developing the bench itself (the fingerprint notes it).
+TOTAL_ROWS = int(os.environ.get("BENCH_RECALL_ROWS", 1_000_000))
+TARGET_ROWS = 10_000
+OTHER_USERS = 4_999
+BUILD_VERSION = 1
+TARGET_USERNAME = "bench-recall"
+
+
+def _fingerprint(embedder_name: str) -> str:
+    return (f"v{BUILD_VERSION} rows={TOTAL_ROWS} target={TARGET_ROWS} users={OTHER_USERS + 1} "
+            f"dim={settings.EMBEDDING_DIM} embedder={embedder_name}")
+
+
+def _measure(*, user, queries: list[str], embedder) -> list[float]:
+    for query in queries[:20]:  # warm the buffer cache and the code paths
+        recall(user=user, query=query, k=10, embedder=embedder)
+    times = []
+    for query in queries:
+        started = time.perf_counter()
+        recall(user=user, query=query, k=10, embedder=embedder)
+        times.append(time.perf_counter() - started)
+    return times
+
+
+def run(ctx) -> list[Figure]:
+    embedder = get_embedder()
+    queries = user_turns(count=100 if ctx.quick else 300, seed=17)
+
+    ctx.log(f"baseline: {TARGET_ROWS} memories alone in the bench database")
+    user = get_user_model().objects.create(username=TARGET_USERNAME)
+    memories_create(user=user, count=TARGET_ROWS, embedder=embedder, seed=5)
+    with connection.cursor() as cursor:
+        cursor.execute("VACUUM ANALYZE dreaming_memory")
+    small = _measure(user=user, queries=queries, embedder=embedder)
+
+    with _database(BIG_DB):
+        built, seconds = _big_table_ensure(ctx, embedder=embedder)
+        big_user = get_user_model().objects.get(username=TARGET_USERNAME)
+        rows = Memory.objects.count()
+        mine = Memory.objects.filter(user=big_user).count()
+        big = _measure(user=big_user, queries=queries, embedder=embedder)
+
+    ms = lambda values, p: 1000 * percentile(values, p)  # noqa: E731
+    big_p50, big_p95, small_p50, small_p95 = ms(big, 50), ms(big, 95), ms(small, 50), ms(small, 95)
+    cache_note = (f"built the {rows:,}-row table in {seconds:.0f} s" if built
+                  else f"reused the cached {rows:,}-row database {BIG_DB}")
+    ctx.details["recall"] = {
+        "rows": rows, "user_rows": mine, "queries": len(queries), "built": built, "build_seconds": seconds,
+        "big_ms": {"p50": big_p50, "p95": big_p95}, "small_ms": {"p50": small_p50, "p95": small_p95},
+    }
+    return [
+        Figure("recall", f"Recall p95, {mine:,} memories in {rows:,} rows (vs alone)", big_p95, small_p95, "ms",
+               "≤ 10 ms", big_p95 <= 10, ratio=big_p95 / small_p95,
+               note=f"{len(queries)} chat messages as queries, k=10, recall() with its stats update; {cache_note}"),
+        Figure("recall", f"Recall p50, {mine:,} memories in {rows:,} rows (vs alone)", big_p50, small_p50, "ms",
+               ratio=big_p50 / small_p50),
+    ]
+
+
+class _database:
+    """Point the default connection at another database for a while (created if missing)."""
+
+    def __init__(self, name: str):
+        self.name = name
+
+    def __enter__(self):
+        self.saved = connection.settings_dict["NAME"]
+        with connection.creation._nodb_cursor() as cursor:
+            cursor.execute("SELECT 1 FROM pg_database WHERE datname = %s", [self.name])
+            if cursor.fetchone() is None:
+                cursor.execute(f'CREATE DATABASE "{self.name}"')
+        self._switch(self.name)
+        call_command("migrate", verbosity=0, interactive=False)
+        return self
+
+    def __exit__(self, *exc):
+        self._switch(self.saved)
+
+    @staticmethod
+    def _switch(name: str) -> None:
+        connection.close()
+        connection.settings_dict["NAME"] = name
+        settings.DATABASES[connection.alias]["NAME"] = name
+
+
+def _big_table_ensure(ctx, *, embedder) -> tuple[bool, float]:
+    fingerprint = _fingerprint(getattr(embedder, "name", type(embedder).__name__))
+    with connection.cursor() as cursor:
+        cursor.execute("CREATE TABLE IF NOT EXISTS bench_cache (key text PRIMARY KEY, value text NOT NULL)")
+        cursor.execute("SELECT value FROM bench_cache WHERE key = 'recall_table'")
+        row = cursor.fetchone()
+    if row and row[0] == fingerprint and Memory.objects.count() == TOTAL_ROWS:
+        ctx.log(f"reusing cached {BIG_DB} ({fingerprint})")
+        return False, 0.0
+    ctx.log(f"building {BIG_DB}: {TOTAL_ROWS:,} rows (once; cached afterwards)")
+    started = time.perf_counter()
+    _big_table_build(ctx, embedder=embedder)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "INSERT INTO bench_cache (key, value) VALUES ('recall_table', %s) ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value",
+            [fingerprint],
+        )
+    return True, time.perf_counter() - started
+
+
+def _big_table_build(ctx, *, embedder) -> None:
+    import psycopg
+    from pgvector.psycopg import register_vector
+    from psycopg.types.json import Jsonb
+
+    User = get_user_model()
+    with connection.cursor() as cursor:  # a rebuild starts from empty tables (the ORM's cascade would crawl)
+        cursor.execute(f"TRUNCATE {User._meta.db_table} RESTART IDENTITY CASCADE")
+    target = User.objects.create(username=TARGET_USERNAME)
+    others = User.objects.bulk_create([User(username=f"bench-big-{i}") for i in range(OTHER_USERS)], batch_size=1000)
+    other_ids = np.array([u.pk for u in others])
+
+    pairs = memory_statements(count=TARGET_ROWS, seed=5)
+    target_vectors = []
+    for start in range(0, len(pairs), 512):
+        target_vectors += embedder.embed([s for _, s in pairs[start : start + 512]], kind="document")
+
+    table = Memory._meta.db_table
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT indexname, indexdef FROM pg_indexes WHERE tablename = %s AND indexname NOT LIKE %s", [table, "%_pkey"]
+        )
+        indexes = cursor.fetchall()
+        for name, _ in indexes:
+            cursor.execute(f'DROP INDEX IF EXISTS "{name}"')
+        cursor.execute(
+            "SELECT column_name, udt_name FROM information_schema.columns WHERE table_name = %s AND column_name <> 'id' "
+            "ORDER BY ordinal_position", [table],
+        )
+        columns = cursor.fetchall()
+
+    rng = np.random.default_rng(1)
+    dim = settings.EMBEDDING_DIM
+    now = timezone.now()
+    is_target = np.zeros(TOTAL_ROWS, dtype=bool)
+    is_target[rng.choice(TOTAL_ROWS, TARGET_ROWS, replace=False)] = True
+    owners = rng.choice(other_ids, size=TOTAL_ROWS)
+    ages = rng.integers(0, 700, size=TOTAL_ROWS)
+    categories = ["fact", "preference", "event", "emotion", "relation"]
+    fields = {f.column: f for f in Memory._meta.concrete_fields}
+    names = [name for name, _ in columns]
+    defaults = {name: fields[name].get_default() if name in fields else None for name in names}
+    defaults = {name: Jsonb(v) if isinstance(v, (dict, list)) else v for name, v in defaults.items()}
+    copy_sql = f"COPY {table} ({', '.join(names)}) FROM STDIN WITH (FORMAT BINARY)"
+
+    target_index = 0
+    params = {k: v for k, v in connection.get_connection_params().items() if k not in ("cursor_factory", "context")}
+    with psycopg.connect(**params) as raw:
+        register_vector(raw)
+        with raw.cursor() as cursor, cursor.copy(copy_sql) as copy:
+            copy.set_types([udt for _, udt in columns])
+            block = None
+            for i in range(TOTAL_ROWS):
+                if i % 10_000 == 0:
+                    block = rng.standard_normal((10_000, dim), dtype=np.float32)
+                    block /= np.linalg.norm(block, axis=1, keepdims=True)
+                    if i % 100_000 == 0:
+                        ctx.log(f"  {i:,} rows")
+                seen = now - timezone.timedelta(days=int(ages[i]))
+                if is_target[i]:
+                    category, statement = pairs[target_index]
+                    vector = np.asarray(target_vectors[target_index], dtype=np.float32)
+                    user_id, target_index = target.pk, target_index + 1
+                else:
+                    category, statement = categories[i % 5], f"User mentioned thing number {i}."
+                    vector, user_id = block[i % 10_000], int(owners[i])
+                values = {
+                    **defaults, "user_id": user_id, "persona_id": None, "statement": statement, "category": category,
+                    "confidence": float(0.3 + 0.7 * ((i * 7919) % 97) / 97), "importance": float(((i * 104729) % 89) / 89),
+                    "status": "active", "valid_from": seen, "first_seen": seen, "last_seen": seen, "valid_to": None,
+                    "superseded_by_id": None, "last_recalled_at": None, "embedding": vector,
+                    "score_breakdown": Jsonb({}), "created_at": now, "updated_at": now,
+                }
+                copy.write_row([values[name] for name in names])
+        raw.commit()
+    ctx.log("  rebuilding indexes")
+    with connection.cursor() as cursor:
+        for _, definition in indexes:
+            cursor.execute(definition)
+        cursor.execute("VACUUM ANALYZE " + table)
+    memory_md_render_all(user=target)
