@@ -157,16 +157,18 @@ def recall_candidates(*, user_id: int, persona_id: int | None, vector: list[floa
 # A 512-d vector (2 KB) is stored out of line in TOAST, so that plan reads ~4 TOAST buffers per
 # memory: ~130 ms for 10k memories. The planner does not count TOAST reads, so it keeps choosing it.
 # Instead the vectors are copied into a covering index and read with an index-only scan (no heap,
-# no TOAST; ~10x faster). The index is keyed on the expression (user_id + 0), and the persona
-# condition is written with COALESCE, so that it is the ONLY index matching the shortlist's
-# conditions: the planner cannot fall back to a TOAST-reading plan through the user_id or
-# persona_id indexes, and the function turns seq/bitmap scans off. A btree tuple holds at most 2704 bytes
-# (4 bytes per dimension + 8), so this needs ≤ 640 dimensions; above that the function uses the
-# plain btree and heap (correct, slower — see docs/readme/context.md).
+# no TOAST; ~10x faster). The index is keyed on one expression, "the owner of an active memory"
+# (CASE WHEN status = 'active' THEN user_id END), and the function's conditions are written so
+# that this is the ONLY index that matches them (no bare user_id / status / persona_id condition
+# another index could serve), and seq/bitmap scans are off inside the function: the plan cannot
+# drift back to a TOAST-reading one. A btree tuple holds at most 2704 bytes (4 bytes per
+# dimension + 8), so this needs ≤ 640 dimensions; above that the function uses the plain btree
+# and the heap (correct, slower — see docs/readme/context.md).
 RECALL_INDEX = "memory_recall_cover_idx"
 RECALL_INDEX_MAX_DIMENSIONS = 640
 _TABLE = Memory._meta.db_table
-_INDEX_SQL = f"CREATE INDEX IF NOT EXISTS {RECALL_INDEX} ON {_TABLE} ((user_id + 0), status, persona_id) INCLUDE (user_id, id, embedding)"
+_ACTIVE_OWNER = f"(CASE WHEN status = '{Memory.Status.ACTIVE}' THEN user_id END)"
+_INDEX_SQL = f"CREATE INDEX {RECALL_INDEX} ON {_TABLE} ({_ACTIVE_OWNER}) INCLUDE (user_id, status, persona_id, id, embedding)"
 _FUNCTION_SQL = """
 CREATE OR REPLACE FUNCTION memory_recall_shortlist(
     p_user_id bigint, p_persona_id bigint, p_vector vector, p_exclude bigint[], p_limit integer
@@ -175,7 +177,7 @@ LANGUAGE sql STABLE ROWS 100 {settings}
 AS $$
     SELECT id, embedding <=> p_vector
     FROM {table}
-    WHERE {user_condition} AND status = '{status}'
+    WHERE {owner_condition}
       AND COALESCE(persona_id, 0) IN (0, COALESCE(p_persona_id, 0))
       AND NOT (id = ANY(p_exclude))
     ORDER BY 2
@@ -199,15 +201,22 @@ def recall_index_sync(*, schema_editor=None) -> bool:
     with (schema_editor.connection if schema_editor else connection).cursor() as cursor:
         dimensions = _embedding_dimensions(cursor)
         covered = dimensions is not None and dimensions <= RECALL_INDEX_MAX_DIMENSIONS
+        cursor.execute("SELECT indexdef FROM pg_indexes WHERE indexname = %s", [RECALL_INDEX])
+        row = cursor.fetchone()
+        if row and not (covered and "CASE WHEN" in row[0]):
+            cursor.execute(f"DROP INDEX {RECALL_INDEX}")
+            row = None
         if covered:
-            cursor.execute(_INDEX_SQL)
+            if row is None:
+                cursor.execute(_INDEX_SQL)
             function = _FUNCTION_SQL.format(
                 settings="SET enable_seqscan = off SET enable_bitmapscan = off",
-                table=_TABLE, user_condition="user_id + 0 = p_user_id", status=Memory.Status.ACTIVE,
+                table=_TABLE, owner_condition=f"{_ACTIVE_OWNER} = p_user_id",
             )
         else:
-            cursor.execute(f"DROP INDEX IF EXISTS {RECALL_INDEX}")
-            function = _FUNCTION_SQL.format(settings="", table=_TABLE, user_condition="user_id = p_user_id", status=Memory.Status.ACTIVE)
+            function = _FUNCTION_SQL.format(
+                settings="", table=_TABLE, owner_condition=f"user_id = p_user_id AND status = '{Memory.Status.ACTIVE}'"
+            )
         cursor.execute(function)
     return covered
 

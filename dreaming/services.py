@@ -29,6 +29,7 @@ from dreaming.models import (
     MemoryDocument,
     MemorySettings,
     MemorySource,
+    Tombstone,
 )
 from dreaming.providers import ProviderUnavailable, get_embedder
 from dreaming.tombstones import tombstone_add, tombstone_digest
@@ -174,6 +175,15 @@ def _diary_scrub(*, user, texts: list[str]) -> tuple[int, int]:
 
 # --- Forgetting -----------------------------------------------------------------------------
 
+def _tombstone_many(*, user, statements: set[str]) -> int:
+    """tombstone_add for many statements in one INSERT (forgetting everything may mean thousands)."""
+    digests = {tombstone_digest(s) for s in statements if s.strip()}
+    Tombstone.objects.bulk_create(
+        [Tombstone(user=user, digest=digest) for digest in digests], ignore_conflicts=True
+    )
+    return len(digests)
+
+
 def _forget_memories(*, user, memories: list[Memory], receipt: ForgetReceipt) -> set[str]:
     """Delete the memories and everything that carries their words. Returns the tombstoned statements."""
     ids = [m.pk for m in memories]
@@ -200,9 +210,7 @@ def _forget_memories(*, user, memories: list[Memory], receipt: ForgetReceipt) ->
 
     receipt.memories += Memory.objects.filter(user=user, pk__in=ids).delete()[1].get("dreaming.Memory", 0)
     receipt.memory_ids.extend(ids)
-    for statement in statements:
-        tombstone_add(user=user, statement=statement)
-    receipt.tombstones += len(digests)
+    receipt.tombstones += _tombstone_many(user=user, statements=statements)
     return statements
 
 
@@ -245,9 +253,7 @@ def memory_forget_all(*, user, by) -> ForgetReceipt:
         receipt.memories = Memory.objects.filter(user=user).delete()[1].get("dreaming.Memory", 0)
         receipt.diary_deleted = DiaryEntry.objects.filter(user=user).delete()[1].get("dreaming.DiaryEntry", 0)
         MemoryDocument.objects.filter(user=user).delete()
-        for statement in statements:
-            tombstone_add(user=user, statement=statement)
-        receipt.tombstones = len({tombstone_digest(s) for s in statements})
+        receipt.tombstones = _tombstone_many(user=user, statements=statements)
         # Fresh, empty documents: the chat path keeps reading a document, now one that says nothing.
         receipt.documents_rerendered = _rerender_memory_md(user=user)
     logger.info("all memory forgotten user=%s memories=%s", user.pk, receipt.memories)

@@ -187,7 +187,7 @@ def test_the_shortlist_is_an_index_only_scan_of_the_covering_index(user):
         remember(user, f"User visited city number {i}")
     with connection.cursor() as cursor:
         cursor.execute("SELECT indexdef FROM pg_indexes WHERE indexname = %s", [RECALL_INDEX])
-        assert "INCLUDE (user_id, id, embedding)" in cursor.fetchone()[0]
+        assert "INCLUDE (user_id, status, persona_id, id, embedding)" in cursor.fetchone()[0]
         cursor.execute("SELECT prosrc, proconfig FROM pg_proc WHERE proname = 'memory_recall_shortlist'")
         body, config = cursor.fetchone()
         for name, number in (("p_user_id", 1), ("p_persona_id", 2), ("p_vector", 3), ("p_exclude", 4), ("p_limit", 5)):

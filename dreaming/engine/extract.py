@@ -55,28 +55,9 @@ _LEAD_FILLER_RE = re.compile(
     re.IGNORECASE,
 )
 _EN_START_RE = re.compile(rf"^{_SUBJ}\b")
-# "I" + one of these, or "I'm" / "my X …", makes a disclosure. Opinion and conversation verbs do not.
-_EN_DISCLOSURE_VERB_RE = re.compile(
-    r"^(?:I|i)\s+(?:(?:also|still|just|really|actually|usually|always|often|sometimes|never|currently|"
-    r"recently|now|even|mostly|mainly|too|definitely|totally|absolutely|truly|do|did|don't|dont|didn't|"
-    r"didnt|do not|did not|can't|cant|cannot|can|could|used to|will|won't|wont|never|rarely|sometimes|"
-    r"love to|like to|enjoy|hate to|am|was)\s+)*"
-    r"(?:am|was|have|had|has|own|owned|like|liked|love|loved|adore|enjoy|enjoyed|hate|hated|dislike|prefer|"
-    r"preferred|moved|move|live|lived|grew|work|worked|study|studied|teach|taught|went|go|got|get|play|played|"
-    r"watch|watched|read|write|wrote|listen|collect|cook|bake|drive|drove|ride|run|ran|swim|hike|travel|"
-    r"traveled|travelled|visit|visited|started|start|finished|graduated|retired|quit|joined|bought|built|"
-    r"volunteer|volunteered|raise|raised|grow|keep|eat|ate|drink|speak|spent|spend|make|made|take|took|"
-    r"plan|planned|want|wanted|hope|need|fell|married|adopted|met|won|lost|became|sing|dance|draw|paint|"
-    r"paint|knit|sew|fish|hunt|garden|surf|ski|skate|climb|bike|jog|lift|practice|practise|train|"
-    r"belong|come|came|was born|turned|saw|tried|try|learn|learned|learnt|miss|missed|wish|feel|felt|"
-    r"help|helped|care|run|manage|managed|design|sell|sold|stay|stayed|left|leave|born|need|use|used|"
-    r"attend|attended|teach|volunteer|coach|coached|babysit|rent|share|mostly|usually)\b",
-    re.IGNORECASE,
-)
-# Past tenses and -ing/-s forms read as verbs even when they are not in the list above.
 # In English the word after "I" is (nearly always) a verb or an adverb before one: "I fix computers",
 # "I immigrated from Britain". Opinion and conversation verbs are turned away by _EN_GENERIC_RE.
-_EN_ANY_VERB_RE = re.compile(r"^(?:I|i)\s+[a-z]{2,}\b(?<!\bto)")
+_EN_ANY_VERB_RE = re.compile(r"^(?:I|i)\s+[A-Za-z]{2,}\b")
 _EN_GENERIC_RE = re.compile(
     r"^(?:I|i)(?:'m|’m| am)?\s+(?:(?:really|just|so|very|totally|also|too)\s+)*"
     r"(?:think|guess|see|know|agree|mean|understand|believe|suppose|bet|wonder|was wondering|hear|heard|"
@@ -424,7 +405,7 @@ def _en_clause(clause: str, *, sentence: str) -> str | None:
                         stripped):
             return None
     elif not re.match(r"^(?:I|i)(?:'m|’m| m|'ve|’ve| ve|'d|’d|'ll|’ll)\b|^(?:Im|im|Ive|[Ii]am)\b", stripped) and not (
-        _EN_DISCLOSURE_VERB_RE.match(stripped) or _EN_ANY_VERB_RE.match(stripped)
+        _EN_ANY_VERB_RE.match(stripped)
     ):
         return None
     if _EN_GENERIC_RE.match(stripped) or _EN_MOMENT_RE.match(stripped):
@@ -687,6 +668,22 @@ def _implied_possessions(sentence: str) -> list[tuple[str, str]]:
 MAX_CHARS_READ = 30_000
 
 
+# "Me too!" / "Same here" after the assistant said something about itself: the user says it of themself.
+_ECHO_RE = re.compile(r"^\W*(?P<echo>me too|same here|so do i|i do too|i am too|i'm the same|same for me)\b", re.I)
+
+
+def _echoed_statement(previous: str) -> str | None:
+    spans = sentences(previous[-400:])
+    for s_start, s_end in reversed(spans):
+        sentence = previous[-400:][s_start:s_end]
+        if sentence.rstrip().endswith("?"):
+            continue
+        quote = _en_clause(sentence, sentence=sentence.strip())
+        if quote and not sensitive_category(sentence):
+            return _en_statement(quote)
+    return None
+
+
 def _turn_clauses(turn: Turn, *, previous_assistant: str | None, order_start: int) -> list[_Clause]:
     text = turn.content[:MAX_CHARS_READ]
     chinese = bool(CJK_RE.search(text)) and len(CJK_RE.findall(text)) >= len(re.findall(r"[A-Za-z]", text)) / 2
@@ -712,6 +709,15 @@ def _turn_clauses(turn: Turn, *, previous_assistant: str | None, order_start: in
         # assistant's last one.
         question = _question_before(frames, s_start) or assistant_question
         first_sentence = s_start == first_start
+        if first_sentence and previous_assistant and not CJK_RE.search(sentence):
+            echo = _ECHO_RE.match(sentence)
+            echoed = _echoed_statement(previous_assistant) if echo else None
+            if echoed:
+                order += 1
+                importance = _importance(category=_category_en(echoed), quote=echoed, chinese=False,
+                                         user_initiated=False)
+                found.append(_Clause(echo.group("echo"), echoed, _category_en(echoed), importance, False,
+                                     turn.seq, order))
         previous_zh_first_person = False
         zh_hypothetical = is_zh_sentence and bool(_ZH_HYPOTHETICAL_RE.search(sentence))
         starts_first_person = bool(_EN_START_RE.match(_LEAD_FILLER_RE.sub("", sentence[:80])))

@@ -85,6 +85,7 @@ def to_third_person_en(text: str) -> str:
     tail = re.sub(r"\bthey was\b", "they were", tail)
     tail = re.sub(r"\bthey wasn't\b", "they weren't", tail)
     text = head + tail
+    text = re.sub(r"\b(User|they) (has|have) got\b", r"\1 \2", text)  # British "have got" = "have"
     text = re.sub(r"^(?:[Mm]y|MY)\b", "User's", text)
     text = re.sub(r"\b(?:[Mm]y)\b", "their", text)
     text = re.sub(r"\b(?:[Mm]yself)\b", "themself", text)

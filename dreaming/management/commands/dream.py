@@ -1,4 +1,5 @@
 """manage.py dream --now [--phase light|deep|weekly|all] [--user USERNAME] [--dry-run] [--backfill]"""
+import logging
 from decimal import Decimal
 
 from django.contrib.auth import get_user_model
@@ -43,6 +44,10 @@ class Command(BaseCommand):
         if backfill and phase:
             raise CommandError("--backfill replays all phases in time order; leave out --phase.")
         target = self._user(user)
+        if options["verbosity"] < 2:
+            # One structured log line per run is for the scheduled workers' logs; here the
+            # progress bar and the summary line say it (-v 2 shows the run lines too).
+            logging.getLogger("dreaming.runs").setLevel(logging.WARNING)
         if backfill:
             from dreaming.backfill import dream_backfill
 
