@@ -109,8 +109,7 @@ def run(ctx) -> list[Figure]:
         ctx.notes.append("LoCoMo: locomo/locomo_dev.json not found in the datasets folder — skipped")
         return []
     conversations = json.loads(path.read_text())
-    if ctx.quick:
-        conversations = conversations[:1]
+    conversations = conversations[: ctx.pick(full=len(conversations), quick=1)]
     users = []
     for ci, conversation in enumerate(conversations):
         for side in ("a", "b"):

@@ -31,6 +31,7 @@ class Report:
     details: dict = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
     meta: dict = field(default_factory=dict)
+    sections: list[tuple[str, str]] = field(default_factory=list)
 
     def add(self, figures: list[Figure]) -> None:
         self.figures.extend(figures)
@@ -63,6 +64,8 @@ class Report:
         notes = [f"- **{f.name}**: {f.note}" for f in self.figures if f.note] + [f"- {n}" for n in self.notes]
         if notes:
             parts += ["## Notes", "", *notes, ""]
+        for title, body in self.sections:
+            parts += [f"## {title}", "", body, ""]
         return "\n".join(parts)
 
     def write(self, folder: Path) -> tuple[Path, Path]:

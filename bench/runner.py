@@ -37,11 +37,22 @@ BENCHES = {
 @dataclass
 class BenchContext:
     datasets: Path
-    quick: bool
     workdir: Path
+    mode: str = "full"  # full | quick | smoke (the test suite's tiny sizes)
     details: dict = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
+    sections: list[tuple[str, str]] = field(default_factory=list)  # (title, Markdown) shown under the table
     progress: bool = True
+
+    @property
+    def quick(self) -> bool:
+        return self.mode != "full"
+
+    def pick(self, *, full, quick, smoke=None):
+        """The size for this mode (smoke falls back to quick)."""
+        if self.mode == "full":
+            return full
+        return quick if self.mode == "quick" or smoke is None else smoke
 
     def log(self, text: str) -> None:
         if self.progress:
@@ -100,7 +111,9 @@ def main(argv: list[str] | None = None) -> int:
     connection.creation.create_test_db(verbosity=0, autoclobber=True, serialize=False, keepdb=False)
     try:
         with tempfile.TemporaryDirectory(prefix="memcenter-bench-") as tmp:
-            ctx = BenchContext(datasets=datasets, quick=args.quick, workdir=Path(tmp), progress=not args.quiet)
+            ctx = BenchContext(
+                datasets=datasets, workdir=Path(tmp), mode="quick" if args.quick else "full", progress=not args.quiet
+            )
             if not datasets.is_dir():
                 ctx.notes.append(f"datasets folder {datasets} not found: quality evaluations skipped")
             for name in args.chosen:
@@ -113,7 +126,7 @@ def main(argv: list[str] | None = None) -> int:
                     figures = [Figure(bench=name, name=f"{name}: failed", ours=f"{type(exc).__name__}: {exc}"[:200], passed=False)]
                 report.add(figures)
                 print(f"bench: {name} done in {time.perf_counter() - t0:.0f} s", file=sys.stderr, flush=True)
-            report.details, report.notes = ctx.details, ctx.notes
+            report.details, report.notes, report.sections = ctx.details, ctx.notes, ctx.sections
     finally:
         connection.creation.destroy_test_db(old_name, verbosity=0, keepdb=args.keepdb)
     report.meta = _meta(args, time.perf_counter() - started)

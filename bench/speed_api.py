@@ -81,7 +81,7 @@ def _load(*, port: int, kind: str, requests: int, sessions: list[int], secret: s
 
 
 def run(ctx) -> list[Figure]:
-    requests = 300 if ctx.quick else 2000
+    requests = ctx.pick(full=2000, quick=300, smoke=20)
     user = get_user_model().objects.create(username="bench-api")
     sessions = [session_create(user=user, external_id=f"bench-api-{i}")[0].pk for i in range(20)]
     _, secret = api_key_create(name="bench-api")

@@ -86,10 +86,11 @@ def _rag_turn(*, user, message: str, embedder) -> str:
 
 
 def run(ctx) -> list[Figure]:
-    turns = 300 if ctx.quick else 2000
+    turns = ctx.pick(full=2000, quick=300, smoke=20)
+    memories = ctx.pick(full=MEMORIES, quick=MEMORIES, smoke=100)
     embedder = get_embedder()
     user = get_user_model().objects.create(username="bench-context")
-    memories_create(user=user, count=MEMORIES, embedder=embedder)
+    memories_create(user=user, count=memories, embedder=embedder)
     messages = user_turns(count=turns)
     counter = EmbedCounter()
     for message in messages[:30]:  # warm caches and connections on both paths
@@ -118,12 +119,12 @@ def run(ctx) -> list[Figure]:
     chat_p50, chat_p99, rag_p50, rag_p99 = ms(chat_times, 50), ms(chat_times, 99), ms(rag_times, 50), ms(rag_times, 99)
     ratio = rag_p50 / chat_p50
     ctx.details["context"] = {
-        "memories": MEMORIES, "turns": turns, "embedder": getattr(embedder, "name", type(embedder).__name__),
+        "memories": memories, "turns": turns, "embedder": getattr(embedder, "name", type(embedder).__name__),
         "chat_ms": {"p50": chat_p50, "p99": chat_p99}, "rag_ms": {"p50": rag_p50, "p99": rag_p99},
         "chat_queries_per_turn": chat_queries / turns, "rag_queries_per_turn": rag_queries / turns,
         "chat_embeddings_per_turn": chat_embeds / turns, "rag_embeddings_per_turn": rag_embeds / turns,
     }
-    note = (f"{turns} turns, user with {MEMORIES} memories; baseline = embed the message ({ctx.details['context']['embedder']} "
+    note = (f"{turns} turns, user with {memories} memories; baseline = embed the message ({ctx.details['context']['embedder']} "
             "embedder) + pgvector top-10 + render; measured interleaved in one process")
     return [
         Figure("context", "Chat context fetch speed-up vs per-turn RAG (p50)", ratio, None, "×", "≥ 50×", ratio >= 50, note=note),

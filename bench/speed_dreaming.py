@@ -60,7 +60,7 @@ def _triage_breakdown(*, sessions: list[dict], prefix_user: str) -> tuple[Counte
 
 def run(ctx) -> list[Figure]:
     figures: list[Figure] = []
-    count = 600 if ctx.quick else FULL_SESSIONS
+    count = ctx.pick(full=FULL_SESSIONS, quick=600, smoke=30)
     sessions = generate_sessions(count=count, users=50, seed=7)
     path = jsonl_write(sessions, ctx.workdir / "dreaming.jsonl")
     messages = sum(len(s["messages"]) for s in sessions)
@@ -99,6 +99,12 @@ def run(ctx) -> list[Figure]:
         "by_generated_kind": by_kind,
         "confusion": {f"{g}->{p}": n for (g, p), n in sorted(confusion.items())},
     }
+    from bench.quality_wildchat import matrix_markdown, matrix_of
+
+    ctx.sections.append((
+        f"Synthetic sessions: generator's kind vs triage ({count} sessions, local engine)",
+        matrix_markdown(matrix_of(confusion)),
+    ))
     figures.append(Figure(
         "dreaming", "Synthetic triage: skip-kind sessions skipped", skip_hit / skip_total if skip_total else 0.0, None, "",
         note="per generated kind (skipped/sessions): " + ", ".join(
@@ -113,7 +119,7 @@ def run(ctx) -> list[Figure]:
 
 
 def _fake_openai(ctx) -> list[Figure]:
-    count = 60 if ctx.quick else 300
+    count = ctx.pick(full=300, quick=60, smoke=8)
     sessions = generate_sessions(count=count, users=10, seed=21)
     for s in sessions:
         s["user"] = s["user"].replace("bench", "benchllm")

@@ -60,7 +60,7 @@ def _measure(*, user, queries: list[str], embedder) -> list[float]:
 
 def run(ctx) -> list[Figure]:
     embedder = get_embedder()
-    queries = user_turns(count=100 if ctx.quick else 300, seed=17)
+    queries = user_turns(count=ctx.pick(full=300, quick=100), seed=17)
 
     ctx.log(f"baseline: {TARGET_ROWS} memories alone in the bench database")
     user = get_user_model().objects.create(username=TARGET_USERNAME)

@@ -159,6 +159,12 @@ def _sweep_sessions(
 ) -> str | None:
     sessions = ChatSession.objects.in_bulk(session_ids)
     errors: list[str] = []
+    # [reliability] A session that hits "provider unavailable" twice in a row may be the cause itself
+    # (a conversation the model always chokes or times out on). It waits while the next session is
+    # tried: if that one goes through, the provider is fine and the suspect is handled like any failing
+    # session (held for the stale window, given up after DREAM_MAX_ATTEMPTS), so one poison pill can
+    # not stall light sleep for everyone behind it. A real outage costs one extra call per sweep.
+    suspect: tuple[ChatSession, ProviderUnavailable] | None = None
     for index, session_id in enumerate(session_ids):
         session = sessions.get(session_id)
         if session is None:  # deleted between claim and load
@@ -169,16 +175,26 @@ def _sweep_sessions(
                 dry_run=dry_run, dreamer=dreamer, embedder=embedder,
             )
         except ProviderUnavailable as exc:
+            failed_before = session.last_error.startswith(_PROVIDER_DOWN)
+            if not dry_run and failed_before and session.attempts > 1:
+                # Its attempt survived an earlier release: it already failed while others went through.
+                _suspect_failed(session=session, exc=exc, run=run, worker=worker, claimed_at=claimed_at, now=now,
+                                errors=errors)
+                continue
+            if not dry_run and failed_before and suspect is None and index + 1 < len(session_ids):
+                suspect = (session, exc)
+                continue
             # The provider is down for everyone: hand this session and the rest of the batch back
             # unstamped instead of timing out on each of them; the next sweep retries.
             message = f"provider unavailable: {exc}"
-            remaining = session_ids[index:]
+            remaining = ([suspect[0].pk] if suspect else []) + session_ids[index:]
             if not dry_run:
                 for pk in remaining:
                     claim_release(session_id=pk, worker=worker, claimed_at=claimed_at, error=message)
             run_add(run=run, sessions_failed=1)
             # First in the run's error: it is the one an operator must act on.
             errors.insert(0, f"{message} ({len(remaining)} session(s) released for the next sweep)")
+            suspect = None
             break
         except ClaimLost:
             logger.warning("light sleep: claim on session %s was lost; results discarded", session_id)
@@ -192,8 +208,26 @@ def _sweep_sessions(
             errors.append(f"session {session_id}: {type(exc).__name__}: {exc}")
             if not dry_run:
                 _session_failed(session=session, worker=worker, claimed_at=claimed_at, now=now, error=exc)
+        if suspect is not None:  # the provider answered for the next session: the suspect is the problem
+            _suspect_failed(session=suspect[0], exc=suspect[1], run=run, worker=worker, claimed_at=claimed_at,
+                            now=now, errors=errors)
+            suspect = None
+    if suspect is not None:  # nothing left to tell: treat it as an outage
+        claim_release(session_id=suspect[0].pk, worker=worker, claimed_at=claimed_at,
+                      error=f"provider unavailable: {suspect[1]}")
     # Like deep sleep: a run with any failed session is "failed", its error lists what went wrong.
     return "; ".join(errors)[:2000] or None
+
+
+_PROVIDER_DOWN = ("provider unavailable", "ProviderUnavailable")
+
+
+def _suspect_failed(*, session: ChatSession, exc: ProviderUnavailable, run: DreamRun, worker: str,
+                    claimed_at: datetime, now: datetime, errors: list[str]) -> None:
+    logger.warning("light sleep: session %s keeps failing while the provider works for others: %s", session.pk, exc)
+    run_add(run=run, sessions_failed=1)
+    errors.append(f"session {session.pk}: ProviderUnavailable on this session only: {exc}")
+    _session_failed(session=session, worker=worker, claimed_at=claimed_at, now=now, error=exc)
 
 
 def _session_failed(*, session: ChatSession, worker: str, claimed_at: datetime, now: datetime, error: Exception):

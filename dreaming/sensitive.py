@@ -136,12 +136,6 @@ _HEALTH_TERMS_EN = (
     r"blood\s+test|biopsy|mri|x-ray|hospitali[sz]ed|in\s+(?:the\s+)?hospital|ssris?|prozac|zoloft|xanax|adderall|lexapro|"
     r"wheelchair|hearing\s+aids?|mental\s+health|(?:an\s+)?std|in\s+remission|terminal(?:ly\s+ill)?"
 )
-_HEALTH_VERBS_EN = (
-    r"(?:have|has|had|got|get|suffer(?:s|ed|ing)?\s+from|diagnosed\s+with|struggl(?:e|es|ed|ing)\s+with|"
-    r"battl(?:e|es|ed|ing)|deal(?:s|t|ing)?\s+with|live\s+with|living\s+with|take|taking|took|on|started|stopped|"
-    r"recover(?:ing|ed)?\s+from|treated\s+for|being\s+treated|went\s+to|go\s+to|going\s+to|see|seeing|saw|"
-    r"am|was|been|i'm|im|my|need|needed|scheduled)"
-)
 _HEALTH_TERM_EN_RE = re.compile(rf"\b(?:{_HEALTH_TERMS_EN})\b", re.IGNORECASE)
 # Words that make an otherwise first-person health word about something else.
 _HEALTH_FALSE_EN_RE = re.compile(

@@ -450,3 +450,17 @@ def test_download_my_data_is_json_of_my_data_only(client_in, user, other_user, m
     data = json.loads(text)
     assert isinstance(data, dict)
     assert "User has a dog named Milo" in text and "Their memory" not in text
+
+
+def test_one_card_is_a_partial_for_htmx_and_a_page_without(client_in, memory):
+    url = reverse("memcenter:memory_detail", args=[memory.pk])
+    partial = client_in.get(url, **HX).content.decode()
+    page = client_in.get(url).content.decode()
+    assert partial.lstrip().startswith(f'<article id="memory-{memory.pk}"') and "<html" not in partial
+    assert "<html" in page and f'id="memory-{memory.pk}"' in page
+
+
+def test_a_rejected_memory_loses_its_memory_md_badge_at_once(client_in, user, memory):
+    html = client_in.post(reverse("memcenter:memory_feedback", args=[memory.pk]), {"verdict": "reject"}, **HX).content.decode()
+    assert "badge--md" not in html
+    assert memory.pk not in memory_md_get(user=user).memory_ids

@@ -98,3 +98,9 @@ def test_reply_without_memories_says_so_honestly_in_the_users_language():
         turns=[Turn(seq=0, role="user", content="我的猫叫什么名字？")], memory_md="", recall=lambda q: [], ctx=CTX
     )
     assert "还没有相关的记忆" in answer and "聊天模型" in answer
+
+
+def test_a_negation_about_something_else_is_not_a_contradiction():
+    memories = [MemoryRef(id=9, statement="User has two cats", category="fact")]
+    (result,) = _compare(["User is not a fan of cats"], memories)
+    assert result.relation == "new"

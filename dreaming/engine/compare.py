@@ -89,7 +89,7 @@ def _contradiction(statement: str, memory: str) -> str | None:
     if not shared:
         return None
     topic_overlap = len(shared) / max(1, min(len(_topic(statement)), len(_topic(memory))))
-    if topic_overlap < 0.5:
+    if topic_overlap < 0.75:  # "not a fan of cats" vs "has two cats" share a word, not a topic
         return None
     new_neg, old_neg = bool(_NEGATION_RE.search(statement)), bool(_NEGATION_RE.search(memory))
     if new_neg != old_neg:

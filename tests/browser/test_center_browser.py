@@ -141,6 +141,8 @@ def test_judge_delete_and_read_in_chinese(page, live_server, world, artifacts):
     # Phone width.
     page.set_viewport_size({"width": 390, "height": 844})
     page.screenshot(path=artifacts / "center-memories-phone.png", full_page=True)
+    page.emulate_media(color_scheme="dark")
+    page.screenshot(path=artifacts / "center-memories-phone-dark.png", full_page=True)
 
 
 def test_the_delete_confirm_page_works_without_javascript(browser, live_server, world, artifacts):

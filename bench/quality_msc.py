@@ -1,0 +1,94 @@
+"""6. MSC persona facts: fact-level precision / recall / F1 and turn-level F1 after real dreaming.
+
+Each of the 120 dev dialogues is one user (`bot_0` → role user, `bot_1` → assistant; message external
+id `t<index>`), imported with `import_chats` and dreamed with `dream --now --backfill --user U`. What
+we learned is read back with `export_user`: every memory (any status) and every pending candidate,
+each attached to the turn(s) it is sourced from. A gold fact (a sentence of that turn's persona_text)
+is found when an item sourced from the same turn has token-F1 ≥ 0.5 with it (lower-case, stop words
+dropped, "User"/"The user" read as "I" — the helpers of bench/eval_engine.py); precision likewise
+over the items. Turn level: a turn is predicted when some item comes from it, gold when it has a
+persona_text. Baseline (dataset README): every first-person sentence of the turn, verbatim.
+"""
+from __future__ import annotations
+
+import json
+import re
+from datetime import datetime, timedelta, timezone
+
+from bench.eval_engine import _first_person, _gold_sentences, token_f1
+from bench.pipeline import chats_import, dream, jsonl_write, source_message_ids, user_export
+from bench.report import Figure
+
+
+def _f1(p: float, r: float) -> float:
+    return 2 * p * r / (p + r) if p + r else 0.0
+
+
+def _scores(items_by_turn: dict[int, list[str]], gold_by_turn: dict[int, list[str]]) -> dict:
+    items = matched = gold_total = found = tp = fp = fn = 0
+    for turn in set(items_by_turn) | set(gold_by_turn):
+        preds, gold = items_by_turn.get(turn, []), gold_by_turn.get(turn, [])
+        items += len(preds)
+        matched += sum(any(token_f1(p, g) >= 0.5 for g in gold) for p in preds)
+        gold_total += len(gold)
+        found += sum(any(token_f1(p, g) >= 0.5 for p in preds) for g in gold)
+        tp += bool(preds) and bool(gold)
+        fp += bool(preds) and not gold
+        fn += (not preds) and bool(gold)
+    precision = matched / items if items else 0.0
+    recall = found / gold_total if gold_total else 0.0
+    turn_p = tp / (tp + fp) if tp + fp else 0.0
+    turn_r = tp / (tp + fn) if tp + fn else 0.0
+    return {"items": items, "gold": gold_total, "precision": precision, "recall": recall, "f1": _f1(precision, recall),
+            "turn_f1": _f1(turn_p, turn_r)}
+
+
+def run(ctx) -> list[Figure]:
+    path = ctx.dataset("msc/msc_personasummary_s1_dev.jsonl")
+    if path is None:
+        ctx.notes.append("MSC: msc/msc_personasummary_s1_dev.jsonl not found in the datasets folder — skipped")
+        return []
+    dialogues = [json.loads(line)["dialog"] for line in path.read_text().splitlines() if line.strip()]
+    dialogues = dialogues[: ctx.pick(full=len(dialogues), quick=20, smoke=3)]
+    start = datetime(2026, 2, 2, 10, 0, tzinfo=timezone.utc)
+    sessions = []
+    for i, dialog in enumerate(dialogues):
+        at = start + timedelta(minutes=10 * i)
+        messages = [{"role": "user" if t["id"] == "bot_0" else "assistant", "content": t["text"],
+                     "created_at": (at + timedelta(seconds=20 * j)).isoformat(), "external_id": f"t{j}"}
+                    for j, t in enumerate(dialog) if t["text"].strip()]
+        sessions.append({"user": f"msc{i}", "external_id": "dialogue", "started_at": messages[0]["created_at"], "messages": messages})
+    chats_import(jsonl_write(sessions, ctx.workdir / "msc.jsonl"))
+    ctx.log(f"dream --backfill for {len(dialogues)} users")
+    ours_items: dict[tuple, list[str]] = {}
+    base_items: dict[tuple, list[str]] = {}
+    gold: dict[tuple, list[str]] = {}
+    for i, dialog in enumerate(dialogues):
+        dream("--backfill", "--user", f"msc{i}")
+        exported = user_export(f"msc{i}")
+        for memory in exported["memories"]:
+            for source in source_message_ids(memory):
+                ours_items.setdefault((i, source), []).append(_first_person(memory["statement"]))
+        for candidate in exported["candidates"]:
+            if candidate["status"] == "pending" and candidate.get("message_external_id"):
+                ours_items.setdefault((i, candidate["message_external_id"]), []).append(_first_person(candidate["statement"]))
+        for j, turn in enumerate(dialog):
+            if turn["id"] != "bot_0":
+                continue
+            sentences = _gold_sentences(turn.get("persona_text") or "")
+            if sentences:
+                gold[(i, f"t{j}")] = sentences
+            verbatim = [s for s in re.split(r"(?<=[.!?])\s+", turn["text"]) if re.search(r"\b(?:I|my|I'm)\b", s, re.I)]
+            if verbatim:
+                base_items[(i, f"t{j}")] = verbatim
+    ours, base = _scores(ours_items, gold), _scores(base_items, gold)
+    ctx.details["msc"] = {"dialogues": len(dialogues), "ours": ours, "baseline_verbatim": base}
+    note = (f"{len(dialogues)} dialogues, {ours['gold']} gold facts, {ours['items']} items (memories of any status + pending "
+            f"candidates); ours P {ours['precision']:.2f} / R {ours['recall']:.2f}; baseline = verbatim first-person "
+            f"sentences P {base['precision']:.2f} / R {base['recall']:.2f}")
+    return [
+        Figure("msc", "MSC persona fact F1 (vs verbatim sentences)", ours["f1"], base["f1"], "", "≥ 0.60", ours["f1"] >= 0.60, note=note),
+        Figure("msc", "MSC fact precision", ours["precision"], base["precision"], ""),
+        Figure("msc", "MSC fact recall", ours["recall"], base["recall"], ""),
+        Figure("msc", "MSC turn-level F1 (vs verbatim sentences)", ours["turn_f1"], base["turn_f1"], ""),
+    ]

@@ -1,0 +1,190 @@
+"""Short answers read together with the question they answer.
+
+"Are you a student?" → "I am!" → "User is a student"; "Where are you from?" → "Ohio." → "User is
+from Ohio"; "Do you like puppies? I adore them!"; "Me too!" after the other side said "I love hiking".
+The quote stays the user's own words; the statement borrows the question's words.
+"""
+from __future__ import annotations
+
+import re
+
+from dreaming.engine import english as en
+from dreaming.engine.language import CJK_RE, sentences
+from dreaming.engine.third_person import conjugate, to_third_person_en
+from dreaming.sensitive import sensitive_category
+
+_VOLUNTEERED_RE = re.compile(r"\b(?:by the way|btw|anyway|oh and|also|fun fact)\b|顺便|对了|另外|说起来", re.I)
+
+
+def answers_a_question(previous_assistant: str | None, user_text: str, *, chinese: bool) -> bool:
+    """A short user turn right after an assistant question is an answer, not something volunteered."""
+    if not previous_assistant:
+        return False
+    tail = previous_assistant.strip()[-200:]
+    if not re.search(r"[?？]|吗|呢", tail):
+        return False
+    if _VOLUNTEERED_RE.search(user_text[:40]):
+        return False
+    size = len(CJK_RE.findall(user_text)) if chinese else len(user_text.split())
+    return size <= (30 if chinese else 15)
+
+
+# "Do you like to paint?" / "Are you a student?" / "Have you been to Paris?" — what a short answer refers to.
+QUESTION_FRAME_RE = re.compile(
+    r"\b(?P<aux>do|did|are|were|have)\s+you\s+(?:ever\s+|also\s+|still\s+|really\s+|guys\s+)?"
+    r"(?P<rest>[^?.!]{2,70}?)\s*\?",
+    re.IGNORECASE,
+)
+
+_SHORT_ANSWER_RE = re.compile(
+    r"^(?:I|i)\s+(?:(?:really|definitely|sure|also|certainly|absolutely|totally)\s+)?"
+    r"(?P<polarity>do|did|am|was|have|don't|dont|do not|didn't|didnt|did not|am not|'m not|haven't|have not)"
+    r"(?:\s+(?:too|as well|also|not))?\s*$",
+    re.IGNORECASE,
+)
+
+_PRONOUN_ANSWER_RE = re.compile(
+    r"^(?P<head>(?:I|i)\s+(?:[\w']+\s+){0,2}?[\w']+)\s+(?P<pronoun>it|them|those|one|that)"
+    r"(?P<tail>(?:\s+(?:too|a lot|so much|very much|alot))?)\s*$",
+    re.IGNORECASE,
+)
+
+FAVOURITE_RE = re.compile(
+    r"^(?P<x>[\w'’ ,&-]{2,60}?)\s+(?:is|are)\s+(?:(?:probably|definitely|really|totally|still)\s+)?"
+    r"my\s+(?:all[- ]time\s+)?(?:favou?rite|fav)(?:\s+(?P<k>[a-z]+(?:\s+[a-z]+)?))?\s*$",
+    re.IGNORECASE,
+)
+
+
+def _you_to_them(text: str) -> str:
+    text = re.sub(r"\byour\b", "their", text, flags=re.I)
+    text = re.sub(r"\byourself\b", "themself", text, flags=re.I)
+    return re.sub(r"\byou\b", "them", text, flags=re.I)
+
+
+def question_before(frames: list[re.Match], position: int) -> tuple[str, str] | None:
+    before = [m for m in frames if m.end() <= position]
+    return _frame(before[-1]) if before else None
+
+
+def last_question(text: str) -> tuple[str, str] | None:
+    frames = list(QUESTION_FRAME_RE.finditer(text))
+    return _frame(frames[-1]) if frames else None
+
+
+def _frame(m: re.Match) -> tuple[str, str] | None:
+    rest = m.group("rest").strip()
+    if re.search(r"\b(?:think|mean|know|want me|need me|agree)\b", rest, re.I):
+        return None
+    return m.group("aux").lower(), rest
+
+
+def resolve_answer(quote: str, question: tuple[str, str] | None) -> str | None:
+    """A statement for "I do" / "I adore them" given the question it answers, or None."""
+    if question is None:
+        return None
+    aux, rest = question
+    rest = _you_to_them(rest)
+    short = _SHORT_ANSWER_RE.match(quote)
+    if short:
+        negative = bool(re.search(r"n't|\bnot\b", short.group(0)))
+        if aux in ("do", "did"):
+            verb, _, obj = rest.partition(" ")
+            if not obj or not re.fullmatch(r"[a-z]+", verb.lower()):
+                return None
+            if aux == "did":
+                return f"User {'did not ' + verb if negative else 'did ' + verb} {obj}"
+            return f"User {'does not ' + verb if negative else conjugate(verb)} {obj}"
+        if aux in ("are", "were"):
+            return f"User {'is' if aux == 'are' else 'was'}{' not' if negative else ''} {rest}"
+        if aux == "have":
+            return f"User {'has not' if negative else 'has'} {rest}"
+    counted = re.match(r"^(?:I|i) (?:have|had|own) (?P<n>\d+|one|two|three|four|five|six|seven|eight|nine|ten)$", quote)
+    if counted and aux in ("do", "have"):
+        m = re.match(r"(?:have|own|got)\s+(?:any\s+)?(?P<obj>[a-z ]{2,40})$", rest, re.I)
+        if m:
+            return f"User has {counted.group('n')} {m.group('obj')}"
+    pronoun = _PRONOUN_ANSWER_RE.match(quote)
+    if pronoun and aux in ("do", "did"):
+        _, _, obj = rest.partition(" ")
+        if obj and len(obj.split()) <= 6:
+            return en.en_statement(f"{pronoun.group('head')} {obj}")
+    return None
+
+
+# Short answers to the assistant's wh-questions: "Where are you from?" → "Ohio." → "User is from Ohio".
+_ANSWER_FRAMES = [
+    (re.compile(r"where (?:are|were) you (?:originally )?from\b", re.I), "User is from {f}"),
+    (re.compile(r"where do you (?:live|stay|reside)\b|where are you (?:based|living)\b", re.I), "User lives in {f}"),
+    (re.compile(r"where do you work\b", re.I), "User works at {f}"),
+    (re.compile(r"how old are you\b", re.I), "User is {f}"),
+    (re.compile(r"what do you do (?:for (?:a )?(?:living|work|job)|professionally)|"
+                r"what(?:'s| is) your (?:job|profession|occupation|line of work)|what do you work", re.I),
+     "User works in {f}"),
+    (re.compile(r"what do you (?:do|like to do) (?:for fun|in your (?:free|spare) time)|"
+                r"what (?:are|is) your (?:hobbies|hobby|interests|passion)", re.I), "User enjoys {f}"),
+    (re.compile(r"what(?:'s| is| are) your (?:favou?rite|fav) (?P<k>[a-z]+(?: [a-z]+)?)", re.I),
+     "User's favorite {k} is {f}"),
+    (re.compile(r"what (?:kind|type|sort)s? of (?P<k>[a-z]+(?: [a-z]+)?) do you (?P<v>[a-z]+)", re.I), "User {v} {f}"),
+    (re.compile(r"what (?P<k>[a-z]+) do you (?P<v>drive|play|watch|read|own|have|like|love|eat|speak|study|teach)\b",
+                re.I), "User {v} {f}"),
+    (re.compile(r"do you have any (?:hobbies|interests|passions)|what do you like to do\b", re.I), "User enjoys {f}"),
+    (re.compile(r"do you play any (?:sports|instruments?|games)", re.I), "User plays {f}"),
+    (re.compile(r"do you have any (?P<k>[a-z]+(?: [a-z]+)?)", re.I), "User has {f} {k}"),
+    (re.compile(r"\bdo you (?:\w+ )?(?P<v>like|love|enjoy|play|have|own|watch|read|listen to|eat|drink|cook|speak|"
+                r"drive|ride|collect|go to|work|live)\b", re.I), "User {v} {f}"),
+    (re.compile(r"are you (?:a |an )?[a-z]+(?: [a-z]+)? or (?:a |an )?[a-z]+", re.I), "User is {f}"),
+    (re.compile(r"what(?:'s| is) your name\b", re.I), "User's name is {f}"),
+]
+
+_FRAGMENT_REJECT_RE = re.compile(
+    r"^(?:you|he|she|it|it's|its|that|that's|thats|this|they|we|there|what|how|why|who|when|where|yes|no|"
+    r"yeah|yep|nope|nah|sure|ok|okay|thanks|thank|sounds|wow|lol|haha|hi|hello|hey|not|nothing|none|me|"
+    r"same|i|i'm|my)\b|\b(?:is|are|was|were|sounds|seems|looks|do|does|did|can|will|would|should|you|your)\b",
+    re.I,
+)
+
+
+def answer_to_wh_question(fragment: str, question_text: str | None) -> str | None:
+    """A statement for a verbless short answer to the assistant's last question, or None."""
+    if not question_text or "?" not in question_text:
+        return None
+    fragment = fragment.strip(" .!…,")
+    size = len(fragment.split())
+    if not fragment or size > 8 or fragment.endswith("?") or _FRAGMENT_REJECT_RE.search(fragment):
+        return None
+    last_question = re.split(r"(?<=[.!?])\s+", question_text.strip())
+    asked = next((q for q in reversed(last_question) if q.rstrip(". ").endswith("?")), "")
+    for pattern, template in _ANSWER_FRAMES:
+        m = pattern.search(asked)
+        if not m:
+            continue
+        groups = m.groupdict()
+        if template == "User has {f} {k}" and not re.fullmatch(r"(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten)",
+                                                             fragment, re.I):
+            template = "User has {f}"
+        if template == "User is {f}" and "old" in asked.lower() and not re.search(r"\d|ty\b|teen", fragment):
+            return None
+        verb = ""
+        if groups.get("v"):
+            head, _, particle = groups["v"].lower().partition(" ")
+            verb = f"{conjugate(head)} {particle}".strip()
+        statement = template.format(f=to_third_person_en(fragment), k=groups.get("k") or "", v=verb)
+        return re.sub(r"\s+", " ", statement).strip()
+    return None
+
+
+# "Me too!" / "Same here" after the assistant said something about itself: the user says it of themself.
+ECHO_RE = re.compile(r"^\W*(?P<echo>me too|same here|so do i|i do too|i am too|i'm the same|same for me)\b", re.I)
+
+
+def echoed_statement(previous: str) -> str | None:
+    spans = sentences(previous[-400:])
+    for s_start, s_end in reversed(spans):
+        sentence = previous[-400:][s_start:s_end]
+        if sentence.rstrip().endswith("?"):
+            continue
+        quote = en.en_clause(sentence, sentence=sentence.strip())
+        if quote and not sensitive_category(sentence):
+            return en.en_statement(quote)
+    return None

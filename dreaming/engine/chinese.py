@@ -1,0 +1,114 @@
+"""Chinese clause rules: first-person clauses (我…, with dropped subjects after a comma), what
+disqualifies them (questions, requests, 如果…, reactions), their statement (我 → 用户) and category."""
+from __future__ import annotations
+
+import re
+
+from dreaming.engine.language import CJK_RE
+from dreaming.engine.third_person import to_third_person_zh
+
+ZH_CLAUSE_SPLIT_RE = re.compile(r"[，,：:]")
+
+_ZH_LEAD_FILLER_RE = re.compile(
+    r"^(?:(?:你好|您好|嗨|哈喽|哈哈+|嘿|嗯+|啊|哦|噢|哇|好的|好吧|是的|是啊|对|对啊|对呀|没错|当然|谢谢你?|"
+    r"AI伴侣|ai伴侣|AI|小助手|其实|而且|所以|但是|不过|可是|然后|还有|另外|说实话|老实说|因为|并且|"
+    r"我跟你说|跟你说|告诉你)[，,！!。~～\s]*)+"
+)
+
+_ZH_FIRST_PERSON_RE = re.compile(r"^(?:(?![我你他她它这那])[\u4e00-\u9fff]){0,6}?(?<![自忘])我(?!们)")
+
+_ZH_OBJECT_ME_RE = re.compile(r"[给对让帮跟和叫告诉陪教问带替向]我(?!们)")
+
+_ZH_QUESTION_RE = re.compile(r"[？?]$|吗$|呢$|什么|怎么|为什么|哪|吗[，。！]|你觉得|你认为|你有没有|能不能|可不可以|是不是|有没有")
+
+_ZH_REQUEST_RE = re.compile(r"请你|帮我|给我|你能|你可以|麻烦你|推荐|建议我|告诉我|请教|想问|问你|和你聊|跟你聊|想听听")
+
+_ZH_GENERIC_RE = re.compile(
+    r"^我(?:也|还|一定|就|真的)*(?:觉得|认为|想想|知道了?|明白了?|懂了?|同意|同感|也是|会去看|会的|会试|会注意|"
+    r"会努力|会加油|相信你|理解|猜|希望你|谢谢|很好|挺好|还好|没事|不知道|不太清楚|不确定|看看|试试|"
+    r"已经记下|记下来|记住了|会(?:好好|去试|试着|尝试|努力|注意|考虑|坚持|按照|参考|去找|记住|多|先|认真)|"
+    r"(?:准备|要|先|得)?去(?:吃|睡|洗|休息)|该去)|再见|晚安|拜拜"
+)
+
+ZH_HYPOTHETICAL_RE = re.compile(r"如果|假如|要是|假设|万一|但愿|以后有机会")
+
+_ZH_TASK_RE = re.compile(
+    r"写一篇|写一首|写个|帮我写|翻译|作文|论文|文章|邮件|题目|作业|这段话|报错|代码|"
+    r"(?:写|改|修改|调试|运行|跑)(?:一下)?(?:这个|这段|我的)?程序|这个程序|程序(?:报错|出错|有问题)"
+)
+
+_ZH_DISCLOSURE_RE = re.compile(
+    r"我(?:[\u4e00-\u9fff]{0,4}?)(?:是|叫|住|在|喜欢|爱|讨厌|不喜欢|养|有|去|来自|搬|学|做|当|开|买|看|读|听|玩|"
+    r"练|跑|打|弹|画|唱|跳|写|拍|参加|加入|结婚|离婚|毕业|工作|上班|上学|出生|长大|最近|今天|昨天|刚|已经|"
+    r"一直|经常|每天|每周|周末|平时|从小|特别|很|非常|超|挺|比较|更|还|也|都|正在|打算|计划|准备|想去|想学|"
+    r"热爱|迷上|爱上|擅长|会|感到|觉得自己|心情|有点|好|终于|决定|换了|辞职|退休|怀念|想念|成为|变得|家|老家|"
+    r"妈|爸|父母|男朋友|女朋友|老公|老婆|孩子|儿子|女儿|哥|姐|弟|妹|朋友|同事|室友|的)"
+)
+
+ZH_CONTINUATION_RE = re.compile(
+    r"^(?:也|还|都|又|就|现在|目前|平时|每天|经常|一直|已经)*(?:在[\u4e00-\u9fffA-Za-z]{1,12}(?:工作|上班|上学|读书|住)|"
+    r"住在|喜欢|爱上|讨厌|养了|是一名|是个|当了?|开了|买了|打算|准备|计划|正在学|学了|有一个|有两个|有一只)"
+)
+
+_ZH_TRAILING_RE = re.compile(r"[啊呀呢吧哦啦哈嘛噢~～！!。，,…\s]+$")
+
+_RELATION_ZH_RE = re.compile(
+    r"妈|爸|父母|男朋友|女朋友|男友|女友|老公|老婆|丈夫|妻子|爱人|对象|孩子|儿子|女儿|哥|姐|弟|妹|爷爷|奶奶|"
+    r"外公|外婆|姥姥|姥爷|家人|朋友|闺蜜|同事|室友|同学|结婚|离婚|恋爱|分手"
+)
+
+_PREFERENCE_ZH_RE = re.compile(r"喜欢|爱|讨厌|最爱|热爱|偏爱|爱好|受不了|着迷|迷上|感兴趣|兴趣")
+
+_EMOTION_ZH_RE = re.compile(
+    r"开心|高兴|快乐|难过|伤心|焦虑|紧张|压力|累|孤独|寂寞|生气|烦|郁闷|兴奋|感动|失望|担心|害怕|心情|沮丧|委屈|幸福|满足"
+)
+
+_EVENT_ZH_RE = re.compile(r"今天|昨天|前天|上周|上个月|去年|最近|刚才|刚刚|刚|周末|下周|明天|[去到参加看学买做玩完]了")
+
+LONG_LIVED_ZH_RE = re.compile(r"住在|来自|出生|长大|工作|上班|职业|毕业|大学|学校|专业|结婚|孩子|养了|老家|叫|岁|搬")
+
+SPECIFIC_ZH_RE = re.compile(r"\d|[一二两三四五六七八九十百千万]+(?:年|岁|个|只|次|天|本|家)|《|叫|[A-Za-z]{2,}")
+
+
+def category_zh(text: str) -> str:
+    if _RELATION_ZH_RE.search(text):
+        return "relation"
+    if _PREFERENCE_ZH_RE.search(text):
+        return "preference"
+    if _EMOTION_ZH_RE.search(text):
+        return "emotion"
+    if _EVENT_ZH_RE.search(text):
+        return "event"
+    return "fact"
+
+
+ZH_NOT_LIST_ITEM_RE = re.compile(r"[我你他她它很是了吗呢吧真太也都就还]|感觉|非常|认识|谢谢")
+
+ZH_LISTING_RE = re.compile(r"、|喜欢|爱好|兴趣|热爱|会|比如|包括|像是|擅长|养了|有")
+
+ZH_LIST_ITEM_RE = re.compile(r"^[\u4e00-\u9fff、和与及等]{1,8}$")
+
+
+def zh_clause(clause: str) -> str | None:
+    stripped = _ZH_LEAD_FILLER_RE.sub("", clause)
+    stripped = _ZH_TRAILING_RE.sub("", stripped)
+    if not _ZH_FIRST_PERSON_RE.match(stripped):
+        return None
+    first_me = stripped.find("我")
+    if first_me > 0 and _ZH_OBJECT_ME_RE.search(stripped[: first_me + 1]):
+        return None
+    if _ZH_QUESTION_RE.search(stripped) or _ZH_REQUEST_RE.search(stripped):
+        return None
+    if _ZH_GENERIC_RE.match(stripped[first_me:]) or ZH_HYPOTHETICAL_RE.search(stripped):
+        return None
+    if _ZH_TASK_RE.search(stripped):
+        return None
+    if not _ZH_DISCLOSURE_RE.search(stripped):
+        return None
+    if len(CJK_RE.findall(stripped)) < 4:
+        return None
+    return stripped
+
+
+def zh_statement(quote: str) -> str:
+    return to_third_person_zh(quote)

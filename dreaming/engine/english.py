@@ -1,0 +1,354 @@
+"""English clause rules: where a self-disclosure clause starts and ends, what disqualifies it, and its
+statement, category and implied facts ("my two brothers" → the user has two brothers)."""
+from __future__ import annotations
+
+import re
+
+from dreaming.engine.language import content_tokens
+from dreaming.engine.third_person import to_third_person_en
+
+_SUBJ = r"(?:I|i|I'm|I’m|i'm|Im|im|I m|[Ii]am|I've|I’ve|i've|Ive|I'd|I’d|I'll|I’ll|[Mm]y|MY)"
+
+# Where a new first-person clause starts inside a sentence.
+EN_CLAUSE_SPLIT_RE = re.compile(
+    rf"(?:,|;|:|\s-\s|\s–\s)\s*(?:(?:and|but|so|because|cause|since|though|although|plus|then|now)\s+)?(?={_SUBJ}\b)"
+    rf"|\s+(?:and|but|so|because|cause|since|though|although|plus|while|as|where|&)\s+(?:(?:yes|yeah|no|well|also|now),?\s+)?(?=(?:{_SUBJ}|[Ww]e|[Ww]e've)\b)"
+    r"|\s+and\s+(?=(?:also\s+|usually\s+|often\s+|really\s+)?(?:am|have|love|like|enjoy|hate|prefer|play|watch|"
+    r"listen|read|work|live|own|go|do|take|spend|make|cook|bake|write|run|ride|drive|teach|study|collect|sing|"
+    r"dance|draw|paint|travel|hike|swim|fish|hunt|volunteer|got|went|moved|started|bought)\b)"
+    r"|,?\s+but\s+|,\s*(?:do|did|are|have|what|how|where|which|who|would|can|could|is)\s+you\b.*$"
+    r"|[,\s]+(?:what|how) about you\b.*$|,\s*(?:and )?(?:you|yours|u)\s*\?.*$",
+)
+
+LEAD_FILLER_RE = re.compile(
+    r"^(?:(?:oh|ah|aw|aww|wow|haha+|hah|lol|lmao|hehe|well|yes|yeah|yea|yep|yup|no|nope|nah|hi|hello|hey|"
+    r"cool|nice|neat|great|awesome|sure|ok|okay|alright|hmm+|um+|uh|so|and|but|also|actually|honestly|"
+    r"anyway|anyways|really|true|right|same|me too|same here|good|thanks|thank you|that's cool|that's great|"
+    r"that's awesome|that is cool|that sounds (?:fun|great|nice|awesome)|i see|interesting|oh wow|"
+    r"definitely|absolutely|of course|exactly|indeed|wait|hmm|fair enough|not really|not much|sounds good|"
+    r"i agree|to be honest|tbh|personally|funny|ha|omg|gosh|yikes|sorry|i know|you know|i mean|"
+    r"i think|i guess|i believe|i suppose|i feel like|i would say|i'd say|i have to say|i must say|"
+    r"that's why|thats why|which is why|that is why|now|then|because|cause|since|though|although|"
+    r"i get that|i hear you|i feel you|i know right|i'm sure|i am sure|i bet|i'm great thanks|"
+    r"i see what you mean|i understand|doing (?:ok|okay|good|great|well|fine|alright|pretty good)(?: here)?|"
+    r"not bad|pretty good|not much|i'm (?:good|great|fine|ok|okay|doing (?:well|good|great|ok|okay|fine))|"
+    r"i am (?:good|great|fine|ok|okay|doing (?:well|good|great|ok|okay|fine))|hi there|hello there|hey there|maybe that's why|maybe thats why|"
+    r"that's probably why|probably because|well then|good to know|thank you|thanks|awe|aww+|"
+    r"i (?:learned|learnt|realized|realised|found out|discovered|noticed) that)"
+    r"(?:[\s,!.…:;-]+|$))+",
+    re.IGNORECASE,
+)
+
+EN_START_RE = re.compile(rf"^{_SUBJ}\b")
+
+# In English the word after "I" is (nearly always) a verb or an adverb before one: "I fix computers",
+# "I immigrated from Britain". Opinion and conversation verbs are turned away by _EN_GENERIC_RE.
+_EN_ANY_VERB_RE = re.compile(r"^(?:I|i)\s+[A-Za-z]{2,}\b")
+
+_EN_GENERIC_RE = re.compile(
+    r"^(?:I|i)(?:'m|’m| am)?\s+(?:(?:really|just|so|very|totally|also|too)\s+)*"
+    r"(?:think|guess|see|know|agree|mean|understand|believe|suppose|bet|wonder|was wondering|hear|heard|"
+    r"can imagine|can't imagine|cannot imagine|can see|can tell|get it|get that|feel you|hope so|"
+    r"hope you|love that|like that|love it|like it|love this|like this|love those|love them|"
+    r"sure|not sure|glad|sorry|afraid|kidding|joking|fine|good|ok|okay|great|well|doing|"
+    r"have a question|have an idea|have no idea|have to go|have to say|have to ask|must say|would say|"
+    r"don't know|dont know|do not know|didn't know|did not know|don't think|dont think|can't wait|"
+    r"can relate|totally agree|have heard|hadn't|haven't heard|forgot|remember that|'m here|am here|"
+    r"was going to|'m going to ask|am going to ask|appreciate|thank|would love to hear|"
+    r"would like to know|want to know|'d like to know|wanted to ask|want to ask|have never heard|"
+    r"have not heard|hope that|hope it|hope they|hope he|hope she|do too|am too|have too|did too|"
+    r"am a big fan|am a fan|'m a big fan|'m a fan|am the same|'m the same|was the same|was thinking|"
+    r"do as well|do!?$|am!?$|have!?$|did!?$|love!?$|like!?$|dunno|reckon|assume|doubt|admit|promise|swear|"
+    r"apologi[sz]e|recommend|suggest|realize|realise|notice|noticed|gotta go|love you|hate to say|"
+    r"say|said|told you|mean it|was just (?:saying|kidding|joking|wondering|asking|curious)|"
+    r"hope(?! to)|could|would|should|might|may|must|will have to|'ll have to|’ll have to|'ll (?:check|look|try|give)|"
+    r"will (?:check|look|try|give)|'ll be (?:more than )?happy|will be (?:more than )?happy)\b",
+    re.IGNORECASE,
+)
+
+# A state of the moment is small talk, not something to remember: "I'm so jealous", "I am busy today".
+_EN_MOMENT_RE = re.compile(
+    r"^(?:I|i)(?:'m|’m| am| m|m| was)\s+(?:(?:so|very|really|pretty|just|a bit|a little|kinda|too|quite|"
+    r"super|totally|not)\s+)*(?:busy|tired|jealous|bored|excited|happy|sad|sorry|glad|good|great|fine|ok|okay|"
+    r"well|hungry|sleepy|exhausted|stressed|curious|confused|impressed|surprised|envious|lucky|"
+    r"relaxing|chilling|here|back|home|ready|done|listening|thinking|wondering|waiting|trying|sure|"
+    r"too old for that|old|scared|afraid|nervous|worried|jealous|sick of it)\b"
+    r"(?:\s+(?:right now|today|tonight|now|at the moment|lol|haha|to hear that|about that|for you))?\s*$",
+    re.IGNORECASE,
+)
+
+# What the user is doing this minute: "I'm just looking out at the desert", "I was just watching a movie".
+EN_RIGHT_NOW_RE = re.compile(
+    r"^(?:I|i)(?:'m|’m| am| m|m| was)\s+just\s+(?!started|moved|got|graduated|finished school)\w+ing\b|"
+    r"^(?:I|i)(?:'ll|’ll| will| am going to|'m going to|’m going to|'m gonna| am gonna)\s+(?:go\s+)?"
+    r"(?:go|head|get|grab|make|take|watch|eat|have|try|sleep|rest|relax)\b.*\b(?:now|tonight|later|today|soon)\b",
+    re.IGNORECASE,
+)
+
+_EN_QUESTION_INSIDE_RE = re.compile(
+    r"[,\s]+(?:what|how|where|which|who|why|when|can you|could you|would you|do you|did you|are you|have you|"
+    r"any (?:tips|ideas|advice|suggestions))\b",
+    re.IGNORECASE,
+)
+
+_EN_QUESTION_START_RE = re.compile(
+    r"^(?:do|does|did|are|is|was|were|have|has|can|could|would|will|should|what|why|how|where|when|who|"
+    r"which|whats|what's|how's|any)\b",
+    re.IGNORECASE,
+)
+
+EN_HYPOTHETICAL_RE = re.compile(
+    r"^(?:if|unless|suppose|imagine|what if|pretend|in case|maybe|perhaps)\b|"
+    r"\b(?:suppose|imagine|what if|pretend|maybe|perhaps|someday)\b|"
+    r"^(?:I|i)(?:'d|’d| would| could| might| may| should)\b(?! (?:been|had|gone|lived|(?:really )?(?:like|love) to\b))|"
+    r"^(?:I|i)(?: want| wanna| need| would like|'d like|’d like| would love|'d love|’d love| plan| hope) (?:to )?"
+    r"(?:know|see|ask|say|hear|tell|thank|"
+    r"check|make sure|try it|try that|try this|look)\b",
+    re.IGNORECASE,
+)
+
+_EN_REQUEST_RE = re.compile(
+    r"\b(?:(?:want|need|would like|'d like|’d like|wanted) (?:you|u|someone|somebody|it|this|that)\b|"
+    r"can you|could you|would you|will you|help me|for me\b|please|pls|plz|tell me|show me|give me|"
+    r"let me know|write me|make me|explain|suggest|recommend me)",
+    re.IGNORECASE,
+)
+
+_EN_TASK_NOUN_RE = re.compile(
+    r"\b(?:poem|story|essay|article|email|e-mail|letter|code|script|function|program|prompt|paragraph|"
+    r"sentence|summary|translation|caption|title|outline|response|reply|answer|example|examples|list|"
+    r"slogan|description|lyrics|speech|joke|riddle|word count|words|file|files|error|bug|question|"
+    r"questions|chatbot|this chat|assistant|ai|gpt|chatgpt|your answer|the text|the following|output|"
+    r"input|table|chart|formula|macro|column|row|variable|class|method|compile|install|api|project|"
+    r"assignment|homework|task|exam question|quiz)\b",
+    re.IGNORECASE,
+)
+
+_EN_TASK_VERB_RE = re.compile(
+    r"\b(?:need|want|'m looking for|am looking for|looking for|trying to (?:write|make|fix|get|build|code|"
+    r"create|find|understand)|wrote|writing|have written|created|running|ran|getting|got|tried|used|using|"
+    r"have|had|see|saw)\b",
+    re.IGNORECASE,
+)
+
+_EN_NOT_ABOUT_USER_RE = re.compile(r"\b(?:you|your|yours|u)\b", re.IGNORECASE)
+
+_EN_FILLER_WORDS_RE = re.compile(
+    r"\s*\b(?:really|actually|just|pretty|totally|definitely|absolutely|basically|literally|honestly|"
+    r"seriously|kinda|sorta|lol|haha+|hehe|lmao)\b",
+    re.IGNORECASE,
+)
+
+_EN_TRAILING_RE = re.compile(
+    r"(?:[\s,;:]+(?:too|as well|also|though|lol|haha+|either|anyway|anyways|in my (?:free|spare) time|"
+    r"these days|nowadays|currently|right now|at the moment|sometimes|a lot|alot|all the time|so much|"
+    r"very much|for sure|on the side|still|still though))+\s*$",
+    re.IGNORECASE,
+)
+
+_EN_PRONOUN_ONLY = frozenset("it that this those these them one ones so too much lot".split())
+
+_RELATION_EN_RE = re.compile(
+    r"\b(?:wife|husband|spouse|partner|boyfriend|girlfriend|fiance|fiancee|fiancé|fiancée|sisters?|brothers?|"
+    r"sibling|siblings|mom|mum|mother|dad|father|parents|son|sons|daughter|daughters|kid|kids|child|children|"
+    r"baby|babies|grandma|grandpa|grandmother|grandfather|grandparents|grandson|granddaughter|grandkids|"
+    r"grandchildren|aunt|uncle|cousin|cousins|niece|nephew|family|friend|friends|best friend|roommate|"
+    r"neighbor|neighbour|boss|coworker|co-worker|colleague|in-laws|stepmom|stepdad|twin|married|divorced|"
+    r"engaged|single|widowed|dating)\b",
+    re.IGNORECASE,
+)
+
+_PREFERENCE_EN_RE = re.compile(
+    r"\b(?:like|likes|liked|love|loves|loved|adore|enjoy|enjoys|enjoyed|hate|hates|dislike|dislikes|prefer|"
+    r"prefers|favorite|favourite|fan of|into|can't stand|cannot stand|passion|passionate|obsessed|"
+    r"addicted to|big on|crazy about)\b",
+    re.IGNORECASE,
+)
+
+_EMOTION_EN_RE = re.compile(
+    r"\b(?:feel|feels|feeling|felt|happy|sad|stressed|excited|nervous|worried|scared|afraid|tired|"
+    r"exhausted|lonely|angry|upset|frustrated|overwhelmed|proud|grateful|bored|anxious|heartbroken|"
+    r"thrilled|relieved|disappointed|jealous|homesick|miserable|content|hopeful|ashamed|embarrassed)\b",
+    re.IGNORECASE,
+)
+
+_EVENT_EN_RE = re.compile(
+    r"\b(?:yesterday|today|tonight|last (?:week|month|year|night|weekend|summer|winter)|this (?:week|month|"
+    r"year|weekend|morning)|recently|just (?:got|moved|started|finished|bought|came|went|had|graduated)|"
+    r"went|moved|got|started|finished|graduated|retired|bought|visited|traveled|travelled|adopted|met|won|"
+    r"lost|quit|joined|married|will|going to|gonna|next (?:week|month|year))\b",
+    re.IGNORECASE,
+)
+
+LONG_LIVED_EN_RE = re.compile(
+    r"\b(?:live|lives|lived|from|born|grew up|work|works|worked|job|career|profession|name is|named|"
+    r"years old|married|kids|children|son|daughter|wife|husband|degree|college|university|school|"
+    r"teacher|nurse|engineer|doctor|student|retired|own|owns|dog|cat|pet|vegan|vegetarian|moving|move|moved)\b",
+    re.IGNORECASE,
+)
+
+SPECIFIC_EN_RE = re.compile(
+    r"\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|twenty|thirty|forty|fifty|hundred|first|"
+    r"second|third)\b|\b(?:named|called)\b|\b(?:in|at|from|to) [A-Z]\w+|(?<!^)(?<![.!?] )\b[A-Z][a-z]{2,}",
+)
+
+
+def category_en(text: str) -> str:
+    if _RELATION_EN_RE.search(text):
+        return "relation"
+    if _PREFERENCE_EN_RE.search(text):
+        return "preference"
+    if _EMOTION_EN_RE.search(text):
+        return "emotion"
+    if _EVENT_EN_RE.search(text):
+        return "event"
+    return "fact"
+
+
+# Where the main clause ends and a subordinate tail begins ("… so if he ever needs …", "… when I was a boy").
+_EN_TAIL_RE = re.compile(
+    r"\s+(?:so|as|and|because|cause|since|while|when|whenever|until|unless|if|though|although|whereas|"
+    r"which|who|that)\s+(?=(?:if|I|i|he|she|we|they|it|you|my|his|her|their|our|there|this|that)\b)"
+    r"|\s+(?:because|cause|since|if|unless|although|though|whereas|which|whenever)\s+"
+    r"|\s+(?:that|who)\s+(?=(?:likes|loves|enjoys|is|was|has|makes|takes|goes|works|lives)\b)"
+    r"|,\s*(?=(?:\w+\s+){0,2}(?:is|are|was|were|it's|its)\b)"
+    r"|,\s*(?=(?:maybe|perhaps|so|which|but|though|because|since|and|or|except|unless|nice|how|what)\b)"
+    r"|\s*\((?:[^)]*)\)|\s+[—–]\s*|\s+-\s+|\s*[:;]-?[()DPp]\B|\s*[\U0001F300-\U0001FAFF]",
+)
+
+_EN_PRONOUN_OBJECT_RE = re.compile(
+    r"^(?:I|i)\s+(?:\w+\s+){0,2}?(?:\w+)\s+(?:to\s+do\s+|doing\s+)?(?:it|that|this|them|those|these|one|"
+    r"four|three|two|five)(?:\s+(?:anyway|too|as well|a lot|so much|very much|alot|either|also))?$",
+    re.IGNORECASE,
+)
+
+IMPLICIT_SUBJECT_RE = re.compile(
+    r"^(?:(?:also|usually|often|really)\s+)?(?:am|have|love|like|enjoy|hate|prefer|play|watch|listen|read|work|"
+    r"live|own|go|do|take|spend|make|cook|bake|write|run|ride|drive|teach|study|collect|sing|dance|draw|"
+    r"paint|travel|hike|swim|fish|hunt|volunteer|got|went|moved|started|bought)\b"
+)
+
+# Chat often drops the "I": "Just got home from work", "Thinking about quitting my job".
+PRO_DROP_RE = re.compile(
+    r"^(?:just\s+|recently\s+|finally\s+)?(?:got|finished|came|went|started|moved|bought|adopted|graduated|"
+    r"retired|quit|joined|love|like|enjoy|hate|prefer|work|live|"
+    r"moving|thinking about|heading|planning|getting|training|studying|working on|learning|saving up|"
+    r"looking forward to)\b(?!\s+(?:it|that|this|them|you|your|to hear|hearing|the idea|that idea)\b)",
+    re.IGNORECASE,
+)
+
+# "We have a dog and a cat" / "We live in Ohio": the user's household.
+WE_RE = re.compile(
+    r"^(?:[Ww]e|[Ww]e've|[Ww]e’ve)\s+(?:(?:also|still|just|recently|now)\s+)?"
+    r"(?:(?P<verb>live|moved|rent)\b(?P<rest>.*)|(?P<verb2>have|own|bought|adopted|got|raise)\b"
+    r"(?P<rest2>.*\b(?:kids?|children|sons?|daughters?|babies|baby|twins|dogs?|cats?|pets?|puppy|horses?|chickens|"
+    r"house|home|apartment|flat|farm|garden|cabin|boat|car|cars|truck)\b.*))$"
+)
+
+
+# "Big country music fan here", "65 here": the user describing themself without a verb.
+HERE_RE = re.compile(
+    r"^(?P<x>(?:(?:a|an|just a|just an)\s+)?(?:[\w'-]+\s+){0,3}(?:fan|lover|person|guy|girl|boy|gal|man|woman|mom|"
+    r"dad|mother|father|grandma|grandpa|student|nurse|teacher|veteran|vet|nerd|geek|introvert|extrovert|"
+    r"homebody|foodie|gamer|runner|reader|writer|artist|musician|engineer|programmer|\d{1,3}))\s+here\b",
+    re.IGNORECASE,
+)
+
+
+def cut_tail(text: str) -> str:
+    m = _EN_TAIL_RE.search(text)
+    if m and len(text[: m.start()].split()) >= 2:
+        return text[: m.start()].rstrip(" ,;:-")
+    return text
+
+
+def en_clause(clause: str, *, sentence: str) -> str | None:
+    """The disclosure part of an English clause (a prefix of it), or None when it is not one."""
+    stripped = LEAD_FILLER_RE.sub("", clause)
+    if not EN_START_RE.match(stripped):
+        return None
+    if sentence.endswith("?") and _EN_QUESTION_START_RE.match(sentence):
+        return None
+    if stripped.endswith("?"):
+        # "I am just a homemaker, seen any good movies recently?" → the statement before the question.
+        asking = _EN_QUESTION_INSIDE_RE.search(stripped)
+        cut = asking.start() if asking else max(stripped.rfind(","), stripped.rfind(" and "))
+        if cut <= 0:
+            return None
+        stripped = stripped[:cut]
+    stripped = cut_tail(stripped).rstrip(" ,;:-.!")
+    if _EN_PRONOUN_OBJECT_RE.match(stripped):
+        return None
+    if re.match(r"^(?:[Mm]y|MY)\b", stripped):
+        # "my sister lives in Berlin", "my favorite color is blue" — needs a verb after the noun phrase.
+        if not re.match(r"^(?:[Mm]y|MY)\s+name\s+\w|^(?:[Mm]y|MY)\s+(?:[\w'-]+\s+){0,3}?(?:is|are|was|were|has|have|had|just|will|"
+                        r"used to|got|died|passed|went|came|took|made|[a-z]{2,}(?<!s)s|[a-z]{3,}ed|'s|’s|s)\b",
+                        stripped):
+            return None
+    elif not re.match(r"^(?:I|i)(?:'m|’m| m|'ve|’ve| ve|'d|’d|'ll|’ll)\b|^(?:Im|im|Ive|[Ii]am)\b", stripped) and not (
+        _EN_ANY_VERB_RE.match(stripped)
+    ):
+        return None
+    if _EN_GENERIC_RE.match(stripped) or _EN_MOMENT_RE.match(stripped):
+        return None
+    if EN_HYPOTHETICAL_RE.search(stripped):
+        return None
+    if _EN_REQUEST_RE.search(stripped):
+        return None
+    if _EN_TASK_NOUN_RE.search(stripped) and _EN_TASK_VERB_RE.search(stripped):
+        return None
+    words = re.findall(r"[A-Za-z0-9'’]+", stripped)
+    if len(words) < 2 or (len(words) == 2 and not re.match(r"^(?:I'm|I’m|Im)\s", stripped)):
+        return None
+    rest = [w.lower() for w in words[1:]]
+    meaningful = [w for w in content_tokens(" ".join(rest)) if w not in _EN_PRONOUN_ONLY]
+    if not meaningful:
+        return None
+    # "I love your idea" is about the assistant, not the user.
+    if _EN_NOT_ABOUT_USER_RE.search(stripped) and not _RELATION_EN_RE.search(stripped):
+        return None
+    return stripped
+
+
+def en_statement(quote: str) -> str:
+    text = _EN_FILLER_WORDS_RE.sub("", quote)
+    text = re.sub(r"\s+myself\s*$", "", text)
+    text = _EN_TRAILING_RE.sub("", text)
+    text = re.sub(r"\s+", " ", text).strip(" ,;:-")
+    text = to_third_person_en(text)
+    return text[:1].upper() + text[1:]
+
+
+# "my two older brothers were …" says the user has two older brothers.
+_IMPLIED_HAVE_RE = re.compile(
+    r"\b[Mm]y\s+(?P<mods>(?:(?:\d+|two|three|four|five|six|seven|eight|nine|ten|older|younger|little|big|baby|"
+    r"twin|new|oldest|youngest|eldest|teenage|adult|grown)\s+){0,2})"
+    r"(?P<noun>kids|children|sons?|daughters?|grandchildren|grandkids|grandsons?|granddaughters?|sisters?|"
+    r"brothers?|wife|husband|boyfriend|girlfriend|fianc[eé]e?|dogs?|cats?|puppy|puppies|kittens?|horses?|"
+    r"baby|twins|pets?)\b"
+)
+
+_PLURAL_NOUNS = re.compile(r"(?:s|children|grandchildren|puppies|twins)$")
+
+_COUNTED_FRAGMENT_RE = re.compile(
+    r"^(?P<q>(?P<n>\d+|two|three|four|five|six|seven|eight|nine|ten)\s+(?:(?:older|younger|little|grown)\s+)?"
+    r"(?:kids|children|sons|daughters|grandchildren|grandkids|grandsons|granddaughters|sisters|brothers|"
+    r"siblings|dogs|cats|horses|pets|chickens|birds))\b(?:\s+(?:now|already|so far))?[.!]*$",
+    re.IGNORECASE,
+)
+
+
+def implied_possessions(sentence: str) -> list[tuple[str, str]]:
+    found = []
+    counted = _COUNTED_FRAGMENT_RE.match(LEAD_FILLER_RE.sub("", sentence.strip()))
+    if counted:
+        found.append((counted.group("q"), f"User has {counted.group('q')}"))
+    for m in _IMPLIED_HAVE_RE.finditer(sentence):
+        mods, noun = m.group("mods").strip(), m.group("noun").lower()
+        counted = bool(re.match(r"(?:\d+|two|three|four|five|six|seven|eight|nine|ten)\b", mods))
+        if counted or _PLURAL_NOUNS.search(noun):
+            phrase = f"{mods} {noun}".strip()
+        else:
+            phrase = f"{'an' if (mods or noun)[0] in 'aeiou' else 'a'} {(mods + ' ' + noun).strip()}"
+        found.append((m.group(0), f"User has {phrase}"))
+    return found
