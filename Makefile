@@ -28,7 +28,7 @@ test: setup
 	$(PY) -m pytest $(PYTEST_ARGS)
 
 bench: migrate
-	DJANGO_DEBUG=1 $(PY) -m bench --datasets $(DATASETS)
+	DJANGO_DEBUG=1 $(PY) -m bench --datasets $(DATASETS) $(BENCH_ARGS)
 
 stress: setup
 	$(PY) -m pytest -m stress tests/stress $(PYTEST_ARGS)

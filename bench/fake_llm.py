@@ -65,3 +65,27 @@ def fake_openai_backend():
             yield fake
     finally:
         fake.stop()
+
+
+@contextmanager
+def fake_openai_embedder():
+    """The OpenAI embedder pointed at the fake server: a remote embedder without network latency.
+
+    The fake answers with the local embedder's vectors at the requested dimensions, so they match
+    the stored ones. Embedding calls are not recorded as LLMCall rows (one less write per call, so
+    the baseline this feeds is, if anything, flattered).
+    """
+    from tests.fake_openai import FakeOpenAI
+
+    fake = FakeOpenAI().start()
+    try:
+        with override_settings(
+            EMBEDDING_BACKEND="openai", EMBEDDING_BASE_URL=fake.url, EMBEDDING_API_KEY="sk-bench-fake",
+            EMBEDDING_MODEL="text-embedding-3-small", EMBEDDING_TIMEOUT=30.0, EMBEDDING_MAX_RETRIES=0,
+            EMBEDDING_RECORD_CALLS=False,
+        ):
+            from dreaming.providers import get_embedder
+
+            yield get_embedder()
+    finally:
+        fake.stop()

@@ -31,6 +31,7 @@ BENCHES = {
     "msc": "bench.quality_msc",
     "wildchat": "bench.quality_wildchat",
     "memorybank": "bench.quality_memorybank",
+    "engine": "bench.quality_engine",
 }
 
 
@@ -106,7 +107,7 @@ def main(argv: list[str] | None = None) -> int:
     report = Report()
     datasets = Path(args.datasets).resolve()
     old_name = connection.settings_dict["NAME"]
-    started = time.perf_counter()
+    started, load_start = time.perf_counter(), os.getloadavg()[0]
     print(f"bench: creating database {connection.settings_dict['TEST']['NAME']} …", file=sys.stderr, flush=True)
     connection.creation.create_test_db(verbosity=0, autoclobber=True, serialize=False, keepdb=False)
     try:
@@ -129,7 +130,7 @@ def main(argv: list[str] | None = None) -> int:
             report.details, report.notes, report.sections = ctx.details, ctx.notes, ctx.sections
     finally:
         connection.creation.destroy_test_db(old_name, verbosity=0, keepdb=args.keepdb)
-    report.meta = _meta(args, time.perf_counter() - started)
+    report.meta = _meta(args, time.perf_counter() - started, load=(load_start, os.getloadavg()[0]))
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     md, js = report.write(out)
@@ -139,7 +140,7 @@ def main(argv: list[str] | None = None) -> int:
     return 1 if any(f.name.endswith(": failed") for f in report.figures) else 0
 
 
-def _meta(args, seconds: float) -> dict:
+def _meta(args, seconds: float, *, load: tuple[float, float]) -> dict:
     import platform
 
     from django.conf import settings
@@ -149,6 +150,7 @@ def _meta(args, seconds: float) -> dict:
         "mode": "quick" if args.quick else "full",
         "benchmarks": ",".join(args.chosen),
         "cpus": os.cpu_count(),
+        "load average (start → end)": f"{load[0]:.1f} → {load[1]:.1f}",
         "python": platform.python_version(),
         "dreamer": settings.LLM_BACKEND,
         "embedder": f"{settings.EMBEDDING_BACKEND} ({settings.EMBEDDING_DIM} dims)",

@@ -147,6 +147,9 @@ def jsonl_sessions(lines: Iterable[bytes]) -> Iterator[tuple[int, ParsedSession 
         except json.JSONDecodeError as exc:
             yield number, ImportLineError(f"not valid JSON ({exc.msg} at column {exc.colno})")
             continue
+        except RecursionError:  # [reliability] a nesting bomb ("[[[[…") must not kill the whole import
+            yield number, ImportLineError("not valid JSON (nested too deeply)")
+            continue
         try:
             yield number, jsonl_session(data)
         except ImportLineError as exc:
@@ -224,7 +227,7 @@ def chatgpt_session(conversation) -> ParsedSession | None:
 def chatgpt_load(raw: bytes) -> list:
     try:
         data = json.loads(raw.decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as exc:
         raise ImportLineError(f"not a ChatGPT conversations.json ({exc})") from None
     if not isinstance(data, list):
         raise ImportLineError("a ChatGPT conversations.json is a JSON list of conversations")

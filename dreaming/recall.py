@@ -14,6 +14,7 @@ question exactly still beats a fresh, important one about something else.
 """
 from __future__ import annotations
 
+import json
 import math
 import re
 from dataclasses import asdict, dataclass, field
@@ -26,8 +27,8 @@ from django.db.models import F
 from django.utils import timezone
 
 from chat.models import Persona
-from dreaming.models import Memory, MemorySettings, MemorySource
-from dreaming.providers import Embedder, get_embedder
+from dreaming.models import Memory, MemoryDocument, MemorySettings, MemorySource, Phase
+from dreaming.providers import CallContext, Embedder, get_embedder
 
 TEXT_WEIGHT = 0.35
 CANDIDATES = 100  # nearest rows the database hands back for re-ranking in Python
@@ -89,13 +90,13 @@ _HAN_RE = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]+")
 
 
 def query_keywords(query: str) -> list[tuple[str, float]]:
-    """(keyword, weight): names (capitalised) and numbers weigh 2, other content words 1.
+    """(keyword, weight): names (capitalised) and numbers of 2+ digits weigh 2, other content words 1.
 
     Chinese runs are cut into overlapping two-character pieces (most Chinese words and names
     are two characters), minus a few function words.
     """
     found: dict[str, float] = {}
-    for match in _WORD_RE.finditer(query):
+    for position, match in enumerate(_WORD_RE.finditer(query)):
         word = match.group()
         for run in _HAN_RE.findall(word):
             pieces = [run] if len(run) <= 2 else [run[i : i + 2] for i in range(len(run) - 1)]
@@ -105,9 +106,12 @@ def query_keywords(query: str) -> list[tuple[str, float]]:
         latin = _HAN_RE.sub(" ", word).strip()
         for token in latin.split():
             lowered = token.lower()
-            if lowered in _STOPWORDS or (len(token) < 3 and not token.isdigit()):
+            # Single digits ("7") and two-letter words match inside too many statements.
+            if lowered in _STOPWORDS or len(token) < (2 if token.isdigit() else 3):
                 continue
-            weight = 2.0 if token[:1].isupper() or token.isdigit() else 1.0
+            # A capital at the very start of the question is grammar, not a name.
+            is_name = token[:1].isupper() and (position > 0 or token.isupper())
+            weight = 2.0 if is_name or token.isdigit() else 1.0
             found[lowered] = max(found.get(lowered, 0.0), weight)
     # Prefer the heaviest keywords when a long question has too many.
     ranked = sorted(found.items(), key=lambda item: -item[1])
@@ -221,11 +225,21 @@ def recall_index_sync(*, schema_editor=None) -> bool:
     return covered
 
 
-def _memory_md_ids(*, user: AbstractBaseUser, persona: Persona | None) -> list[int]:
-    from dreaming.context import memory_md_get
+# One round trip before any work: is memory on, and which ids does the scope's MEMORY.md hold?
+_GATE_SQL = f"""
+SELECT NOT EXISTS (SELECT 1 FROM {MemorySettings._meta.db_table} WHERE user_id = %(user_id)s AND NOT enabled),
+       (SELECT memory_ids FROM {MemoryDocument._meta.db_table}
+        WHERE user_id = %(user_id)s AND persona_id IS NOT DISTINCT FROM %(persona_id)s)
+"""
 
-    document = memory_md_get(user=user, persona=persona)
-    return list(document.memory_ids) if document else []
+
+def _recall_gate(*, user_id: int, persona_id: int | None) -> tuple[bool, list[int]]:
+    with connection.cursor() as cursor:
+        cursor.execute(_GATE_SQL, {"user_id": user_id, "persona_id": persona_id})
+        enabled, memory_ids = cursor.fetchone()
+    if isinstance(memory_ids, str):  # Django hands jsonb back undecoded
+        memory_ids = json.loads(memory_ids)
+    return enabled, [int(i) for i in memory_ids or []]
 
 
 def _sources_for(ids: list[int]) -> dict[int, list[dict]]:
@@ -261,7 +275,8 @@ def recall(
 ) -> list[RecallResult]:
     """Global top-k memories for `query` in the user's scope (profile + persona).
 
-    1. Nothing for an empty query or a user with memory off.
+    1. Nothing for an empty query or a user with memory off (one query that also reads the
+       scope's MEMORY.md ids).
     2. Exclude what MEMORY.md already holds (unless `exclude_ids` is given).
     3. Shortlist the CANDIDATES nearest memories by exact cosine distance (one query, index-only
        scan of this user's rows).
@@ -271,19 +286,24 @@ def recall(
     """
     query = (query or "").strip()
     k = max(1, min(int(k), RECALL_MAX_K))
-    if not query or MemorySettings.objects.filter(user=user, enabled=False).exists():
+    if not query:
+        return []
+    persona_id = persona.pk if persona else None
+    enabled, memory_md_ids = _recall_gate(user_id=user.pk, persona_id=persona_id)
+    if not enabled:
         return []
     now = now or timezone.now()
     if exclude_ids is None:
-        exclude_ids = _memory_md_ids(user=user, persona=persona)
+        exclude_ids = memory_md_ids
     embedder = embedder or get_embedder()
-    vector = embedder.embed([query], kind="query")[0]
+    # ctx: a remote embedder records the call (LLMCall, phase "recall"); the local one records nothing.
+    vector = embedder.embed([query], kind="query", ctx=CallContext(user_id=user.pk, phase=Phase.RECALL))[0]
 
     keywords = query_keywords(query)
     total_weight = sum(weight for _, weight in keywords)
     ranked: list[RecallResult] = []
     for memory_id, statement, category, importance, confidence, last_seen, distance in recall_candidates(
-        user_id=user.pk, persona_id=persona.pk if persona else None, vector=vector, exclude_ids=list(exclude_ids)
+        user_id=user.pk, persona_id=persona_id, vector=vector, exclude_ids=list(exclude_ids)
     ):
         text_match = None
         if keywords:

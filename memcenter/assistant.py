@@ -73,7 +73,8 @@ def chat_reply(
 ) -> ChatTurn:
     """Answer one message on the chat page.
 
-    1. Continue `session` unless it went idle (then start a new chat session, like a new visit).
+    1. Continue `session` unless it went idle or is not a chat-page session (then start a new
+       chat session, like a new visit; an imported or API conversation is never appended to).
     2. Store the user's message (messages_append: never embeds, never calls a model).
     3. Context: MEMORY.md with one indexed query (memory_md_get) + the recent turns.
     4. Reply through the configured dreamer, which may call recall_memory.
@@ -81,7 +82,7 @@ def chat_reply(
        and the error is returned for the page to show.
     """
     now = now or timezone.now()
-    if session is None or session.is_idle(now):
+    if session is None or session.source != ChatSession.Source.CHAT or session.is_idle(now):
         session, _ = session_create(user=user, persona=persona, source=ChatSession.Source.CHAT, started_at=now, now=now)
     stored = messages_append(session=session, messages=[NewMessage(role=Message.Role.USER, content=text, created_at=now)], now=now)
     session, user_message = stored.session, stored.appended[0]

@@ -1,4 +1,5 @@
 """API for chat products: read MEMORY.md (every turn, cached) and recall the long tail (on demand)."""
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.http import HttpRequest, HttpResponse
 from ninja import Query, Router, Schema
@@ -60,7 +61,7 @@ class RecallOut(Schema):
 
 class RecallIn(Schema):
     q: str = Field(..., min_length=1, max_length=2000, description="What to look for.")
-    k: int = Field(10, ge=1, le=RECALL_MAX_K)
+    k: int = Field(settings.RECALL_DEFAULT_K, ge=1, le=RECALL_MAX_K)
     persona: str | None = Field(None, description="Persona slug: adds that persona's memories to the profile.")
 
 

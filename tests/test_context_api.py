@@ -94,3 +94,14 @@ def test_memory_md_command_prints_the_document(user, capsys):
         call_command("memory_md", "nobody")
     with pytest.raises(CommandError, match="Unknown persona 'ghost'"):
         call_command("memory_md", user.username, "--persona", "ghost")
+
+
+def test_memory_off_users_get_an_empty_memory_md_and_no_recall(client, user, auth):
+    from dreaming.models import MemorySettings
+
+    MemoryFactory(user=user, statement="User lives in Oslo")
+    MemorySettings.objects.create(user=user, enabled=False)
+
+    response = client.get(f"/api/v1/users/{user.username}/memory.md", **auth)
+    assert response.status_code == 200 and response.content == b""
+    assert client.get(f"/api/v1/users/{user.username}/recall?q=Oslo", **auth).json()["results"] == []

@@ -185,3 +185,12 @@ def test_a_chat_model_outage_keeps_the_users_message(logged_in, user, openai_bac
     assert "unavailable" in response.content.decode()
     session = ChatSession.objects.get(user=user)
     assert list(session.messages.values_list("role", "content")) == [("user", "Are you there?")]
+
+
+def test_an_api_session_is_never_appended_to_from_the_chat_page(user, offline):
+    api_session = ChatSessionFactory(user=user, source=ChatSession.Source.API, last_active_at=timezone.now())
+
+    turn = chat_reply(user=user, persona=None, text="Hello", session=api_session)
+
+    assert turn.session.pk != api_session.pk and turn.session.source == ChatSession.Source.CHAT
+    assert api_session.messages.count() == 0

@@ -55,6 +55,7 @@ def test_an_exact_name_is_helped_by_the_text_match(user):
 
 def test_dates_and_chinese_keywords_match_verbatim():
     assert ("2023", 2.0) in query_keywords("What happened in May 2023?")
+    assert dict(query_keywords("Hiking on 7 May with Zofia")) == {"hiking": 1.0, "may": 2.0, "zofia": 2.0}
     assert ("may", 2.0) in query_keywords("What happened in May 2023?")
     assert all(word not in dict(query_keywords("What does the user like?")) for word in ("what", "does", "user", "like"))
     zh = dict(query_keywords("用户的狗叫什么名字"))
@@ -140,6 +141,10 @@ def test_persona_scope_adds_that_personas_memories_only(user):
     assert ids(recall(user=user, query="astronomy", embedder=EMBEDDER)) == [profile.id]
     scoped = ids(recall(user=user, query="astronomy", persona=luna, embedder=EMBEDDER))
     assert set(scoped) == {profile.id, with_luna.id} and with_kai.id not in scoped
+    # Luna's MEMORY.md now holds both: nothing left to recall in her scope, the profile scope is untouched.
+    assert set(memory_md_render(user=user, persona=luna).memory_ids) == {profile.id, with_luna.id}
+    assert recall(user=user, query="astronomy", persona=luna, embedder=EMBEDDER) == []
+    assert ids(recall(user=user, query="astronomy", embedder=EMBEDDER)) == [profile.id]
 
 
 def test_memory_off_users_recall_nothing(user):
@@ -177,7 +182,7 @@ def test_recall_is_a_few_queries_whatever_the_number_of_memories(user, django_as
     for i in range(30):
         memory = remember(user, f"User visited city number {i}")
         MemorySourceFactory(memory=memory, quote=f"I went to city {i}")
-    with django_assert_max_num_queries(5):  # settings, MEMORY.md ids, shortlist, sources, stats update
+    with django_assert_max_num_queries(4):  # memory on + MEMORY.md ids, shortlist, sources, stats update
         results = recall(user=user, query="city", k=10, embedder=EMBEDDER)
     assert len(results) == 10 and all(len(r.sources) == 1 for r in results)
 

@@ -198,3 +198,20 @@ def test_a_huge_paste_is_processed_quickly_and_yields_little():
     found = _extract(_user(0, "Summarize this:\n" + paste))
     assert time.perf_counter() - started < 10  # generous: CI machines are shared
     assert found == []
+
+
+def test_a_fragment_answer_after_a_reaction_keeps_only_the_users_answer_as_quote():
+    found = _extract(_assistant(0, "Nice to meet you! Where are you from?"), _user(1, "Oh cool. Ohio, you?"))
+    assert [(c.quote, c.statement, c.user_initiated) for c in found] == [("Ohio", "User is from Ohio", False)]
+
+
+def test_everyday_implications_are_spelled_out_but_not_after_losing_the_thing():
+    found = {c.statement for c in _extract(_user(0, "My two older brothers were in a band. Just got back from fishing."))}
+    assert {"User has two older brothers", "User goes fishing"} <= found
+    found = {c.statement for c in _extract(_user(0, "I quit my job because my boss was mean."))}
+    assert "User has a job" not in found
+
+
+def test_a_second_preference_is_read_from_especially():
+    found = {c.statement for c in _extract(_user(0, "I like sports, especially basketball."))}
+    assert found == {"User likes sports", "User likes basketball"}

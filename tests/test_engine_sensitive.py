@@ -81,6 +81,9 @@ def test_it_recognises_sensitive_disclosures(text, category):
         "I read a book about autism for my class",
         "My mother works in nursing at a hospital",
         "我今天去健身了",
+        "My query takes 200 ms on my laptop",
+        "I gained a lot of muscle mass this year",
+        "I had a stroke of luck at the casino",
         "I love hiking with my sister",
     ],
 )

@@ -131,8 +131,8 @@ _ANSWER_FRAMES = [
     (re.compile(r"do you have any (?:hobbies|interests|passions)|what do you like to do\b", re.I), "User enjoys {f}"),
     (re.compile(r"do you play any (?:sports|instruments?|games)", re.I), "User plays {f}"),
     (re.compile(r"do you have any (?P<k>[a-z]+(?: [a-z]+)?)", re.I), "User has {f} {k}"),
-    (re.compile(r"\bdo you (?:\w+ )?(?P<v>like|love|enjoy|play|have|own|watch|read|listen to|eat|drink|cook|speak|"
-                r"drive|ride|collect|go to|work|live)\b", re.I), "User {v} {f}"),
+    (re.compile(r"\bdo you (?:\w+ )?(?P<v>like|love|enjoy|play|watch|read|listen to|eat|drink|cook|speak|collect)\b",
+                re.I), "User {v} {f}"),
     (re.compile(r"are you (?:a |an )?[a-z]+(?: [a-z]+)? or (?:a |an )?[a-z]+", re.I), "User is {f}"),
     (re.compile(r"what(?:'s| is) your name\b", re.I), "User's name is {f}"),
 ]
@@ -145,11 +145,15 @@ _FRAGMENT_REJECT_RE = re.compile(
 )
 
 
-def answer_to_wh_question(fragment: str, question_text: str | None) -> str | None:
-    """A statement for a verbless short answer to the assistant's last question, or None."""
+# "Pizza, you?" — the question asked back is not part of the answer.
+_ASK_BACK_RE = re.compile(r"[,\s]*(?:and |what about |how about )?(?:you|yours|u|yourself)\s*\?+\s*$", re.I)
+
+
+def answer_to_wh_question(fragment: str, question_text: str | None) -> tuple[str, str] | None:
+    """(quote, statement) for a verbless short answer to the assistant's last question, or None."""
     if not question_text or "?" not in question_text:
         return None
-    fragment = fragment.strip(" .!…,")
+    fragment = _ASK_BACK_RE.sub("", fragment.strip()).strip(" .!…,")
     size = len(fragment.split())
     if not fragment or size > 8 or fragment.endswith("?") or _FRAGMENT_REJECT_RE.search(fragment):
         return None
@@ -170,7 +174,7 @@ def answer_to_wh_question(fragment: str, question_text: str | None) -> str | Non
             head, _, particle = groups["v"].lower().partition(" ")
             verb = f"{conjugate(head)} {particle}".strip()
         statement = template.format(f=to_third_person_en(fragment), k=groups.get("k") or "", v=verb)
-        return re.sub(r"\s+", " ", statement).strip()
+        return fragment, re.sub(r"\s+", " ", statement).strip()
     return None
 
 

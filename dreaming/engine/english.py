@@ -12,7 +12,7 @@ _SUBJ = r"(?:I|i|I'm|I’m|i'm|Im|im|I m|[Ii]am|I've|I’ve|i've|Ive|I'd|I’d|I
 # Where a new first-person clause starts inside a sentence.
 EN_CLAUSE_SPLIT_RE = re.compile(
     rf"(?:,|;|:|\s-\s|\s–\s)\s*(?:(?:and|but|so|because|cause|since|though|although|plus|then|now)\s+)?(?={_SUBJ}\b)"
-    rf"|\s+(?:and|but|so|because|cause|since|though|although|plus|while|as|where|&)\s+(?:(?:yes|yeah|no|well|also|now),?\s+)?(?=(?:{_SUBJ}|[Ww]e|[Ww]e've)\b)"
+    rf"|\s+(?:and|but|so|because|cause|since|though|although|plus|while|as|&)\s+(?:(?:yes|yeah|no|well|also|now),?\s+)?(?=(?:{_SUBJ}|[Ww]e|[Ww]e've)\b)"
     r"|\s+and\s+(?=(?:also\s+|usually\s+|often\s+|really\s+)?(?:am|have|love|like|enjoy|hate|prefer|play|watch|"
     r"listen|read|work|live|own|go|do|take|spend|make|cook|bake|write|run|ride|drive|teach|study|collect|sing|"
     r"dance|draw|paint|travel|hike|swim|fish|hunt|volunteer|got|went|moved|started|bought)\b)"
@@ -66,20 +66,28 @@ _EN_GENERIC_RE = re.compile(
     re.IGNORECASE,
 )
 
+# Replies to the other side's news or advice: "I'll have to try it", "I can't wait", "I would like to do that".
+_EN_REACTION_RE = re.compile(
+    r"^(?:I|i)(?:'ll|’ll| will| would| 'd|'d|’d)\s+(?:have to|check|look|try|give|keep|think about|love to (?:see|hear|try))\b|"
+    r"^(?:I|i)\s+(?:cant|can't|cannot)\s+wait\b|^(?:I|i)\s+(?:\w+\s+)?feel\s+(?:that way|the same)\b|"
+    r"^(?:I|i)(?:'d|’d| would)\s+(?:like|love)\s+to\s+(?:do|try|see|hear|visit)\s+(?:that|it|this|them)\b",
+    re.IGNORECASE,
+)
 # A state of the moment is small talk, not something to remember: "I'm so jealous", "I am busy today".
 _EN_MOMENT_RE = re.compile(
-    r"^(?:I|i)(?:'m|’m| am| m|m| was)\s+(?:(?:so|very|really|pretty|just|a bit|a little|kinda|too|quite|"
+    r"^(?:I|i)(?:'m|’m| am| m|m| was|'ve been|’ve been| have been| ve been)\s+(?:(?:so|very|really|pretty|just|a bit|a little|kinda|too|quite|"
     r"super|totally|not)\s+)*(?:busy|tired|jealous|bored|excited|happy|sad|sorry|glad|good|great|fine|ok|okay|"
     r"well|hungry|sleepy|exhausted|stressed|curious|confused|impressed|surprised|envious|lucky|"
     r"relaxing|chilling|here|back|home|ready|done|listening|thinking|wondering|waiting|trying|sure|"
     r"too old for that|old|scared|afraid|nervous|worried|jealous|sick of it)\b"
-    r"(?:\s+(?:right now|today|tonight|now|at the moment|lol|haha|to hear that|about that|for you))?\s*$",
+    r"(?:\s+(?:right now|today|tonight|now|lately|this week|at the moment|lol|haha|to hear that|about that|for you))?\s*$",
     re.IGNORECASE,
 )
 
 # What the user is doing this minute: "I'm just looking out at the desert", "I was just watching a movie".
 EN_RIGHT_NOW_RE = re.compile(
     r"^(?:I|i)(?:'m|’m| am| m|m| was)\s+just\s+(?!started|moved|got|graduated|finished school)\w+ing\b|"
+    r"^(?:I|i)(?:'m|’m| am| m|m)\s+(?:just\s+)?(?:off to|about to|heading (?:out|off|to bed)|getting ready to)\b|"
     r"^(?:I|i)(?:'ll|’ll| will| am going to|'m going to|’m going to|'m gonna| am gonna)\s+(?:go\s+)?"
     r"(?:go|head|get|grab|make|take|watch|eat|have|try|sleep|rest|relax)\b.*\b(?:now|tonight|later|today|soon)\b",
     re.IGNORECASE,
@@ -119,8 +127,8 @@ _EN_TASK_NOUN_RE = re.compile(
     r"sentence|summary|translation|caption|title|outline|response|reply|answer|example|examples|list|"
     r"slogan|description|lyrics|speech|joke|riddle|word count|words|file|files|error|bug|question|"
     r"questions|chatbot|this chat|assistant|ai|gpt|chatgpt|your answer|the text|the following|output|"
-    r"input|table|chart|formula|macro|column|row|variable|class|method|compile|install|api|project|"
-    r"assignment|homework|task|exam question|quiz)\b",
+    r"input|table|chart|formula|macro|column|variable|class (?:method|file|that|which)|method|compile|install|"
+    r"api|code base|codebase|repo|repository|assignment|homework|exam question|quiz)\b",
     re.IGNORECASE,
 )
 
@@ -135,6 +143,7 @@ _EN_NOT_ABOUT_USER_RE = re.compile(r"\b(?:you|your|yours|u)\b", re.IGNORECASE)
 
 _EN_FILLER_WORDS_RE = re.compile(
     r"\s*\b(?:really|actually|just|pretty|totally|definitely|absolutely|basically|literally|honestly|"
+    r"unfortunately|fortunately|luckily|sadly|hopefully|obviously|personally|"
     r"seriously|kinda|sorta|lol|haha+|hehe|lmao)\b",
     re.IGNORECASE,
 )
@@ -142,7 +151,8 @@ _EN_FILLER_WORDS_RE = re.compile(
 _EN_TRAILING_RE = re.compile(
     r"(?:[\s,;:]+(?:too|as well|also|though|lol|haha+|either|anyway|anyways|in my (?:free|spare) time|"
     r"these days|nowadays|currently|right now|at the moment|sometimes|a lot|alot|all the time|so much|"
-    r"very much|for sure|on the side|still|still though))+\s*$",
+    r"very much|for sure|on the side|still|still though|and such|and stuff|and things|etc|mainly|mostly|"
+    r"usually|often|every day|everyday))+\s*$",
     re.IGNORECASE,
 )
 
@@ -209,16 +219,18 @@ def category_en(text: str) -> str:
 _EN_TAIL_RE = re.compile(
     r"\s+(?:so|as|and|because|cause|since|while|when|whenever|until|unless|if|though|although|whereas|"
     r"which|who|that)\s+(?=(?:if|I|i|he|she|we|they|it|you|my|his|her|their|our|there|this|that)\b)"
-    r"|\s+(?:because|cause|since|if|unless|although|though|whereas|which|whenever)\s+"
+    r"|\s+(?:because|'?cause|’cause|since|if|unless|although|though|whereas|which|whenever)\s+"
     r"|\s+(?:that|who)\s+(?=(?:likes|loves|enjoys|is|was|has|makes|takes|goes|works|lives)\b)"
     r"|,\s*(?=(?:\w+\s+){0,2}(?:is|are|was|were|it's|its)\b)"
-    r"|,\s*(?=(?:maybe|perhaps|so|which|but|though|because|since|and|or|except|unless|nice|how|what)\b)"
+    r"|,\s*(?=(?:maybe|perhaps|so|which|but|though|because|since|and|or|except|unless|nice|how|what|"
+    r"especially|mostly|mainly|particularly)\b)"
     r"|\s*\((?:[^)]*)\)|\s+[—–]\s*|\s+-\s+|\s*[:;]-?[()DPp]\B|\s*[\U0001F300-\U0001FAFF]",
 )
 
 _EN_PRONOUN_OBJECT_RE = re.compile(
     r"^(?:I|i)\s+(?:\w+\s+){0,2}?(?:\w+)\s+(?:to\s+do\s+|doing\s+)?(?:it|that|this|them|those|these|one|"
-    r"four|three|two|five)(?:\s+(?:anyway|too|as well|a lot|so much|very much|alot|either|also))?$",
+    r"four|three|two|five)(?:\s+(?:anyway|too|as well|a lot|so much|very much|alot|either|also))?$|"
+    r"^(?:I|i)\s+(?:have|had|got|own)\s+(?:a bunch|a lot|a few|some|plenty|lots|many)$",
     re.IGNORECASE,
 )
 
@@ -255,6 +267,38 @@ HERE_RE = re.compile(
 )
 
 
+# "I love sports, especially basketball" also says the user loves basketball.
+ESPECIALLY_RE = re.compile(
+    r"^(?P<head>(?:I|i)\s+(?:(?:really|also|just)\s+)?(?:like|love|enjoy|adore|prefer))\b[^,.!?]*,\s*"
+    r"(?P<quote>(?:especially|mostly|mainly|particularly)\s+(?P<x>[^,.!?;]{2,40}))"
+)
+
+
+# "I am a vegetarian that likes eating fruit" also says the user likes eating fruit.
+RELATIVE_LIKE_RE = re.compile(
+    r"^(?:I|i)(?:'m|’m| am)\s+(?:an?\s+)?[\w' -]{2,40}?\s+(?:that|who)\s+"
+    r"(?P<quote>(?P<verb>likes|loves|enjoys|hates|adores)\s+(?P<x>[^,.!?;]{2,50}))"
+)
+
+
+# "Just got back from fishing" / "got home from work": what the user comes back from, they do regularly.
+BACK_FROM_RE = re.compile(
+    r"^(?:(?:I|i)\s+)?(?:just\s+)?got\s+(?:back|home|done|in)\s+from\s+(?:a\s+|the\s+|my\s+)?"
+    r"(?:(?P<activity>[a-z]+ing)|(?P<place>work|school|class|classes|college|university|practice|gym|office|"
+    r"the gym|the office|training|rehearsal|band practice))\b",
+    re.IGNORECASE,
+)
+
+
+def habit_statement(quote: str) -> str | None:
+    m = BACK_FROM_RE.match(quote)
+    if not m:
+        return None
+    if m.group("activity"):
+        return f"User goes {m.group('activity').lower()}"
+    return f"User goes to {m.group('place').lower()}"
+
+
 def cut_tail(text: str) -> str:
     m = _EN_TAIL_RE.search(text)
     if m and len(text[: m.start()].split()) >= 2:
@@ -279,6 +323,8 @@ def en_clause(clause: str, *, sentence: str) -> str | None:
     stripped = cut_tail(stripped).rstrip(" ,;:-.!")
     if _EN_PRONOUN_OBJECT_RE.match(stripped):
         return None
+    if re.match(r"^(?:[Mm]y|MY)\s+(?:[\w'-]+\s+){1,3}?(?:would|could|might|should|may)\b", stripped):
+        return None  # "my kids would love that" is a guess, not a fact
     if re.match(r"^(?:[Mm]y|MY)\b", stripped):
         # "my sister lives in Berlin", "my favorite color is blue" — needs a verb after the noun phrase.
         if not re.match(r"^(?:[Mm]y|MY)\s+name\s+\w|^(?:[Mm]y|MY)\s+(?:[\w'-]+\s+){0,3}?(?:is|are|was|were|has|have|had|just|will|"
@@ -289,7 +335,7 @@ def en_clause(clause: str, *, sentence: str) -> str | None:
         _EN_ANY_VERB_RE.match(stripped)
     ):
         return None
-    if _EN_GENERIC_RE.match(stripped) or _EN_MOMENT_RE.match(stripped):
+    if _EN_GENERIC_RE.match(stripped) or _EN_MOMENT_RE.match(stripped) or _EN_REACTION_RE.match(stripped):
         return None
     if EN_HYPOTHETICAL_RE.search(stripped):
         return None
@@ -321,13 +367,20 @@ def en_statement(quote: str) -> str:
 
 # "my two older brothers were …" says the user has two older brothers.
 _IMPLIED_HAVE_RE = re.compile(
-    r"\b[Mm]y\s+(?P<mods>(?:(?:\d+|two|three|four|five|six|seven|eight|nine|ten|older|younger|little|big|baby|"
+    r"\b(?:[Mm]y|(?P<the>[Tt]he))\s+(?P<mods>(?:(?:\d+|two|three|four|five|six|seven|eight|nine|ten|older|younger|little|big|baby|"
     r"twin|new|oldest|youngest|eldest|teenage|adult|grown)\s+){0,2})"
     r"(?P<noun>kids|children|sons?|daughters?|grandchildren|grandkids|grandsons?|granddaughters?|sisters?|"
     r"brothers?|wife|husband|boyfriend|girlfriend|fianc[eé]e?|dogs?|cats?|puppy|puppies|kittens?|horses?|"
-    r"baby|twins|pets?)\b"
+    r"baby|twins|pets?|job|car|truck|jeep|house|apartment|garden|farm|boat|bike|motorcycle)\b"
 )
 
+_NO_LONGER_HAS_RE = re.compile(
+    r"\b(?:quit|quitting|lost|losing|left|leaving|sold|selling|totaled|wrecked|crashed|miss|missed|missing|"
+    r"gave up|want|wants|wanted|need|needs|looking for|find|found|buy|buying|get|getting|dream of|wish)\b",
+    re.IGNORECASE,
+)
+_THINGS = frozenset("job car truck jeep house apartment garden farm boat bike motorcycle".split())
+_OWN_WITH_THE = frozenset("kids wife husband grandkids grandchildren twins".split())
 _PLURAL_NOUNS = re.compile(r"(?:s|children|grandchildren|puppies|twins)$")
 
 _COUNTED_FRAGMENT_RE = re.compile(
@@ -338,17 +391,25 @@ _COUNTED_FRAGMENT_RE = re.compile(
 )
 
 
-def implied_possessions(sentence: str) -> list[tuple[str, str]]:
+def implied_possessions(sentence: str) -> list[tuple[str, str, str]]:
+    """(quote, statement, category) for what "my two sons" / "my car" / "5 grandkids now" say the user has."""
     found = []
     counted = _COUNTED_FRAGMENT_RE.match(LEAD_FILLER_RE.sub("", sentence.strip()))
     if counted:
-        found.append((counted.group("q"), f"User has {counted.group('q')}"))
+        found.append((counted.group("q"), f"User has {counted.group('q')}", "relation"))
+    speaks_of_self = bool(re.search(r"\b(?:I|I'm|I’m|I've|I’ve|me|my)\b", sentence))
     for m in _IMPLIED_HAVE_RE.finditer(sentence):
         mods, noun = m.group("mods").strip(), m.group("noun").lower()
+        # "the kids" / "the wife" are the user's own only in a sentence about the user, and only for family.
+        if m.group("the") and not (speaks_of_self and noun in _OWN_WITH_THE):
+            continue
+        if _NO_LONGER_HAS_RE.search(sentence[max(0, m.start() - 25) : m.start()]):
+            continue  # "I quit my job", "we sold the house"
         counted = bool(re.match(r"(?:\d+|two|three|four|five|six|seven|eight|nine|ten)\b", mods))
         if counted or _PLURAL_NOUNS.search(noun):
             phrase = f"{mods} {noun}".strip()
         else:
             phrase = f"{'an' if (mods or noun)[0] in 'aeiou' else 'a'} {(mods + ' ' + noun).strip()}"
-        found.append((m.group(0), f"User has {phrase}"))
+        category = "fact" if noun in _THINGS else "relation"
+        found.append((m.group(0), f"User has {phrase}", category))
     return found

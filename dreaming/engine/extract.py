@@ -97,8 +97,19 @@ _WORTH_A_LOOK_RE = re.compile(
     r"[Gg]ot|[Ff]inished|[Ss]tarted|[Mm]oved|[Hh]eading|[Pp]lanning|[Gg]etting|[Tt]raining|[Ss]tudying|[Ll]earning)\b"
 )
 
+_REACTION_RE = re.compile(
+    r"^(?:(?:oh|ah|aw+|wow|haha+|lol|ha|yes|yeah|yep|no|nope|nice|cool|great|awesome|neat|sure|ok|okay|hmm+|"
+    r"interesting|really|same|true|exactly|thanks|thank you|hi|hello|hey|hey there|hi there|"
+    r"that'?s (?:cool|great|nice|awesome|interesting|neat|funny|sad|too bad|amazing|good|fun|so cool|very cool)|"
+    r"sounds (?:fun|good|great|cool|nice|awesome|interesting)|good for you|not bad)[\s,!.…]*)+$",
+    re.IGNORECASE,
+)
+
 # Past this many characters a message is a paste, not a conversation: the rest is not read for memories.
 MAX_CHARS_READ = 30_000
+
+
+_EMPTY_STATEMENT_RE = re.compile(r"^User (?:goes|does|has|gets|makes|takes|is|was|did|had|can't|can|will)$")
 
 
 def _english_reading(
@@ -116,7 +127,7 @@ def _english_reading(
         fragment = en.LEAD_FILLER_RE.sub("", sentence)
         answer = answers.answer_to_wh_question(fragment, previous_assistant)
         if answer:
-            return fragment.strip(" .!…,"), answer, True
+            return answer[0], answer[1], True
     if en.WE_RE.match(bare):
         we = en.WE_RE.match(en.cut_tail(bare).rstrip(" ,;:-.!"))
         rest = (we.group("rest") or we.group("rest2") or "") if we else ""
@@ -131,7 +142,8 @@ def _english_reading(
         implicit = en.en_clause(subject + dropped, sentence=sentence)
         if not implicit:
             return None
-        return en.cut_tail(dropped).rstrip(" ,;:-.!"), en.en_statement(implicit), False
+        quote = en.cut_tail(dropped).rstrip(" ,;:-.!")
+        return quote, en.habit_statement(quote) or en.en_statement(implicit), False
     if not at_sentence_start and starts_first_person and en.IMPLICIT_SUBJECT_RE.match(clause):
         implicit = en.en_clause("I " + clause, sentence=sentence)
         return (implicit[2:], en.en_statement(implicit), False) if implicit else None
@@ -149,7 +161,12 @@ def _english_reading(
         article = "" if described[:1].isdigit() else ("an " if described[:1].lower() in "aeiou" else "a ")
         return here.group(0), f"User is {article}{described}", False
     quote = en.en_clause(clause, sentence=sentence)
-    return (quote, en.en_statement(quote), False) if quote else None
+    if not quote:
+        return None
+    statement = en.habit_statement(quote) or en.en_statement(quote)
+    if _EMPTY_STATEMENT_RE.match(statement):
+        return None  # "I go all the time" → "User goes": nothing left once the fillers are gone
+    return quote, statement, False
 
 
 def _chinese_reading(clause: str, *, after_first_person: bool) -> tuple[str, str] | None:
@@ -181,7 +198,8 @@ def _turn_clauses(turn: Turn, *, previous_assistant: str | None, order_start: in
     # Text inside code fences is never about the user.
     fenced = [(m.start(), m.end()) for m in re.finditer(r"```[\s\S]*?(?:```|$)", text)]
     spans = sentences(text)
-    first_start = spans[0][0] if spans else 0
+    # The answer to the assistant's question comes first, after any reaction ("That's cool. Pizza, you?").
+    first_start = next((a for a, b in spans if not _REACTION_RE.match(text[a:b])), spans[0][0] if spans else 0)
     # Questions are found once per turn (a long paste would make a per-sentence search quadratic).
     frames = list(answers.QUESTION_FRAME_RE.finditer(text))
     assistant_question = answers.last_question(previous_assistant[-300:]) if previous_assistant else None
@@ -223,15 +241,25 @@ def _turn_clauses(turn: Turn, *, previous_assistant: str | None, order_start: in
             quote, statement, borrowed = reading
             if borrowed and sensitive_category(statement):
                 continue  # "Do you take insulin?" → "I do" says more than the user's two words
-            add(quote, statement, en.category_en(statement if borrowed else quote), is_zh=False,
-                initiated=user_initiated)
+            add(quote, statement, en.category_en(statement), is_zh=False, initiated=user_initiated)
+            if borrowed:
+                continue
+            bare = en.LEAD_FILLER_RE.sub("", text[c_start:c_end])
+            especially = en.ESPECIALLY_RE.match(bare)
+            if especially:
+                implied = en.en_statement(f"{especially.group('head')} {especially.group('x')}")
+                add(especially.group("quote"), implied, "preference", is_zh=False, initiated=user_initiated)
+            relative = en.RELATIVE_LIKE_RE.match(bare)
+            if relative:
+                implied = en.en_statement(f"I {relative.group('verb')[:-1]} {relative.group('x')}")
+                add(relative.group("quote"), implied, "preference", is_zh=False, initiated=user_initiated)
         if not sentence.rstrip().endswith("?") and not en.EN_HYPOTHETICAL_RE.search(sentence):
             stated = " ".join(c.statement.lower() for c in found)
-            for quote, statement in en.implied_possessions(sentence):
+            for quote, statement, category in en.implied_possessions(sentence):
                 noun = re.escape(statement.split()[-1].lower())
                 # Already said: "User has two sons", or the clause is about them: "User's son is a pilot".
                 if not re.search(rf"\b(?:has|have|had|owns|own)\b[^.]*\b{noun}\b|user's {noun}\b", stated):
-                    add(quote, statement, "relation", is_zh=False, initiated=user_initiated, bonus=-0.1)
+                    add(quote, statement, category, is_zh=False, initiated=user_initiated, bonus=-0.1)
     return found
 
 

@@ -20,6 +20,8 @@ _IRREGULAR_PAST = frozenset(
     woke wore hung fought dug drew hid bit lit sent lent meant dealt quit used""".split()
 )
 _THIRD_PERSON_SPECIAL = {"have": "has", "do": "does", "go": "goes", "am": "is", "don't": "doesn't",
+                         "wanna": "wants to", "gotta": "has to", "cant": "can't", "wont": "won't",
+                         "didnt": "didn't", "doesnt": "doesn't",
                          "haven't": "hasn't", "dont": "doesn't", "havent": "hasn't", "ain't": "isn't",
                          "be": "is", "are": "is", "aren't": "isn't"}
 
@@ -47,7 +49,8 @@ def conjugate(verb: str) -> str:
     low = verb.lower().replace("’", "'")
     if low in _THIRD_PERSON_SPECIAL:
         return _THIRD_PERSON_SPECIAL[low]
-    if low in _MODALS or low in _IRREGULAR_PAST or low.endswith("ed") or not low.isalpha():
+    past = low.endswith("ed") and not low.endswith("eed")  # "moved", not "need" / "succeed"
+    if low in _MODALS or low in _IRREGULAR_PAST or past or not low.isalpha():
         return verb
     if low.endswith(("s", "sh", "ch", "x", "z", "o")):
         return verb + "es"
