@@ -215,3 +215,17 @@ def test_everyday_implications_are_spelled_out_but_not_after_losing_the_thing():
 def test_a_second_preference_is_read_from_especially():
     found = {c.statement for c in _extract(_user(0, "I like sports, especially basketball."))}
     assert found == {"User likes sports", "User likes basketball"}
+
+
+def test_chinese_clauses_without_a_repeated_subject_keep_the_speakers_first_person():
+    message = "你好！我叫小王，今年28岁，在杭州一家互联网公司做产品经理。"
+    found = {c.statement: c for c in _extract(_user(0, message))}
+    assert {"用户叫小王", "用户今年28岁", "用户在杭州一家互联网公司做产品经理"} <= set(found)
+    assert all(quote_in_text(quote=c.quote, text=message) for c in found.values())
+
+
+def test_only_the_opening_sentence_of_an_answer_is_a_passing_mention():
+    turns = [_assistant(0, "平时喜欢做什么？"), _user(1, "我喜欢爬山和摄影。我女朋友是老师。")]
+    found = {c.statement: c for c in _extract(*turns)}
+    assert found["用户喜欢爬山和摄影"].user_initiated is False
+    assert found["用户的女朋友是老师"].user_initiated is True

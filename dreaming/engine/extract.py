@@ -209,6 +209,8 @@ def _turn_clauses(turn: Turn, *, previous_assistant: str | None, order_start: in
         if any(a <= s_start < b for a, b in fenced) or (not first_sentence and not _WORTH_A_LOOK_RE.search(sentence)):
             continue
         is_zh = bool(CJK_RE.search(sentence))
+        # Only the opening sentence can be the short answer; what follows it the user adds on their own.
+        volunteered = user_initiated or not first_sentence
         if first_sentence and previous_assistant and not is_zh:
             echo = answers.ECHO_RE.match(sentence)
             echoed = answers.echoed_statement(previous_assistant) if echo else None
@@ -222,10 +224,13 @@ def _turn_clauses(turn: Turn, *, previous_assistant: str | None, order_start: in
                 continue
             after_first_person = False
             for c_start, c_end in _split_clauses(text, s_start, s_end, zh.ZH_CLAUSE_SPLIT_RE):
-                reading = _chinese_reading(text[c_start:c_end], after_first_person=after_first_person)
+                clause = text[c_start:c_end]
+                reading = _chinese_reading(clause, after_first_person=after_first_person)
+                if reading is None and first_sentence and c_start == s_start and zh.ZH_OPENING_STATE_RE.match(clause):
+                    reading = (clause, "用户" + clause.rstrip("。！!~～ "))
                 after_first_person = reading is not None
                 if reading:
-                    add(reading[0], reading[1], zh.category_zh(reading[0]), is_zh=True, initiated=user_initiated)
+                    add(reading[0], reading[1], zh.category_zh(reading[0]), is_zh=True, initiated=volunteered)
             continue
         # The question a short answer refers to: an earlier one of the user's own, or the assistant's last one.
         question = answers.question_before(frames, s_start) or assistant_question
@@ -241,25 +246,25 @@ def _turn_clauses(turn: Turn, *, previous_assistant: str | None, order_start: in
             quote, statement, borrowed = reading
             if borrowed and sensitive_category(statement):
                 continue  # "Do you take insulin?" → "I do" says more than the user's two words
-            add(quote, statement, en.category_en(statement), is_zh=False, initiated=user_initiated)
+            add(quote, statement, en.category_en(statement), is_zh=False, initiated=volunteered)
             if borrowed:
                 continue
             bare = en.LEAD_FILLER_RE.sub("", text[c_start:c_end])
             especially = en.ESPECIALLY_RE.match(bare)
             if especially:
                 implied = en.en_statement(f"{especially.group('head')} {especially.group('x')}")
-                add(especially.group("quote"), implied, "preference", is_zh=False, initiated=user_initiated)
+                add(especially.group("quote"), implied, "preference", is_zh=False, initiated=volunteered)
             relative = en.RELATIVE_LIKE_RE.match(bare)
             if relative:
                 implied = en.en_statement(f"I {relative.group('verb')[:-1]} {relative.group('x')}")
-                add(relative.group("quote"), implied, "preference", is_zh=False, initiated=user_initiated)
+                add(relative.group("quote"), implied, "preference", is_zh=False, initiated=volunteered)
         if not sentence.rstrip().endswith("?") and not en.EN_HYPOTHETICAL_RE.search(sentence):
             stated = " ".join(c.statement.lower() for c in found)
             for quote, statement, category in en.implied_possessions(sentence):
                 noun = re.escape(statement.split()[-1].lower())
                 # Already said: "User has two sons", or the clause is about them: "User's son is a pilot".
                 if not re.search(rf"\b(?:has|have|had|owns|own)\b[^.]*\b{noun}\b|user's {noun}\b", stated):
-                    add(quote, statement, category, is_zh=False, initiated=user_initiated, bonus=-0.1)
+                    add(quote, statement, category, is_zh=False, initiated=volunteered, bonus=-0.1)
     return found
 
 

@@ -137,6 +137,9 @@ def assert_deep_never_double_wrote(*, user_ids: list[int]) -> dict:
     promoted = Candidate.objects.filter(user_id__in=user_ids, status=Candidate.Status.PROMOTED)
     # A candidate becomes at most one memory and every promoted one has its memory.
     assert not promoted.filter(memory__isnull=True).exists()
+    candidates = Candidate.objects.filter(user_id__in=user_ids)
+    statuses = dict(Counter(candidates.values_list("status", flat=True)))
     return {"memories": memories.count(), "sources": sources.count(), "diary_entries": sum(d["n"] for d in diaries),
-            "promoted": promoted.count(),
-            "still_pending": Candidate.objects.filter(user_id__in=user_ids, status=Candidate.Status.PENDING).count()}
+            "promoted": promoted.count(), "candidate_statuses": statuses,
+            # Deep sleep looked at every candidate exactly once: decided, or scored and kept pending.
+            "decided": candidates.exclude(status=Candidate.Status.PENDING, score__isnull=True).count()}
