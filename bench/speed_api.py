@@ -46,7 +46,7 @@ def _database_url() -> str:
     return f"postgresql://{auth}@{host}:{d['PORT'] or 5432}/{quote(d['NAME'])}"
 
 
-def _server_start(port: int) -> subprocess.Popen:
+def _server_start(port: int, *, log: Path) -> subprocess.Popen:
     env = {
         **os.environ, "DATABASE_URL": _database_url(), "DJANGO_DEBUG": "0", "DJANGO_SECRET_KEY": "bench-only-not-secret",
         "DJANGO_ALLOWED_HOSTS": "127.0.0.1,localhost", "API_RATE_LIMIT_PER_MINUTE": "100000000", "LOG_LEVEL": "WARNING",
@@ -54,12 +54,12 @@ def _server_start(port: int) -> subprocess.Popen:
     env.pop("MEMCENTER_TEST_DB", None)
     server = subprocess.Popen(
         [sys.executable, "manage.py", "runserver", f"127.0.0.1:{port}", "--noreload"],
-        cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True,
+        cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=log.open("wb"), start_new_session=True,
     )
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
         if server.poll() is not None:
-            raise RuntimeError("runserver exited: " + server.stderr.read().decode(errors="replace")[-500:])
+            raise RuntimeError("runserver exited: " + log.read_text(errors="replace")[-500:])
         try:
             with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz?only=database", timeout=2) as response:
                 if response.status == 200:
@@ -87,7 +87,8 @@ def run(ctx) -> list[Figure]:
     _, secret = api_key_create(name="bench-api")
     port = _free_port()
     ctx.log(f"runserver on 127.0.0.1:{port}; {requests} requests at concurrency {CONCURRENCY}")
-    server = _server_start(port)
+    log = ctx.workdir / "runserver.log"
+    server = _server_start(port, log=log)
     try:
         _load(port=port, kind="append", requests=50, sessions=sessions, secret=secret, tag="warm")
         _load(port=port, kind="health", requests=50, sessions=sessions, secret=secret, tag="warm")
@@ -100,7 +101,11 @@ def run(ctx) -> list[Figure]:
         except subprocess.TimeoutExpired:
             server.kill()
     stored = Message.objects.filter(session_id__in=sessions, external_id__startswith="run-").count()
-    ctx.details["api"] = {"append": append, "health": health, "stored_messages": stored}
+    errors = [line for line in log.read_text(errors="replace").splitlines()
+              if line and not line.startswith((" ", "Traceback", "[", "Performing", "System check", "Django version",
+                                                 "Starting", "Quit", "Watching", "November", "December"))]
+    first_error = next((line for line in errors if "Error" in line or "Exception" in line), "")
+    ctx.details["api"] = {"append": append, "health": health, "stored_messages": stored, "first_server_error": first_error}
     rate, floor = append["requests_per_second"], health["requests_per_second"]
     note = (f"{requests} requests, concurrency {CONCURRENCY}, 2 messages each ({2 * rate:.0f} messages/s); "
             f"append p50 {append['p50_ms']:.0f} ms / p95 {append['p95_ms']:.0f} ms; baseline = GET /healthz?only=database "
@@ -109,5 +114,6 @@ def run(ctx) -> list[Figure]:
         Figure("api", "API append rate (vs health-check floor)", rate, floor, "requests/s", ratio=rate / floor, note=note),
         Figure("api", "API appends answered 2xx and stored", stored / (2 * requests), None, "", "= 1.0",
                append["errors"] == 0 and stored == 2 * requests,
-               note=f"{append['ok']}/{requests} answered 2xx; {stored}/{2 * requests} messages stored; statuses {append['statuses']}"),
+               note=f"{append['ok']}/{requests} answered 2xx; {stored}/{2 * requests} messages stored; statuses {append['statuses']}"
+                    + (f"; first server error: {first_error[:300]}" if append["errors"] else "")),
     ]

@@ -31,8 +31,8 @@ TITLE = "# Memory"
 UNSURE_MARK = " (unsure)"
 
 # --- Token estimate ----------------------------------------------------------------------
-# An offline stand-in for a BPE tokenizer (cl100k / o200k), tuned to err on the high side so a
-# budget computed with it is never exceeded by the real tokenizer by much:
+# An offline stand-in for a BPE tokenizer (cl100k / o200k): high for English, so an English
+# budget holds; for Chinese it matches o200k, while cl100k may need up to ~1.5x (see README):
 #   * a CJK character (Han, kana, Hangul, CJK punctuation, full-width forms) = 1 token;
 #   * a Latin/Cyrillic/... word = 1 token up to 6 letters, +1 per further 4 letters
 #     (≈ 1.3 tokens per English word on average);

@@ -28,6 +28,7 @@ from pgvector.django import CosineDistance
 from chat.models import Message
 from dreaming.clustering import Cluster, candidates_cluster
 from dreaming.diary import diary_append, night_language
+from dreaming.engine.compare import slot_keys
 from dreaming.feedback import feedback_apply_pending, latest_verdict
 from dreaming.locks import user_lock
 from dreaming.models import Candidate, DreamRun, Feedback, Memory, MemorySettings, MemorySource, Phase
@@ -253,6 +254,8 @@ def _scope_decide(night: _Night, clusters: list[Cluster]) -> None:
     for cluster in clusters:
         for memory in _memory_neighbours(user=night.user, persona_id=persona_id, vector=cluster.centroid):
             neighbours.setdefault(memory.pk, memory)
+    for memory in _memory_slot_mates(user=night.user, persona_id=persona_id, clusters=clusters):
+        neighbours.setdefault(memory.pk, memory)
     comparisons: dict[int, Comparison] = {}
     if neighbours:
         refs = [MemoryRef(id=m.pk, statement=m.statement, category=m.category) for m in neighbours.values()]
@@ -285,6 +288,25 @@ def _memory_neighbours(*, user, persona_id: int | None, vector) -> list[Memory]:
         .filter(user=user, persona_id=persona_id, status=Memory.Status.ACTIVE, embedding__isnull=False)
         .order_by(CosineDistance("embedding", list(vector)))[: settings.DREAM_COMPARE_NEIGHBOURS]
     )
+
+
+def _memory_slot_mates(*, user, persona_id: int | None, clusters: list[Cluster]) -> list[Memory]:
+    """Active memories of the scope that fill the same slot of the same subject as a cluster ("User
+    lives in Shanghai" for "User moved to Tokyo"). A contradiction is rarely similar in wording, and
+    a weak embedder puts it far from the top neighbours; the slot key finds it whatever the embedder."""
+    wanted = set()
+    for cluster in clusters:
+        for candidate in cluster.candidates:
+            wanted |= slot_keys(candidate.statement)
+    if not wanted:
+        return []
+    scope = (
+        Memory.objects.select_for_update()
+        .filter(user=user, persona_id=persona_id, status=Memory.Status.ACTIVE)
+        .defer("embedding")
+        .order_by("-last_seen", "pk")
+    )
+    return [memory for memory in scope if slot_keys(memory.statement) & wanted]
 
 
 def _cluster_score(night: _Night, cluster: Cluster, *, sessions: int, feedback: str | None = None) -> tuple[float, dict]:

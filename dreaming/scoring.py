@@ -10,6 +10,15 @@ score = Σ weight[part] × part / Σ weight, every part in 0..1, weights in sett
 - timeliness      0.5 ** (age / half-life of the category); a plan older than the plan window halves
 - feedback        0.5 when nobody said anything; the latest verdict on the memory it reinforces
                   (agree 1.0, doubt 0.25, reject 0)
+- stability       how long the statement stays true: 1 for identity facts, relations, preferences and
+                  habits ("lives in", "works as", "has a corgi named", "loves", "every morning"), 0 for
+                  a state of the moment ("can't stop smiling", "still unpacking", a passing feeling),
+                  0.25 for a one-off happening ("yesterday", "this morning", any event), 0.5 otherwise. A preference the user volunteered is promoted the first night; small
+                  talk waits until it comes up again.
+
+A vague statement, whose meaning hangs on something it does not say ("User misses her", "User
+practices for twenty minutes every evening", "用户很期待"), is never promoted: its total is capped
+below the pending threshold and the breakdown says why (`vague`).
 
 The breakdown is stored on the memory and the candidate as {"parts", "weights", "total"}, so the
 memory center can show why something was (or was not) remembered.
@@ -38,6 +47,106 @@ PLAN_WORDS = re.compile(
 )
 FEEDBACK_PART = {None: 0.5, "agree": 1.0, "doubt": 0.25, "reject": 0.0}
 
+# --- stability: how long a statement stays true ----------------------------------------------
+_HABIT_RE = re.compile(
+    r"\b(?:every (?:day|morning|evening|night|week|weekend|month|year|sunday|monday|tuesday|wednesday|thursday|"
+    r"friday|saturday)|each (?:day|morning|evening|week)|on weekends|at weekends|usually|always|daily|weekly|"
+    r"regularly|often)\b|每天|每周|每个?月|每年|每晚|每次|周末|平时|经常|常常|一直|总是|坚持|习惯",
+    re.IGNORECASE,
+)
+_STABLE_RE = re.compile(
+    r"\b(?:lives?|lived|living|moved|relocated|from|born|grew up|works?|worked|working as|job|career|profession|"
+    r"stud(?:y|ies|ying)|graduated|degree|major|married|divorced|engaged|single|dating|name is|named|called|"
+    r"years old|has (?:a|an|two|three|four|five|\d+)\b|owns?|loves?|likes?|enjoys?|adores?|hates?|dislikes?|"
+    r"prefers?|favou?rite|fan of|is (?:a|an) [\w -]*(?:er|or|ist|ian|ant|ent|nurse|chef|student|teacher|mom|"
+    r"dad|parent|aunt|uncle|vegetarian|vegan|fan|lover)\b|vegetarian|vegan|allergic|speaks|learning|"
+    r"started (?:learning|playing|running|practicing|taking)|plays (?:the )?\w+)\b"
+    r"|住在|搬到|搬去|来自|出生|长大|工作|上班|职业|是一名|是个|叫|岁|结婚|离婚|单身|喜欢|爱|讨厌|不吃|养了|养着|"
+    r"有一个|有一只|有两个|开始|学|练|专业|毕业|姐姐|妹妹|哥哥|弟弟|妈|爸|老公|老婆|孩子|儿子|女儿|朋友",
+    re.IGNORECASE,
+)
+# A state of the moment: small talk that is not worth keeping unless it comes up again.
+_MOMENT_RE = re.compile(
+    r"\b(?:right now|at the moment|just now|can't stop|cannot stop|couldn't stop|"
+    r"(?:is|are) (?:still )?(?:unpacking|waiting|sitting|eating|drinking|watching|looking|trying|feeling|getting ready)|"
+    r"still hurts?|hurts?|sore|aches?|"
+    r"is (?:so |very |a bit |really |kind of )?(?:tired|nervous|excited|bored|busy|hungry|sleepy|stressed|"
+    r"happy|sad|upset|angry|worried|anxious|scared))\b"
+    r"|这会儿|此刻|有点(?:累|困|饿|焦虑|紧张|烦)|睡不好|舍不得|很期待|好累",
+    re.IGNORECASE,
+)
+# A one-off happening, dated relative to when it was said: worth keeping a while, not for ever.
+_DATED_RE = re.compile(
+    r"\b(?:today|tonight|yesterday|this (?:morning|afternoon|evening))\b|今天|今晚|昨天|刚才|这周|这几天",
+    re.IGNORECASE,
+)
+
+
+def stability(*, statement: str, category: str) -> float:
+    """1.0 lasting (identity, relation, preference, habit), 0.0 a state of the moment, 0.25 a one-off
+    happening, 0.5 in between."""
+    habit = bool(_HABIT_RE.search(statement))
+    if _MOMENT_RE.search(statement) and not habit:
+        return 0.0
+    if habit or category in ("relation", "preference") or _STABLE_RE.search(statement):
+        return 1.0
+    if category == "emotion":
+        return 0.0
+    if category == "event" or _DATED_RE.search(statement):
+        return 0.25
+    return 0.5
+
+
+# --- vagueness: a statement whose meaning hangs on what it does not say ------------------------
+_EN_SUBJECT = r"^(?:the )?user(?:'s [a-z]+(?: [A-Z][\w-]+)?)?\s+"
+_EN_ADVERBS = r"(?:(?:still|also|really|just|now|always|usually|often|sometimes|already|so|totally|truly|definitely|" \
+              r"can't|cannot|could|would|will|is|was|has been|had been|does|did|doesn't|didn't)\s+)*"
+_EN_TRAILING = r"(?:\s+(?:a lot|so much|very much|too|again|anymore|any more|already|though|now|lol|sometimes|a bit|" \
+               r"a little|every day|all the time|badly|(?:last|next|this) (?:week|month|year|night|weekend|summer|winter)|"\
+               r"yesterday|today|tonight|tomorrow))*\s*$"
+_VAGUE_PRONOUN_EN = re.compile(
+    _EN_SUBJECT + _EN_ADVERBS + r"(?:[a-z']+\s+){1,3}?(?P<p>her|him|it|them|that|this|these|those|there|here)" + _EN_TRAILING,
+    re.IGNORECASE,
+)
+_VAGUE_NO_OBJECT_EN = re.compile(
+    _EN_SUBJECT + _EN_ADVERBS
+    + r"(?P<p>practi[cs](?:es|ed|ing|e)|plays|played|playing|misses|missed|missing|loves|loved|likes|liked|enjoys|enjoyed|"
+      r"hates|hated|prefers|visits|visited|brings|brought|takes|took|makes|made|does|did|needs|wants|bought|got|"
+      r"watches|watched|learns|learned|learning)"
+    + r"(?:\s+(?:for|every|on|at|in|since|during|each|after|before|twice|once|daily|weekly|a lot|so much|very much|"
+      r"too|again|\d+)\b.*)?$",
+    re.IGNORECASE,
+)
+_VAGUE_GOING_EN = re.compile(
+    _EN_SUBJECT + _EN_ADVERBS + r"(?P<p>going|goes|go|went|headed|heading)\s+(?:with|in|at|next|this|tomorrow|soon|early|late)\b",
+    re.IGNORECASE,
+)
+_ZH_ADVERBS = r"(?:很|非常|好|有点|有些|特别|超|真|真的|太|挺|比较|也|还|都|就|最近|已经|一直|蛮|十分|更|最|又|在|正在)*"
+_VAGUE_PRONOUN_ZH = re.compile(r"^用户" + _ZH_ADVERBS + r"[\u4e00-\u9fff]{1,3}?(?P<p>她|他|它|这个|那个|这些|那些|那里|这里|那儿|这儿)[了啊呀吧！!。~]*$")
+_VAGUE_BARE_ZH = re.compile(
+    r"^用户" + _ZH_ADVERBS + r"(?P<p>期待|开心|高兴|难过|激动|紧张|想念|想|喜欢|爱|怀念|舍不得|满意|担心|害怕|感动|兴奋|羡慕|同意|"
+    r"知道|明白|去|来|做|玩|练|学)[了啊呀吧！!。~]*$"
+)
+
+
+def vague_reason(statement: str) -> str | None:
+    """Why a statement says too little to remember on its own ("depends on 'her'"), or None.
+
+    Only the main clause is judged: "User loves Studio Ghibli films, they always calm them down" says
+    what it needs before the comma."""
+    main = re.split(r"[,;，；]", statement.strip(), maxsplit=1)[0].strip().rstrip(".!。！")
+    for pattern, why in (
+        (_VAGUE_PRONOUN_EN, "depends on '{p}', which it does not name"),
+        (_VAGUE_PRONOUN_ZH, "depends on '{p}', which it does not name"),
+        (_VAGUE_GOING_EN, "'{p}' without saying where"),
+        (_VAGUE_NO_OBJECT_EN, "'{p}' without saying what"),
+        (_VAGUE_BARE_ZH, "'{p}' without saying what"),
+    ):
+        m = pattern.match(main)
+        if m:
+            return why.format(p=m.group("p"))
+    return None
+
 
 @dataclass(frozen=True)
 class ScoreInput:
@@ -63,6 +172,8 @@ def is_plan(statement: str) -> bool:
 
 
 def specificity(statement: str) -> float:
+    if vague_reason(statement):
+        return 0.0
     cjk_chars = len(_CJK.findall(statement))
     if cjk_chars > len(statement) / 3:
         length_part = min(1.0, cjk_chars / 12)
@@ -100,6 +211,7 @@ def score_compute(*, item: ScoreInput, now: datetime) -> tuple[float, dict]:
             statement=item.statement, category=item.category, last_said_at=item.last_said_at, now=now
         ),
         "feedback": FEEDBACK_PART.get(item.feedback, 0.5),
+        "stability": stability(statement=item.statement, category=item.category),
     }
     total_weight = sum(weights.get(name, 0.0) for name in parts) or 1.0
     total = round(sum(weights.get(name, 0.0) * value for name, value in parts.items()) / total_weight, 4)
@@ -109,6 +221,11 @@ def score_compute(*, item: ScoreInput, now: datetime) -> tuple[float, dict]:
         "total": total,
         "sessions": item.distinct_sessions,
     }
+    vague = vague_reason(item.statement)
+    if vague:
+        # Recurrence cannot fix a missing object: "User misses her" twice is still about nobody.
+        total = round(min(total, settings.DREAM_PENDING_THRESHOLD - 0.01), 4)
+        breakdown.update(total=total, vague=vague)
     return total, breakdown
 
 

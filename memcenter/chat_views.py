@@ -78,8 +78,10 @@ def chat_send(request):
         persona = _persona_from_slug(request.POST.get("persona", "")) if "persona" not in form.errors else None
         session_pk = form.cleaned_data.get("session") if "session" not in form.errors else None
         session = _get_session_for_user(request, session_pk) if session_pk else None
-        template = "chat/chat.html#conversation" if request.htmx else "chat/chat.html"
-        return render(request, template, _context(request, persona=persona, session=session, form=form), status=400)
+        context = _context(request, persona=persona, session=session, form=form)
+        if request.htmx:  # htmx does not swap 4xx responses by default: the errors must arrive as a 200
+            return render(request, "chat/chat.html#conversation", context)
+        return render(request, "chat/chat.html", context, status=400)
 
     persona = _persona_from_slug(form.cleaned_data["persona"])
     session = _get_session_for_user(request, form.cleaned_data["session"]) if form.cleaned_data["session"] else None

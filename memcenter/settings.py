@@ -127,13 +127,16 @@ DREAM_BATCH_SIZE = env_int("DREAM_BATCH_SIZE", 50, minimum=1)
 DREAM_DEEP_HOUR = env_int("DREAM_DEEP_HOUR", 3, minimum=0)
 DREAM_PENDING_MAX_DAYS = env_int("DREAM_PENDING_MAX_DAYS", 60, minimum=1)
 # Score weights of deep sleep, all in one place (see dreaming/scoring.py for what each part is).
+# (area quality: "stability" added and the rest rebalanced so a volunteered lasting preference or
+# relation is promoted the first night, while small talk of the moment waits for recurrence.)
 DREAM_SCORE_WEIGHTS = {
     "importance": 0.25,
     "user_initiated": 0.15,
-    "recurrence": 0.25,
-    "specificity": 0.15,
-    "timeliness": 0.10,
-    "feedback": 0.10,
+    "recurrence": 0.20,
+    "specificity": 0.10,
+    "timeliness": 0.05,
+    "feedback": 0.05,
+    "stability": 0.20,
 }
 DREAM_PROMOTE_THRESHOLD = env_float("DREAM_PROMOTE_THRESHOLD", 0.50)
 DREAM_PENDING_THRESHOLD = env_float("DREAM_PENDING_THRESHOLD", 0.30)

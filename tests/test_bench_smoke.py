@@ -41,7 +41,7 @@ def test_the_bench_runs_on_tiny_sizes_and_writes_a_report(tmp_path):
     report.write(tmp_path)
     markdown = (tmp_path / "report.md").read_text()
     assert "| figure | ours | baseline | ratio / target | pass? |" in markdown
-    assert "Import rate (import_chats)" in markdown
+    assert "Import rate (import_chats; vs bare bulk insert)" in markdown
     assert '"figures"' in (tmp_path / "report.json").read_text()
 
 

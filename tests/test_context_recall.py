@@ -255,3 +255,16 @@ def test_recall_command_rejects_bad_input(user):
         call_command("recall", user.username, "dog", "--k", "0")
     with pytest.raises(CommandError, match="Unknown persona 'ghost'"):
         call_command("recall", user.username, "dog", "--persona", "ghost")
+
+
+@pytest.mark.django_db(transaction=True)
+def test_recall_stats_are_recorded_outside_a_transaction_too(user):
+    from django.db import connection as conn
+
+    from dreaming.recall import recall_record
+
+    memory = remember(user, "User collects vinyl records")
+    assert not conn.in_atomic_block
+    assert recall_record(ids=[memory.id], now=timezone.now()) == 1
+    memory.refresh_from_db()
+    assert memory.recall_count == 1 and memory.last_recalled_at is not None

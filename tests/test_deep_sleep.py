@@ -75,7 +75,7 @@ def test_it_promotes_a_strong_candidate_keeps_a_middling_one_pending_and_dismiss
     assert memory.recurrence == 1 and memory.half_life_days == 365.0
     assert memory.confidence == pytest.approx(memory.score) and memory.score >= 0.50
     assert set(memory.score_breakdown["parts"]) == {
-        "importance", "user_initiated", "recurrence", "specificity", "timeliness", "feedback"}
+        "importance", "user_initiated", "recurrence", "specificity", "timeliness", "feedback", "stability"}
     assert memory.embedding is not None
     assert [(s.quote, s.message_id, s.said_at) for s in memory.sources.all()] == [(strong.quote, strong.message_id, said)]
     strong.refresh_from_db(); middling.refresh_from_db(); weak.refresh_from_db()

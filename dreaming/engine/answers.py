@@ -145,6 +145,8 @@ _FRAGMENT_REJECT_RE = re.compile(
 )
 
 
+_ABOUT_A_PRONOUN_RE = re.compile(r"\b(?:about|in|of|from|on) (?:it|that|this|them|those|these)\b[^?]*\?\s*$", re.I)
+
 # "Pizza, you?" — the question asked back is not part of the answer.
 _ASK_BACK_RE = re.compile(r"[,\s]*(?:and |what about |how about )?(?:you|yours|u|yourself)\s*\?+\s*$", re.I)
 
@@ -159,6 +161,8 @@ def answer_to_wh_question(fragment: str, question_text: str | None) -> tuple[str
         return None
     last_question = re.split(r"(?<=[.!?])\s+", question_text.strip())
     asked = next((q for q in reversed(last_question) if q.rstrip(". ").endswith("?")), "")
+    if _ABOUT_A_PRONOUN_RE.search(asked):
+        return None  # "What do you love most about it?" → "The bathhouse": the answer is about an "it" we do not name
     for pattern, template in _ANSWER_FRAMES:
         m = pattern.search(asked)
         if not m:

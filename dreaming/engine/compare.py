@@ -14,25 +14,162 @@ from dreaming.providers.base import Comparison, MemoryRef
 REINFORCE_AT = 0.6
 
 _V = r"(?P<v>[^,.;!?，。；！？]+)"
+# Slots are read at the start of the predicate (after the subject and a few adverbs), so a slot verb
+# in a relative clause ("visits their sister who lives in Berlin") is not taken for the subject's own.
+_ADVERBS_EN = r"(?:(?:now|still|currently|recently|just|finally|also|already|actually|officially|has|have|had|been|is|was)\s+)*"
 _SLOTS_EN = [
-    ("residence", re.compile(rf"\b(?:lives|lived|is living|living|moved|has moved|relocated|resides|is based)"
-                             rf" (?:back )?(?:in|to|at|into) {_V}", re.I)),
-    ("workplace", re.compile(rf"\b(?:works|worked|is working|started working|got a job) (?:at|for) {_V}", re.I)),
-    ("occupation", re.compile(rf"\b(?:works as|is working as|job is|profession is) {_V}", re.I)),
-    ("school", re.compile(rf"\b(?:studies|is studying|goes to school) (?:at|in) {_V}", re.I)),
-    ("name", re.compile(r"\bname is (?P<v>\w+)", re.I)),
-    ("age", re.compile(r"\bis (?P<v>\d{1,3})(?: years old|\b)", re.I)),
-    ("status", re.compile(r"\bis (?P<v>married|single|divorced|engaged|widowed)\b", re.I)),
+    ("residence", re.compile(rf"^{_ADVERBS_EN}(?:lives|lived|living|moved|relocated|resides|resided|based|settled)"
+                             rf" (?:back )?(?:down )?(?:in|to|at|into) {_V}", re.I)),
+    ("workplace", re.compile(rf"^{_ADVERBS_EN}(?:works|worked|working|started working|got a (?:new )?job|employed)"
+                             rf"(?: as [^,.;!?]+?)? (?:at|for|with) {_V}", re.I)),
+    ("occupation", re.compile(rf"^{_ADVERBS_EN}(?:works as|working as|worked as|employed as) {_V}", re.I)),
+    ("school", re.compile(rf"^{_ADVERBS_EN}(?:studies|studied|studying|goes to school|enrolled) (?:at|in) {_V}", re.I)),
+    ("status", re.compile(r"^(?:(?:now|still|currently|recently|just|finally|got|is|has been|was)\s+)+"
+                          r"(?P<v>married|single|divorced|engaged|widowed|separated)\b", re.I)),
+    ("status", re.compile(r"^(?:(?:now|still|currently|recently|just|finally|is|has)\s+)*"
+                          r"(?P<v>dating|in a relationship|broke up|has a (?:boy|girl)friend|has a partner)\b", re.I)),
+    ("age", re.compile(r"^(?:(?:now|just|turned|is|was)\s+)+(?P<v>\d{1,3})(?: years old|\b)", re.I)),
+    ("pet", re.compile(r"^(?:(?:now|still|also|just|has|have|had|got|adopted|owns|raises)\s+)+(?:a |an |two |three |\d+ )?"
+                       r"(?:\w+ )?(?P<v>dog|dogs|cat|cats|puppy|kitten|corgi|poodle|beagle|labrador|retriever|"
+                       r"terrier|parrot|rabbit|hamster|horse|pet|pets)\b", re.I)),
 ]
+_NAME_EN = re.compile(r"^(?:name is|is called|is named|goes by) (?P<v>\w+)", re.I)
 _FAVOURITE_EN = re.compile(rf"\bfavou?rite (?P<k>\w+(?: \w+)?) is {_V}", re.I)
+_FAVOURITE_FIRST_EN = re.compile(r"^(?P<v>[^,.;!?]+?) is (?:the )?user's (?:all-time )?favou?rite (?P<k>\w+(?: \w+)?)\b", re.I)
 _SLOTS_ZH = [
-    ("residence", re.compile(r"(?:住在|搬到了?|搬去了?|定居在?|现在在)(?P<v>[\u4e00-\u9fffA-Za-z]{1,12}?)(?:了|住|生活|$|[，。])")),
-    ("workplace", re.compile(r"在(?P<v>[\u4e00-\u9fffA-Za-z]{1,12}?)(?:工作|上班)")),
-    ("occupation", re.compile(r"(?:职业是|工作是|是一名|是一个|当)(?P<v>[\u4e00-\u9fff]{1,8}?)(?:$|[，。了])")),
-    ("name", re.compile(r"(?:用户)?叫(?P<v>[\u4e00-\u9fffA-Za-z]{2,4})$")),
-    ("age", re.compile(r"(?P<v>\d{1,3})岁")),
+    ("residence", re.compile(r"^(?:现在|目前|已经|还|一直|也|刚|刚刚|最近)*(?:住在|搬到了?|搬去了?|定居在?|生活在)"
+                             r"(?P<v>[\u4e00-\u9fffA-Za-z]{1,12}?)(?:了|住|生活|$|[，。])")),
+    ("workplace", re.compile(r"^(?:现在|目前|已经|还|一直|也)*在(?P<v>[\u4e00-\u9fffA-Za-z]{1,12}?)(?:工作|上班)")),
+    ("occupation", re.compile(r"^(?:现在|目前|已经|还|一直|也)*(?:职业是|工作是|是一名|是一个|当)(?P<v>[\u4e00-\u9fff]{1,8}?)(?:$|[，。了])")),
+    ("name", re.compile(r"^叫(?P<v>[\u4e00-\u9fffA-Za-z]{2,4})$")),
+    ("age", re.compile(r"^(?:今年|现在)?(?P<v>\d{1,3})岁")),
+    ("status", re.compile(r"^(?:已经|刚|刚刚|现在|还是)*(?P<v>结婚|离婚|单身|订婚|恋爱)")),
+    ("pet", re.compile(r"^(?:还|也|已经)*(?:养了|养着|有)(?:一只|两只|一条|只|条)?(?:[\u4e00-\u9fffA-Za-z]{0,6}?的)?(?P<v>狗|猫|柯基|宠物)")),
 ]
 _FAVOURITE_ZH = re.compile(r"最喜欢的(?P<k>[\u4e00-\u9fff]{1,4})是(?P<v>[\u4e00-\u9fffA-Za-z]{1,12})")
+# A plan is not yet a change: "is moving to Tokyo next month" / "下个月要搬去东京" supersedes nothing.
+_PLAN_RE = re.compile(r"\b(?:plans? to|planning to|will|going to|is moving|wants? to|hopes? to|next (?:week|month|year))\b"
+                      r"|打算|计划|准备|要搬|想搬|下个月|明年|将要", re.I)
+# "moved to a new desk", "lives in a tiny flat": a common noun, not a place (unless a name follows: "a town in Ohio").
+_NOT_A_PLACE_RE = re.compile(r"^(?:a|an|the|their|his|her|my|our)\b(?![^,.;]*\b(?-i:[A-Z]))", re.I)
+# Where a slot value stops being the value: "Tokyo last week", "Siemens as an engineer".
+_VALUE_END_RE = re.compile(r"\s+(?:now|last|this|next|since|for|with|as|in|at|near|and|because|when|after|before|"
+                           r"from|on|during|recently|again|anymore|any more|these days)\b.*$", re.I)
+
+# Who a statement is about. "User …" is the user; "User's sister Lena …" is the sister (named Lena);
+# "User's favorite film …", "User's job …" are still the user's own slots.
+_OTHERS_EN = (
+    r"wife|husband|spouse|partner|boyfriend|girlfriend|fianc[eé]e?|sisters?|brothers?|siblings?|mom|mum|mother|"
+    r"dad|father|parents|sons?|daughters?|kids?|child|children|baby|grandma|grandpa|grandmother|grandfather|"
+    r"grandparents|grand(?:son|daughter|kids|children)|aunt|uncle|cousins?|niece|nephew|family|friends?|"
+    r"best friend|roommate|neighbou?r|boss|coworkers?|co-workers?|colleagues?|in-laws|twins?|"
+    r"dogs?|cats?|puppy|kitten|corgi|pets?|horse|parrot|rabbit|hamster"
+)
+_SUBJECT_EN = re.compile(
+    rf"^(?:the )?user's (?:(?:older|younger|little|big|baby|twin|best|new|old|oldest|youngest|eldest|late)\s+)*"
+    rf"(?P<who>{_OTHERS_EN})\b(?:,? (?:named |called )?(?P<name>(?-i:[A-Z][\w-]+))\b(?! is (?:the )?user))?,?\s*",
+    re.I,
+)
+_SUBJECT_USER_EN = re.compile(r"^(?:the )?user(?:'s household| and (?:their|his|her) (?:wife|husband|partner|family))?\s+", re.I)
+_SUBJECT_OWN_SLOT_EN = re.compile(r"^(?:the )?user's\s+", re.I)
+_SUBJECT_NAMED_EN = re.compile(r"^(?P<name>[A-Z][\w-]+(?: [A-Z][\w-]+)?)\s+(?=[a-z])")
+_OTHERS_ZH = (
+    "妈妈|爸爸|父母|爸妈|母亲|父亲|男朋友|女朋友|男友|女友|老公|老婆|丈夫|妻子|爱人|对象|孩子|儿子|女儿|"
+    "哥哥|姐姐|弟弟|妹妹|爷爷|奶奶|外公|外婆|姥姥|姥爷|家人|闺蜜|同事|室友|同学|老板|领导|朋友|"
+    "妈|爸|哥|姐|弟|妹|猫|狗|宠物"
+)
+_SUBJECT_ZH = re.compile(rf"^用户的?(?P<who>{_OTHERS_ZH})(?P<name>[A-Za-z][A-Za-z-]*)?")
+_SUBJECT_USER_ZH = re.compile(r"^用户(?:的家人|一家|和家人)?")
+_KIN_ALIASES = {"mum": "mom", "mother": "mom", "father": "dad", "妈": "妈妈", "爸": "爸爸", "母亲": "妈妈",
+                "父亲": "爸爸", "哥": "哥哥", "姐": "姐姐", "弟": "弟弟", "妹": "妹妹"}
+
+
+def _subject(statement: str) -> tuple[str, str | None, str]:
+    """(who, name, predicate): who the statement is about ("user", "sister", "lena"…), the name given
+    to them if any, and the rest of the statement after the subject."""
+    text = statement.strip()
+    if is_chinese(text):
+        m = _SUBJECT_ZH.match(text)
+        if m:
+            who = m.group("who")
+            return _KIN_ALIASES.get(who, who), (m.group("name") or None), text[m.end():]
+        m = _SUBJECT_USER_ZH.match(text)
+        if m:
+            return "user", None, text[m.end():]
+        return "?", None, text
+    if _FAVOURITE_FIRST_EN.match(text):
+        return "user", None, text
+    m = _SUBJECT_EN.match(text)
+    if m:
+        who = m.group("who").lower()
+        who = _KIN_ALIASES.get(who, who)
+        return who, (m.group("name").lower() if m.group("name") else None), text[m.end():]
+    m = _SUBJECT_USER_EN.match(text)
+    if m:
+        return "user", None, text[m.end():]
+    m = _SUBJECT_OWN_SLOT_EN.match(text)
+    if m:
+        return "user", None, text[m.end():]
+    m = _SUBJECT_NAMED_EN.match(text)
+    if m and m.group("name").lower() != "user":
+        return m.group("name").lower(), m.group("name").lower(), text[m.end():]
+    return "?", None, text
+
+
+def _same_subject(a: tuple[str, str | None, str], b: tuple[str, str | None, str]) -> bool:
+    """Same person: the same kin word (names equal when both are given), or the same name."""
+    (who_a, name_a, _), (who_b, name_b, _) = a, b
+    if "?" in (who_a, who_b):
+        return True  # a statement we cannot parse is judged on its content alone, as before
+    if who_a == who_b:
+        return name_a is None or name_b is None or name_a == name_b
+    # "Lena moved to Paris" is about "User's sister Lena".
+    return name_a is not None and (name_a == name_b or name_a == who_b or who_a == name_b)
+
+
+def _clean_value(value: str) -> str:
+    return _VALUE_END_RE.sub("", value.strip()).strip().lower()
+
+
+def _slots(text: str) -> dict[str, str]:
+    """The slots the statement's own subject fills, read at the start of its predicate."""
+    _, _, predicate = _subject(text)
+    predicate = predicate.strip()
+    planned = bool(_PLAN_RE.search(text))
+    found: dict[str, str] = {}
+    for name, pattern in _SLOTS_EN + _SLOTS_ZH:
+        if planned and name in ("residence", "workplace", "status"):
+            continue
+        m = pattern.search(predicate)
+        if m and not (name == "residence" and _NOT_A_PLACE_RE.match(m.group("v"))):
+            found.setdefault(name, _clean_value(m.group("v")))
+    m = _NAME_EN.search(predicate)
+    if m:
+        found.setdefault("name", m.group("v").lower())
+    for pattern in (_FAVOURITE_EN, _FAVOURITE_FIRST_EN, _FAVOURITE_ZH):
+        m = pattern.search(text)
+        if m:
+            found[f"favourite {m.group('k').lower()}"] = m.group("v").strip().lower()
+    return found
+
+
+def slot_of(statement: str) -> tuple[str, str] | None:
+    """(subject, slot) of a statement that fills a slot, e.g. ("user", "residence") for "User moved to
+    Tokyo", ("sister", "residence") for "User's sister Lena lives in Berlin"; None otherwise. A cheap
+    key deep sleep uses to show the dreamer every memory that could be contradicted, whatever the
+    embedder thinks of their similarity."""
+    slots = _slots(statement)
+    if not slots:
+        return None
+    who = _subject(statement)[0]
+    return who, sorted(slots)[0]
+
+
+def slot_keys(statement: str) -> set[tuple[str, str]]:
+    """Every (subject, slot) the statement fills."""
+    who = _subject(statement)[0]
+    return {(who, slot) for slot in _slots(statement)}
+
 
 _NEGATION_RE = re.compile(
     r"\b(?:no longer|not anymore|any ?more|stopped|quit|gave up|used to|doesn't|does not|isn't|is not|"
@@ -55,19 +192,6 @@ def similarity(a: str, b: str) -> float:
     return 2 * len(ta & tb) / (len(ta) + len(tb))
 
 
-def _slots(text: str) -> dict[str, str]:
-    found = {}
-    for name, pattern in _SLOTS_EN + _SLOTS_ZH:
-        m = pattern.search(text)
-        if m:
-            found.setdefault(name, m.group("v").strip().lower())
-    for pattern in (_FAVOURITE_EN, _FAVOURITE_ZH):
-        m = pattern.search(text)
-        if m:
-            found[f"favourite {m.group('k').lower()}"] = m.group("v").strip().lower()
-    return found
-
-
 def _values_differ(a: str, b: str) -> bool:
     if a == b or a in b or b in a:
         return False
@@ -81,8 +205,12 @@ def _topic(text: str) -> set[str]:
 def _contradiction(statement: str, memory: str) -> str | None:
     if is_chinese(statement) != is_chinese(memory):
         return None  # "lives in Berlin" vs "住在北京": values in two languages cannot be compared by rules
+    if not _same_subject(_subject(statement), _subject(memory)):
+        return None  # "User moved to Tokyo" says nothing about where the user's sister lives
     new_slots, old_slots = _slots(statement), _slots(memory)
     for slot, value in new_slots.items():
+        if slot == "pet":
+            continue  # a second pet is not a contradiction of the first
         if slot in old_slots and _values_differ(value, old_slots[slot]):
             return f"same {slot}, different value: '{old_slots[slot]}' → '{value}'"
     shared = _topic(statement) & _topic(memory)

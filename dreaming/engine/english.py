@@ -203,6 +203,15 @@ SPECIFIC_EN_RE = re.compile(
 )
 
 
+# "started learning the ukulele" is a hobby taken up, which lasts, not a one-off event.
+_TAKEN_UP_EN_RE = re.compile(
+    r"\b(?:started|began|begun|took up|taken up|picked up)\s+(?:learning|playing|practicing|practising|studying|"
+    r"to learn|to play|to practice|running|swimming|cycling|climbing|painting|drawing|singing|dancing|knitting|"
+    r"baking|cooking|hiking|yoga|boxing)\b",
+    re.IGNORECASE,
+)
+
+
 def category_en(text: str) -> str:
     if _RELATION_EN_RE.search(text):
         return "relation"
@@ -210,6 +219,8 @@ def category_en(text: str) -> str:
         return "preference"
     if _EMOTION_EN_RE.search(text):
         return "emotion"
+    if _TAKEN_UP_EN_RE.search(text):
+        return "fact"
     if _EVENT_EN_RE.search(text):
         return "event"
     return "fact"

@@ -13,11 +13,12 @@ For each user turn:
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from dreaming.engine import answers
 from dreaming.engine import chinese as zh
 from dreaming.engine import english as en
+from dreaming.engine import resolve
 from dreaming.engine.language import CJK_RE, content_tokens, sentences
 from dreaming.engine.third_person import to_third_person_en
 from dreaming.providers.base import ExtractedCandidate, Turn
@@ -272,13 +273,20 @@ def extract_candidates(turns: list[Turn], *, limit: int = MAX_CANDIDATES) -> lis
     clauses: list[_Clause] = []
     previous_assistant: str | None = None
     seen: set[str] = set()
+    recent_people: list[list[tuple[str, str, str]]] = []  # relatives named in the last user turns
     for turn in turns:
         if turn.role == "assistant":
             previous_assistant = turn.content
             continue
         if turn.role != "user" or not turn.content.strip():
             continue
+        text = turn.content[:MAX_CHARS_READ]
+        recent_people = (recent_people + [resolve.people_mentioned(text)])[-2:]
+        people = [p for mentions in recent_people for p in mentions]
+        said_before: list[str] = []
         for clause in _turn_clauses(turn, previous_assistant=previous_assistant, order_start=len(clauses)):
+            clause = _read_in_context(clause, people=people, before=said_before)
+            said_before.append(clause.statement)
             key = " ".join(content_tokens(clause.statement))
             if key in seen:
                 continue
@@ -297,6 +305,17 @@ def extract_candidates(turns: list[Turn], *, limit: int = MAX_CANDIDATES) -> lis
         for c in clauses
     ]
     return most_important(found, limit=limit)
+
+
+def _read_in_context(clause: _Clause, *, people: list, before: list[str]) -> _Clause:
+    """The clause's statement with its pronoun or missing object filled from what came before."""
+    statement = resolve.resolve_ellipsis(resolve.resolve_pronoun(clause.statement, people=people), before=before)
+    if not CJK_RE.search(statement[:4]):
+        statement = resolve.tidy_en(statement)
+    if statement == clause.statement:
+        return clause
+    return replace(clause, statement=statement, category=en.category_en(statement) if not CJK_RE.search(statement[:4])
+                   else clause.category)
 
 
 def most_important(candidates: list[ExtractedCandidate], *, limit: int = MAX_CANDIDATES) -> list[ExtractedCandidate]:

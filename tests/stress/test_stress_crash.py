@@ -20,22 +20,41 @@ KILLS = int(os.environ.get("STRESS_CHAOS_KILLS", "20"))
 STALE = 2
 
 
+def _worker_inside_a_run(workers, rng, *, timeout: float) -> int | None:
+    """Index of a live worker that has a light run open right now (claims held)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        running = DreamRun.objects.filter(phase="light", status=DreamRun.Status.RUNNING, sessions_claimed__gt=0,
+                                          worker__startswith="chaos")
+        pids = {int(worker.split(":")[2]) for worker in running.values_list("worker", flat=True)}
+        live = [i for i, w in enumerate(workers) if w.poll() is None and w.pid in pids]
+        if live:
+            return rng.choice(live)
+        if all(w.poll() is not None for w in workers):
+            return None
+        time.sleep(0.02)
+    return None
+
+
 def test_workers_killed_at_random_lose_nothing_and_double_nothing(settings):
     session_ids = sessions_seed(users=40, sessions=SESSIONS, prefix="chaos")
     rng = random.Random(7)
     env = {"DREAM_CLAIM_STALE_SECONDS": STALE}
     workers = [worker_start("light", "--batch", "5", "--slow-extract", "0.05", name=f"chaos{i}", **env)
                for i in range(4)]
-    killed = 0
+    killed, killed_pids = 0, set()
     began = time.monotonic()
     try:
         for round_ in range(KILLS):
-            time.sleep(rng.uniform(0.5, 1.5))
-            victim = rng.randrange(len(workers))
-            if workers[victim].poll() is None:
-                os.kill(workers[victim].pid, signal.SIGKILL)
-                killed += 1
+            time.sleep(rng.uniform(0.3, 1.0))
+            # Kill a worker in the middle of a run (it holds claims), not one still loading Django.
+            victim = _worker_inside_a_run(workers, rng, timeout=30)
+            if victim is None:
+                break  # nothing left to dream
+            os.kill(workers[victim].pid, signal.SIGKILL)
             workers[victim].wait()
+            killed += 1
+            killed_pids.add(workers[victim].pid)
             workers[victim] = worker_start("light", "--batch", "5", "--slow-extract", "0.05",
                                            name=f"chaos-r{round_}", **env)
         for worker in workers:
@@ -59,6 +78,10 @@ def test_workers_killed_at_random_lose_nothing_and_double_nothing(settings):
         assert quote == fact_for(int(external_id.rsplit("s", 1)[1])).rstrip(".")
     assert not DreamRun.objects.filter(phase="light", status=DreamRun.Status.RUNNING).exists()
     failed_runs = DreamRun.objects.filter(phase="light", status=DreamRun.Status.FAILED, error__startswith="abandoned")
-    assert failed_runs.count() >= 1
+    assert killed == KILLS and failed_runs.count() >= 1
+    # A killed worker's runs either finished before the kill or are now marked abandoned: none lies.
+    for run in DreamRun.objects.filter(phase="light", worker__startswith="chaos"):
+        if int(run.worker.split(":")[2]) in killed_pids and run.status != DreamRun.Status.OK:
+            assert run.error.startswith("abandoned"), run.error
     print(f"\nSTRESS chaos: {SESSIONS} sessions, {killed} SIGKILLs in {elapsed:.1f} s: every session stamped once, "
           f"{candidates.count()} candidates (1 each), {failed_runs.count()} dead runs marked failed, 0 left running")

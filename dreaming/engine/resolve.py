@@ -1,0 +1,111 @@
+"""Read a statement with what was said just before it, the way a listener would.
+
+Light sleep extracts clause by clause, so a clause can lean on the one before it: "My sister Lena
+lives in Berlin. … I miss her a lot" (her = the sister), "I booked flights to Kyoto! I'm going with my
+friend Yuki" (going = to Kyoto), "I started learning the ukulele. I practice every evening" (practice
+= the ukulele). These rules fill such gaps when the antecedent is unambiguous, and tidy what the
+third-person rewrite leaves behind ("…, we video call" → "…, User and Lena video call"). A gap they
+cannot fill stays a gap; deep sleep's vagueness rule (dreaming.scoring.vague_reason) keeps such a
+statement out of memory.
+"""
+from __future__ import annotations
+
+import re
+
+_FEMALE_EN = "sister|mom|mum|mother|wife|girlfriend|fiancee|fiancée|daughter|aunt|niece|grandma|grandmother|granddaughter"
+_MALE_EN = "brother|dad|father|husband|boyfriend|fiance|fiancé|son|uncle|nephew|grandpa|grandfather|grandson"
+_FEMALE_ZH = "姐姐|妹妹|妈妈|母亲|老婆|妻子|女朋友|女友|女儿|奶奶|外婆|姥姥|闺蜜|姐|妹|妈"
+_MALE_ZH = "哥哥|弟弟|爸爸|父亲|老公|丈夫|男朋友|男友|儿子|爷爷|外公|姥爷|哥|弟|爸"
+_NAME = r"(?: (?:named |called )?(?P<name>[A-Z][a-z]+)\b)?"
+_PERSON_EN_RE = re.compile(rf"\b[Mm]y (?:(?:older|younger|little|big|baby|twin|best) )?(?P<kin>{_FEMALE_EN}|{_MALE_EN}){_NAME}")
+_PERSON_ZH_RE = re.compile(rf"我的?(?P<kin>{_FEMALE_ZH}|{_MALE_ZH})(?P<name>[A-Za-z][A-Za-z-]*)?")
+_FEMALE_SET = frozenset((_FEMALE_EN + "|" + _FEMALE_ZH).split("|"))
+
+_TRAILING = r"(?P<trail>(?:\s+(?:a lot|so much|very much|too|again|already|sometimes|badly|every day|all the time))*)"
+_OBJECT_PRONOUN_EN_RE = re.compile(rf"^(?P<head>User (?:[a-z']+ ){{0,3}}?[a-z']+) (?P<p>her|him)\b{_TRAILING}\s*$")
+_OBJECT_PRONOUN_ZH_RE = re.compile(r"(?<=[带陪想看接送给帮找见])(?P<p>她|他)(?!们|的)")
+
+_GOING_RE = re.compile(r"^(?P<head>User (?:is |was |will be )?(?:going|goes|went|heading|headed))(?= (?:with|in|at|next|this|early|late)\b)")
+_DESTINATION_RE = re.compile(r"\b(?:to|for|in) (?P<place>[A-Z][\w'-]+(?: [A-Z][\w'-]+){0,2})")
+_NO_OBJECT_RE = re.compile(
+    r"^(?P<head>User (?:still |also |now )?(?:practices|practises|plays|trains|rehearses))"
+    r"(?= (?:for|every|each|on|at|in|daily|twice|once|\d)\b|$)"
+)
+_ACTIVITY_RE = re.compile(
+    r"\b(?:learning|playing|practicing|practising|studying|taking up|took up|picked up|learn|play|practice)"
+    r" (?P<obj>(?:the |a |an )?[a-z][\w'-]*(?: (?!(?:last|this|next|every|for|on|at|in|since|with|yesterday|today|"
+    r"now|again|too)\b)[a-z][\w'-]*)?)"
+)
+_WE_RE = re.compile(r"\b(?:[Ww]e(?P<aux>'re|’re|'ve|’ve)?)\b")
+_OUR_RE = re.compile(r"\b(?:[Oo]ur)\b")
+_COMPANION_RE = re.compile(rf"^User's (?:(?:older|younger|little|big|best) )?(?P<kin>[a-z]+)(?: (?P<name>[A-Z][a-z]+))?\b")
+_ARTICLE_CAPITAL_RE = re.compile(r"(?<=[a-z,] )(The|A|An|This|That|These|Those|Some|My|Our|Their)(?= [a-z])")
+
+
+def people_mentioned(text: str) -> list[tuple[str, str, str]]:
+    """(gender, English phrase, Chinese phrase) for each relative the user names: "my sister Lena"."""
+    found = []
+    for m in _PERSON_EN_RE.finditer(text):
+        kin, name = m.group("kin").lower(), m.group("name")
+        gender = "f" if kin in _FEMALE_SET else "m"
+        found.append((gender, f"their {kin}{' ' + name if name else ''}", f"{kin}{name or ''}"))
+    for m in _PERSON_ZH_RE.finditer(text):
+        kin, name = m.group("kin"), m.group("name")
+        gender = "f" if kin in _FEMALE_SET else "m"
+        found.append((gender, f"their {kin}{' ' + name if name else ''}", f"{kin}{name or ''}"))
+    return found
+
+
+def _the_one(people: list[tuple[str, str, str]], gender: str) -> tuple[str, str, str] | None:
+    """The single relative of that gender mentioned lately (several different ones: ambiguous)."""
+    matching = {p[1].split(" ")[-1] if len(p[1].split()) > 2 else p[1]: p for p in people if p[0] == gender}
+    return next(iter(matching.values())) if len(matching) == 1 else None
+
+
+def resolve_pronoun(statement: str, *, people: list[tuple[str, str, str]]) -> str:
+    """"User misses her" → "User misses their sister Lena" when exactly one woman was mentioned lately."""
+    m = _OBJECT_PRONOUN_EN_RE.match(statement)
+    if m:
+        person = _the_one(people, "f" if m.group("p") == "her" else "m")
+        return f"{m.group('head')} {person[1]}{m.group('trail')}" if person else statement
+    zh = _OBJECT_PRONOUN_ZH_RE.search(statement)
+    if zh and statement.startswith("用户") and len(_OBJECT_PRONOUN_ZH_RE.findall(statement)) == 1:
+        person = _the_one(people, "f" if zh.group("p") == "她" else "m")
+        if person:
+            return statement[: zh.start()] + person[2] + statement[zh.end():]
+    return statement
+
+
+def resolve_ellipsis(statement: str, *, before: list[str]) -> str:
+    """Fill a missing destination or object from the statement said just before (same turn)."""
+    if not before:
+        return statement
+    previous = before[-1]
+    going = _GOING_RE.match(statement)
+    if going and " to " not in statement:
+        place = _DESTINATION_RE.search(previous)
+        if place:
+            return f"{going.group('head')} to {place.group('place')}{statement[going.end():]}"
+    bare = _NO_OBJECT_RE.match(statement)
+    if bare:
+        activity = _ACTIVITY_RE.search(previous)
+        if activity:
+            return f"{bare.group('head')} {activity.group('obj')}{statement[bare.end():]}"
+    return statement
+
+
+def tidy_en(statement: str) -> str:
+    """"…Lena lives in Berlin, we video call" → "…, User and Lena video call"; "loves The bathhouse" → "the"."""
+    if _WE_RE.search(statement):
+        companion = _COMPANION_RE.match(statement)
+        if companion:
+            who = "User and " + (companion.group("name") or f"their {companion.group('kin')}")
+            statement = _WE_RE.sub(lambda m: who + {"'re": " are", "’re": " are", "'ve": " have", "’ve": " have"}.get(
+                m.group("aux") or "", ""), statement)
+            statement = _OUR_RE.sub("their", statement)
+        else:
+            cut = re.search(r",\s*(?:and |so )?(?:we|our)\b", statement, re.I)
+            if cut:
+                statement = statement[: cut.start()]
+    statement = re.sub(r"^User also ", "User ", statement)  # "also" leans on a previous clause the memory lacks
+    return _ARTICLE_CAPITAL_RE.sub(lambda m: m.group(1).lower(), statement)
