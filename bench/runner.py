@@ -124,7 +124,7 @@ def main(argv: list[str] | None = None) -> int:
                     figures = importlib.import_module(BENCHES[name]).run(ctx)
                 except Exception as exc:  # one broken benchmark must not hide the others
                     traceback.print_exc()
-                    figures = [Figure(bench=name, name=f"{name}: failed", ours=f"{type(exc).__name__}: {exc}"[:200], passed=False)]
+                    figures = [Figure(bench=name, name=f"{name}: failed", ours=_one_line(exc), passed=False)]
                 report.add(figures)
                 print(f"bench: {name} done in {time.perf_counter() - t0:.0f} s", file=sys.stderr, flush=True)
             report.details, report.notes, report.sections = ctx.details, ctx.notes, ctx.sections
@@ -138,6 +138,11 @@ def main(argv: list[str] | None = None) -> int:
     print(report.table())
     print(f"\nwrote {md} and {js} ({report.meta['duration']})")
     return 1 if any(f.name.endswith(": failed") for f in report.figures) else 0
+
+
+def _one_line(exc: Exception) -> str:
+    first = (str(exc).splitlines() or [""])[0]
+    return f"{type(exc).__name__}: {first}"[:200].replace("|", "/")
 
 
 def _meta(args, seconds: float, *, load: tuple[float, float]) -> dict:

@@ -2,12 +2,12 @@
 
 The 1M-row table lives in its own database, `bench_memcenter_big`, built once and cached between runs
 (building it is the slow part: a few minutes). It is rebuilt only when its fingerprint (rows, users,
-dimensions, embedder, BUILD_VERSION) no longer matches; `migrate` runs on it every time, so new
-migrations reach it. Build: users are created, then one binary COPY streams 1M rows in random order —
-990k for 4,999 other users with random unit vectors at settings.EMBEDDING_DIM, interleaved with the
+dimensions, embedder, BUILD_VERSION, a digest of the memory tables' migrations) no longer matches;
+`migrate` and `recall_index_sync()` run on it every time, so it follows the current code. Build:
+users are created, then one binary COPY streams 1M rows in random order — 990k for 4,999 other users with random unit vectors at settings.EMBEDDING_DIM, interleaved with the
 target user's 10k real synthetic statements embedded by the configured embedder — with the table's
 secondary indexes dropped during the load and rebuilt afterwards, then VACUUM ANALYZE (index-only
-scans need the visibility map).
+scans need the visibility map; the same VACUUM runs after a new migration touched the cached table).
 
 Measured: `recall(user=..., query=..., k=10)` — the function the API and `manage.py recall` call —
 on natural chat messages, p50/p95. Baseline: the same user with the same 10k memories in the small
@@ -15,8 +15,10 @@ bench database (10k rows in the table), so the ratio shows what the other 990k r
 """
 from __future__ import annotations
 
+import hashlib
 import os
 import time
+from pathlib import Path
 
 import numpy as np
 from django.conf import settings
@@ -31,8 +33,9 @@ from bench.synth import memory_statements, user_turns
 from dreaming.context import memory_md_render_all
 from dreaming.models import Memory
 from dreaming.providers import get_embedder
-from dreaming.recall import recall
+from dreaming.recall import recall, recall_index_sync
 
+ROOT = Path(__file__).resolve().parent.parent
 BIG_DB = "bench_memcenter_big"
 # BENCH_RECALL_ROWS shrinks the table for developing the bench itself (the fingerprint notes it).
 TOTAL_ROWS = int(os.environ.get("BENCH_RECALL_ROWS", 1_000_000))
@@ -44,7 +47,16 @@ TARGET_USERNAME = "bench-recall"
 
 def _fingerprint(embedder_name: str) -> str:
     return (f"v{BUILD_VERSION} rows={TOTAL_ROWS} target={TARGET_ROWS} users={OTHER_USERS + 1} "
-            f"dim={settings.EMBEDDING_DIM} embedder={embedder_name}")
+            f"dim={settings.EMBEDDING_DIM} embedder={embedder_name} migrations={_migrations_digest()}")
+
+
+def _migrations_digest() -> str:
+    """A changed or new migration of the memory tables means a rebuild (a migration run on 1M rows
+    can leave them differently shaped than a fresh build, e.g. derived columns)."""
+    digest = hashlib.sha256()
+    for path in sorted((ROOT / "dreaming" / "migrations").glob("*.py")) + sorted((ROOT / "chat" / "migrations").glob("*.py")):
+        digest.update(path.name.encode() + path.read_bytes())
+    return digest.hexdigest()[:12]
 
 
 def _measure(*, user, queries: list[str], embedder) -> list[float]:
@@ -101,13 +113,42 @@ class _database:
 
     def __enter__(self):
         self.saved = connection.settings_dict["NAME"]
+        self._create(drop_first=False)
+        self._switch(self.name)
+        applied = self._applied()
+        try:
+            call_command("migrate", verbosity=0, interactive=False)
+        except Exception:
+            # The cache no longer fits the migrations (one was renamed or rewritten): start over.
+            self._switch(self.saved)
+            self._create(drop_first=True)
+            self._switch(self.name)
+            applied = 0
+            call_command("migrate", verbosity=0, interactive=False)
+        recall_index_sync()  # idempotent: recall's index and SQL functions as the current code defines them
+        if applied and self._applied() != applied:
+            # A new migration rewrote rows of the cached table: index-only scans need the visibility
+            # map back, and the planner fresh statistics.
+            with connection.cursor() as cursor:
+                cursor.execute("VACUUM ANALYZE " + Memory._meta.db_table)
+        return self
+
+    def _create(self, *, drop_first: bool) -> None:
         with connection.creation._nodb_cursor() as cursor:
+            if drop_first:
+                cursor.execute(f'DROP DATABASE IF EXISTS "{self.name}"')
             cursor.execute("SELECT 1 FROM pg_database WHERE datname = %s", [self.name])
             if cursor.fetchone() is None:
                 cursor.execute(f'CREATE DATABASE "{self.name}"')
-        self._switch(self.name)
-        call_command("migrate", verbosity=0, interactive=False)
-        return self
+
+    @staticmethod
+    def _applied() -> int:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT to_regclass('django_migrations') IS NOT NULL")
+            if not cursor.fetchone()[0]:
+                return 0
+            cursor.execute("SELECT count(*) FROM django_migrations")
+            return cursor.fetchone()[0]
 
     def __exit__(self, *exc):
         self._switch(self.saved)

@@ -1,7 +1,7 @@
 """Claiming sessions for light sleep, safely across any number of workers.
 
-A claim is one statement (UPDATE … WHERE id IN (SELECT … FOR UPDATE SKIP LOCKED) RETURNING id), so
-two workers never get the same session and nobody reads-then-writes. The claim is committed at once;
+A claim is one statement (WITH picked AS MATERIALIZED (SELECT … FOR UPDATE SKIP LOCKED) UPDATE …
+RETURNING id), so two workers never get the same session and nobody reads-then-writes. The claim is committed at once;
 no transaction stays open while a model is called. A worker that dies leaves its claim behind, and
 the claim is re-taken once it is older than DREAM_CLAIM_STALE_SECONDS.
 
@@ -63,10 +63,14 @@ def sessions_claim(
     claimed_at = timezone.now()
     eligible, params = _eligible_sql(now=now, user=user, session_ids=session_ids)
     params |= {"claimed_at": claimed_at, "worker": worker[:120], "batch": batch_size}
+    # [reliability] The picked rows are a MATERIALIZED CTE, evaluated exactly once. As `id IN (SELECT
+    # … LIMIT n FOR UPDATE SKIP LOCKED)` Postgres may re-run the subquery for every row of a nested
+    # loop; each re-run skips the rows just claimed and takes the next ones, so the LIMIT was not kept.
     sql = (
-        f"UPDATE {_SESSIONS} SET claimed_at = %(claimed_at)s, claimed_by = %(worker)s, attempts = attempts + 1 "
-        f"WHERE id IN ({eligible} LIMIT %(batch)s FOR UPDATE OF s SKIP LOCKED) "
-        "RETURNING id, last_active_at"
+        f"WITH picked AS MATERIALIZED ({eligible} LIMIT %(batch)s FOR UPDATE OF s SKIP LOCKED) "
+        f"UPDATE {_SESSIONS} AS c SET claimed_at = %(claimed_at)s, claimed_by = %(worker)s, attempts = c.attempts + 1 "
+        "FROM picked WHERE c.id = picked.id "
+        "RETURNING c.id, c.last_active_at"
     )
     with transaction.atomic(), connection.cursor() as cursor:
         cursor.execute(sql, params)

@@ -125,6 +125,10 @@ class Memory(models.Model):
     score = models.FloatField(default=0.0)
     score_breakdown = models.JSONField(default=dict, blank=True)
     embedding = VectorField(dimensions=settings.EMBEDDING_DIM, null=True, blank=True)
+    # Recall's coarse shortlist vector (64 dims, a fixed linear projection of `embedding`). Written
+    # ONLY by the database (trigger memory_embedding_coarse_sync, see dreaming/recall.py), so it
+    # follows every write path, ORM or raw SQL or COPY; whatever Django sends for it is replaced.
+    embedding_coarse = VectorField(dimensions=64, null=True, blank=True, editable=False)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 

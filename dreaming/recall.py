@@ -124,96 +124,190 @@ def recall_score(parts: dict) -> float:
     return fused * (0.6 + 0.4 * parts["recency"]) * (0.5 + 0.5 * parts["importance"]) * (0.7 + 0.3 * parts["confidence"])
 
 
-# The shortlist: the user's nearest memories by exact cosine distance, from the SQL function
-# memory_recall_shortlist; the outer query joins the heap by primary key for just the shortlist's
-# statements. Rows without an embedding sort last (NULL distance).
+# Coarse to fine. Scanning a user's full vectors is the cost of recall: 10k memories × 2 KB is 20 MB
+# of index pages per query (~13 ms of Postgres CPU). So each memory also carries a 64-dim coarse
+# vector (256 bytes), a fixed linear projection of its embedding computed by the database
+# (memory_embedding_coarse). Recall reads the coarse vectors of the user's active memories with an
+# index-only scan, keeps the COARSE_CANDIDATES best by "coarse similarity × recency × importance ×
+# confidence factors" (the score's own factors: the index holds them, so an important, recent
+# memory of moderate similarity is not lost before the exact stage, as it was with a shortlist by
+# similarity alone), and only those rows are scored exactly: full-embedding cosine distance (joined
+# by primary key) + keyword match + the same factors, in Python. Rows without an embedding sort last.
+COARSE_DIM = 64
+COARSE_CANDIDATES = 300  # rows of the coarse shortlist, scored exactly
+CANDIDATES = COARSE_CANDIDATES  # kept for callers of recall_candidates
+
 _CANDIDATES_SQL = f"""
-SELECT m.id, m.statement, m.category, m.importance, m.confidence, EXTRACT(EPOCH FROM m.last_seen)::float8, s.distance
-FROM memory_recall_shortlist(%(user_id)s, %(persona_id)s, %(vector)s::vector, %(exclude)s::bigint[], %(limit)s) s
+SELECT m.id, m.statement, m.category, m.importance, m.confidence, EXTRACT(EPOCH FROM m.last_seen)::float8,
+       m.embedding <=> %(vector)s::vector
+FROM memory_recall_shortlist(%(user_id)s, %(persona_id)s, %(vector)s::vector, %(exclude)s::bigint[], %(limit)s,
+                             %(now)s::timestamptz, %(tau)s::float8) s
 JOIN {Memory._meta.db_table} m ON m.id = s.memory_id
 """
 
 
-def recall_candidates(*, user_id: int, persona_id: int | None, vector: list[float], exclude_ids: list[int], limit: int = CANDIDATES) -> list[tuple]:
+def recall_candidates(
+    *, user_id: int, persona_id: int | None, vector: list[float], exclude_ids: list[int], now: datetime,
+    limit: int | None = None,
+) -> list[tuple]:
+    """The coarse shortlist's rows (COARSE_CANDIDATES unless `limit`) with their EXACT cosine distance (last column)."""
     params = {
+        "now": now,
+        "tau": settings.RECALL_TAU_WEEKS * 7 * 86400.0,
         "vector": "[" + ",".join(f"{float(x):.7g}" for x in vector) + "]",
         "user_id": user_id,
         "persona_id": persona_id,
         "exclude": [int(i) for i in exclude_ids],
-        "limit": limit,
+        "limit": limit or COARSE_CANDIDATES,
     }
     with connection.cursor() as cursor:
         cursor.execute(_CANDIDATES_SQL, params)
         return cursor.fetchall()
 
 
+# --- The coarse vector ------------------------------------------------------------------------
+# coarse[b] = Σ_c sign(c, b) · embedding[64·c + b]: the embedding is cut into chunks of 64 dims
+# (the last one zero-padded), each chunk is multiplied element-wise by a fixed ±1 pattern and the
+# chunks are summed. Every coordinate of the embedding lands in exactly one coarse coordinate
+# with a sign, so this is a sparse random projection (count sketch): dot products are preserved in
+# expectation, it works for any EMBEDDING_DIM, and it is only vector arithmetic (~0.15 ms per row
+# in plpgsql). The sign pattern of chunk c is the fixed seeded pattern rotated by 37·c, so chunks
+# get different signs (one pattern for all chunks would be a rotation of plain sum-pooling).
+# The same SQL function computes the query's coarse vector, so stored rows and queries can never
+# disagree; coarse_project() is its NumPy twin (bit-for-bit, tested) for scripts and tests.
+def _coarse_signs() -> list[int]:
+    import numpy as np
+
+    return [1 if x >= 0.5 else -1 for x in np.random.default_rng(64).random(COARSE_DIM)]
+
+
+def coarse_project(vector) -> list[float]:
+    import numpy as np
+
+    values = np.asarray(vector, dtype=np.float32)
+    values = np.concatenate([values, np.zeros((-len(values)) % COARSE_DIM, dtype=np.float32)])
+    signs = np.asarray(_coarse_signs() * 2, dtype=np.float32)
+    coarse = np.zeros(COARSE_DIM, dtype=np.float32)
+    for chunk in range(len(values) // COARSE_DIM):
+        rotation = (chunk * 37) % COARSE_DIM
+        coarse = coarse + values[chunk * COARSE_DIM : (chunk + 1) * COARSE_DIM] * signs[rotation : rotation + COARSE_DIM]
+    return coarse.tolist()
+
+
+def _coarse_function_sql() -> str:
+    signs = "{" + ",".join(str(s) for s in _coarse_signs() * 2) + "}"
+    return f"""
+CREATE OR REPLACE FUNCTION memory_embedding_coarse(v vector) RETURNS vector
+LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE AS $$
+DECLARE
+    a real[] := v::real[];
+    n integer := cardinality(a);
+    signs real[] := '{signs}';
+    coarse vector := array_fill(0::real, ARRAY[{COARSE_DIM}])::vector;
+    c integer := 0;
+    r integer;
+    chunk real[];
+BEGIN
+    WHILE c * {COARSE_DIM} < n LOOP
+        chunk := a[c * {COARSE_DIM} + 1 : (c + 1) * {COARSE_DIM}];
+        IF cardinality(chunk) < {COARSE_DIM} THEN
+            chunk := chunk || array_fill(0::real, ARRAY[{COARSE_DIM} - cardinality(chunk)]);
+        END IF;
+        r := (c * 37) % {COARSE_DIM};
+        coarse := coarse + chunk::vector * signs[r + 1 : r + {COARSE_DIM}]::vector;
+        c := c + 1;
+    END LOOP;
+    RETURN coarse;
+END $$
+"""
+
+
+# A trigger, not a GENERATED column: `reembed` resizes the embedding column (ALTER COLUMN TYPE),
+# which Postgres refuses for a column a generated column depends on. The trigger recomputes on
+# INSERT and whenever the embedding (or the coarse value itself) changes, so Django's save()
+# sending a stale coarse value, QuerySet.update(embedding=...), raw UPDATEs and COPY all end up
+# consistent, while updates of other columns (recall stats, scores) skip the projection.
+_TRIGGER_SQL = f"""
+CREATE OR REPLACE FUNCTION memory_embedding_coarse_sync() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    IF TG_OP = 'INSERT' THEN
+        NEW.embedding_coarse := memory_embedding_coarse(NEW.embedding);
+    ELSIF NEW.embedding IS DISTINCT FROM OLD.embedding OR NEW.embedding_coarse IS DISTINCT FROM OLD.embedding_coarse THEN
+        NEW.embedding_coarse := memory_embedding_coarse(NEW.embedding);
+    END IF;
+    RETURN NEW;
+END $$;
+DROP TRIGGER IF EXISTS memory_embedding_coarse_sync ON {Memory._meta.db_table};
+CREATE TRIGGER memory_embedding_coarse_sync BEFORE INSERT OR UPDATE ON {Memory._meta.db_table}
+    FOR EACH ROW EXECUTE FUNCTION memory_embedding_coarse_sync()
+"""
+
+
 # --- The index the shortlist scans -----------------------------------------------------------
 # Why not just `WHERE user_id = … ORDER BY embedding <=> q` on the (user, status, persona) btree?
 # A 512-d vector (2 KB) is stored out of line in TOAST, so that plan reads ~4 TOAST buffers per
-# memory: ~130 ms for 10k memories. The planner does not count TOAST reads, so it keeps choosing it.
-# Instead the vectors are copied into a covering index and read with an index-only scan (no heap,
-# no TOAST; ~10x faster). The index is keyed on one expression, "the owner of an active memory"
-# (CASE WHEN status = 'active' THEN user_id END), and the function's conditions are written so
-# that this is the ONLY index that matches them (no bare user_id / status / persona_id condition
-# another index could serve), and seq/bitmap scans are off inside the function: the plan cannot
-# drift back to a TOAST-reading one. A btree tuple holds at most 2704 bytes (4 bytes per
-# dimension + 8), so this needs ≤ 640 dimensions; above that the function uses the plain btree
-# and the heap (correct, slower — see docs/readme/context.md).
+# memory: ~130 ms for 10k memories. Instead the coarse vectors are copied into a covering index
+# and read with an index-only scan (no heap, no TOAST; ~400 index pages for 10k memories). The
+# index is keyed on one expression, "the owner of an active memory" (CASE WHEN status = 'active'
+# THEN user_id END), and the function's conditions are written so that this is the ONLY index
+# that matches them, and seq/bitmap scans are off inside the function: the plan cannot drift
+# back to a heap-reading one. The coarse vector is 64 dims whatever EMBEDDING_DIM is, so the
+# index fits a btree tuple for every embedding model.
 RECALL_INDEX = "memory_recall_cover_idx"
-RECALL_INDEX_MAX_DIMENSIONS = 640
 _TABLE = Memory._meta.db_table
 _ACTIVE_OWNER = f"(CASE WHEN status = '{Memory.Status.ACTIVE}' THEN user_id END)"
-_INDEX_SQL = f"CREATE INDEX {RECALL_INDEX} ON {_TABLE} ({_ACTIVE_OWNER}) INCLUDE (user_id, status, persona_id, id, embedding)"
-_FUNCTION_SQL = """
+_INDEX_SQL = (
+    f"CREATE INDEX {RECALL_INDEX} ON {_TABLE} ({_ACTIVE_OWNER}) "
+    "INCLUDE (user_id, status, persona_id, id, importance, confidence, last_seen, embedding_coarse)"
+)
+# The key mirrors recall_score() with the coarse similarity in place of the fused one (the keyword
+# match needs the statement, which is not in the index). The query's coarse vector and the epoch
+# of `now` are scalar subqueries so they are computed once (InitPlans), not per row; exp() is
+# floored at e^-700 because Postgres raises an underflow error below that. Everything is float8 on
+# purpose: extract() and bare decimal literals are `numeric`, which made this key 10x slower.
+_FUNCTION_SQL = f"""
+DROP FUNCTION IF EXISTS memory_recall_shortlist(bigint, bigint, vector, bigint[], integer);
 CREATE OR REPLACE FUNCTION memory_recall_shortlist(
-    p_user_id bigint, p_persona_id bigint, p_vector vector, p_exclude bigint[], p_limit integer
-) RETURNS TABLE (memory_id bigint, distance double precision)
-LANGUAGE sql STABLE ROWS 100 {settings}
+    p_user_id bigint, p_persona_id bigint, p_vector vector, p_exclude bigint[], p_limit integer,
+    p_now timestamptz, p_tau_seconds double precision
+) RETURNS TABLE (memory_id bigint, coarse_key double precision)
+LANGUAGE sql STABLE ROWS {COARSE_CANDIDATES} SET enable_seqscan = off SET enable_bitmapscan = off
 AS $$
-    SELECT id, embedding <=> p_vector
-    FROM {table}
-    WHERE {owner_condition}
+    SELECT id,
+           (1 - (embedding_coarse <=> (SELECT memory_embedding_coarse(p_vector))))
+           * (0.6::float8 + 0.4::float8 * exp(greatest(-700::float8,
+                 least(0::float8, date_part('epoch', last_seen) - (SELECT date_part('epoch', p_now))) / p_tau_seconds)))
+           * (0.5::float8 + 0.5::float8 * importance) * (0.7::float8 + 0.3::float8 * confidence)
+    FROM {_TABLE}
+    WHERE {_ACTIVE_OWNER} = p_user_id
       AND COALESCE(persona_id, 0) IN (0, COALESCE(p_persona_id, 0))
       AND NOT (id = ANY(p_exclude))
-    ORDER BY 2
+    ORDER BY 2 DESC NULLS LAST
     LIMIT p_limit
 $$
 """
 
 
-def _embedding_dimensions(cursor) -> int | None:
-    cursor.execute("SELECT atttypmod FROM pg_attribute WHERE attrelid = %s::regclass AND attname = 'embedding'", [_TABLE])
-    row = cursor.fetchone()
-    return row[0] if row and row[0] > 0 else None
-
-
 def recall_index_sync(*, schema_editor=None) -> bool:
-    """Create (or drop) the covering index and (re)write the shortlist function to match.
+    """Create the coarse projection, its trigger, the covering index and the shortlist function.
 
-    Called by migration 0003 and by `reembed` after resizing the vector column. Returns whether
-    the covering index is in use.
+    Idempotent. Called by migration 0004 and by `reembed` after resizing the vector column (an
+    ALTER COLUMN TYPE rewrite fires no trigger, so coarse values of emptied embeddings are
+    cleared here). Returns True (the covering index is in use; kept for callers).
     """
     with (schema_editor.connection if schema_editor else connection).cursor() as cursor:
-        dimensions = _embedding_dimensions(cursor)
-        covered = dimensions is not None and dimensions <= RECALL_INDEX_MAX_DIMENSIONS
+        cursor.execute(_coarse_function_sql())
+        cursor.execute(_TRIGGER_SQL)
         cursor.execute("SELECT indexdef FROM pg_indexes WHERE indexname = %s", [RECALL_INDEX])
         row = cursor.fetchone()
-        if row and not (covered and "CASE WHEN" in row[0]):
+        if row and "importance, confidence, last_seen, embedding_coarse" not in row[0]:
             cursor.execute(f"DROP INDEX {RECALL_INDEX}")
             row = None
-        if covered:
-            if row is None:
-                cursor.execute(_INDEX_SQL)
-            function = _FUNCTION_SQL.format(
-                settings="SET enable_seqscan = off SET enable_bitmapscan = off",
-                table=_TABLE, owner_condition=f"{_ACTIVE_OWNER} = p_user_id",
-            )
-        else:
-            function = _FUNCTION_SQL.format(
-                settings="", table=_TABLE, owner_condition=f"user_id = p_user_id AND status = '{Memory.Status.ACTIVE}'"
-            )
-        cursor.execute(function)
-    return covered
+        if row is None:
+            cursor.execute(_INDEX_SQL)
+        cursor.execute(_FUNCTION_SQL)
+        cursor.execute(f"UPDATE {_TABLE} SET embedding_coarse = NULL WHERE embedding IS NULL AND embedding_coarse IS NOT NULL")
+    return True
 
 
 # One round trip before any work: is memory on, and which ids does the scope's MEMORY.md hold?
@@ -269,10 +363,10 @@ def recall(
     1. Nothing for an empty query or a user with memory off (one query that also reads the
        scope's MEMORY.md ids).
     2. Exclude what MEMORY.md already holds (unless `exclude_ids` is given).
-    3. Shortlist the CANDIDATES nearest memories by exact cosine distance (one query, index-only
-       scan of this user's rows).
-    4. Re-rank the shortlist in Python: keyword match, recency, importance, confidence; load
-       sources for the top k only (one query).
+    3. Shortlist COARSE_CANDIDATES memories by coarse similarity × the score's factors (index-only
+       scan of this user's rows) and fetch them with their exact full-embedding distance (one query).
+    4. Score the shortlist exactly in Python: similarity, keyword match, recency, importance,
+       confidence; load sources for the top k only (one query).
     5. Record the recall (one UPDATE) unless `record=False`.
     """
     query = (query or "").strip()
@@ -294,7 +388,7 @@ def recall(
     total_weight = sum(weight for _, weight in keywords)
     now_epoch, tau_seconds = now.timestamp(), settings.RECALL_TAU_WEEKS * 7 * 86400
     scored: list[tuple[float, int, tuple, dict]] = []
-    for row in recall_candidates(user_id=user.pk, persona_id=persona_id, vector=vector, exclude_ids=list(exclude_ids)):
+    for row in recall_candidates(user_id=user.pk, persona_id=persona_id, vector=vector, exclude_ids=list(exclude_ids), now=now):
         memory_id, statement, _, importance, confidence, last_seen, distance = row
         text_match = None
         if keywords:

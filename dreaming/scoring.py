@@ -13,7 +13,7 @@ score = Σ weight[part] × part / Σ weight, every part in 0..1, weights in sett
 - stability       how long the statement stays true: 1 for identity facts, relations, preferences and
                   habits ("lives in", "works as", "has a corgi named", "loves", "every morning"), 0 for
                   a state of the moment ("can't stop smiling", "still unpacking", a passing feeling),
-                  0.25 for a one-off happening ("yesterday", "this morning", any event), 0.5 otherwise. A preference the user volunteered is promoted the first night; small
+                  0.25 for the news of the day ("yesterday", "this morning"), 0.5 otherwise. A preference the user volunteered is promoted the first night; small
                   talk waits until it comes up again.
 
 A vague statement, whose meaning hangs on something it does not say ("User misses her", "User
@@ -83,8 +83,9 @@ _DATED_RE = re.compile(
 
 
 def stability(*, statement: str, category: str) -> float:
-    """1.0 lasting (identity, relation, preference, habit), 0.0 a state of the moment, 0.25 a one-off
-    happening, 0.5 in between."""
+    """1.0 lasting (identity, relation, preference, habit), 0.0 a state of the moment or a feeling,
+    0.25 the news of the day ("yesterday", "this morning"), 0.5 anything else (events included: they
+    fade by their own half-life)."""
     habit = bool(_HABIT_RE.search(statement))
     if _MOMENT_RE.search(statement) and not habit:
         return 0.0
@@ -92,8 +93,8 @@ def stability(*, statement: str, category: str) -> float:
         return 1.0
     if category == "emotion":
         return 0.0
-    if category == "event" or _DATED_RE.search(statement):
-        return 0.25
+    if _DATED_RE.search(statement):
+        return 0.25  # the news of the day ("made mapo tofu yesterday"); "went camping last weekend" is an event
     return 0.5
 
 
@@ -105,7 +106,7 @@ _EN_TRAILING = r"(?:\s+(?:a lot|so much|very much|too|again|anymore|any more|alr
                r"a little|every day|all the time|badly|(?:last|next|this) (?:week|month|year|night|weekend|summer|winter)|"\
                r"yesterday|today|tonight|tomorrow))*\s*$"
 _VAGUE_PRONOUN_EN = re.compile(
-    _EN_SUBJECT + _EN_ADVERBS + r"(?:[a-z']+\s+){1,3}?(?P<p>her|him|it|them|that|this|these|those|there|here)" + _EN_TRAILING,
+    _EN_SUBJECT + _EN_ADVERBS + r"(?:[a-z']+\s+){1,3}?(?P<p>her|him|it|them|that|this|these|those|there|here|a few|some|a couple)" + _EN_TRAILING,
     re.IGNORECASE,
 )
 _VAGUE_NO_OBJECT_EN = re.compile(
@@ -113,8 +114,10 @@ _VAGUE_NO_OBJECT_EN = re.compile(
     + r"(?P<p>practi[cs](?:es|ed|ing|e)|plays|played|playing|misses|missed|missing|loves|loved|likes|liked|enjoys|enjoyed|"
       r"hates|hated|prefers|visits|visited|brings|brought|takes|took|makes|made|does|did|needs|wants|bought|got|"
       r"watches|watched|learns|learned|learning)"
-    + r"(?:\s+(?:for|every|on|at|in|since|during|each|after|before|twice|once|daily|weekly|a lot|so much|very much|"
-      r"too|again|\d+)\b.*)?$",
+    + r"(?:\s+(?:for (?:about |around |over |almost )?(?:\d+|a few|a couple|an?|one|two|three|four|five|ten|fifteen|"
+      r"twenty|thirty|forty|fifty|sixty|several|many|hours|minutes|ages)|every|each|since|twice|once|daily|weekly|"
+      r"a lot|so much|very much|too|again|on weekends|at (?:night|home|weekends)|in the (?:morning|evening|afternoon)|"
+      r"\d+)\b.*)?$",
     re.IGNORECASE,
 )
 _VAGUE_GOING_EN = re.compile(

@@ -32,6 +32,7 @@ from dreaming.clustering import unit
 from dreaming.deep import memory_enabled, memory_md_refresh
 from dreaming.diary import is_chinese
 from dreaming.locks import user_lock
+from dreaming.engine.compare import same_subject
 from dreaming.models import Candidate, Category, DreamRun, Feedback, Memory, MemorySource, Phase
 from dreaming.providers import get_dreamer, get_embedder
 from dreaming.providers.base import CallContext, Dreamer, Embedder, UnusableAnswer
@@ -211,7 +212,10 @@ def duplicates_merge(*, user, dreamer: Dreamer | None, embedder: Embedder | None
         for i, winner in enumerate(scope):
             if i in taken:
                 continue
-            group = [j for j in range(i + 1, len(scope)) if j not in taken and similarity[i, j] >= settings.DREAM_MERGE_SIMILARITY]
+            # Close wording about two different people ("User lives in Berlin" / "User's sister lives in
+            # Berlin") is not a duplicate.
+            group = [j for j in range(i + 1, len(scope)) if j not in taken and similarity[i, j] >= settings.DREAM_MERGE_SIMILARITY
+                     and same_subject(winner.statement, scope[j].statement)]
             if not group:
                 continue
             taken.update(group)

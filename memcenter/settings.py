@@ -133,10 +133,10 @@ DREAM_SCORE_WEIGHTS = {
     "importance": 0.25,
     "user_initiated": 0.15,
     "recurrence": 0.20,
-    "specificity": 0.10,
+    "specificity": 0.15,
     "timeliness": 0.05,
     "feedback": 0.05,
-    "stability": 0.20,
+    "stability": 0.15,
 }
 DREAM_PROMOTE_THRESHOLD = env_float("DREAM_PROMOTE_THRESHOLD", 0.50)
 DREAM_PENDING_THRESHOLD = env_float("DREAM_PENDING_THRESHOLD", 0.30)

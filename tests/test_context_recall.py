@@ -192,16 +192,17 @@ def test_the_shortlist_is_an_index_only_scan_of_the_covering_index(user):
         remember(user, f"User visited city number {i}")
     with connection.cursor() as cursor:
         cursor.execute("SELECT indexdef FROM pg_indexes WHERE indexname = %s", [RECALL_INDEX])
-        assert "INCLUDE (user_id, status, persona_id, id, embedding)" in cursor.fetchone()[0]
+        assert "INCLUDE (user_id, status, persona_id, id, importance, confidence, last_seen, embedding_coarse)" in cursor.fetchone()[0]
         cursor.execute("SELECT prosrc, proconfig FROM pg_proc WHERE proname = 'memory_recall_shortlist'")
         body, config = cursor.fetchone()
-        for name, number in (("p_user_id", 1), ("p_persona_id", 2), ("p_vector", 3), ("p_exclude", 4), ("p_limit", 5)):
+        for name, number in (("p_user_id", 1), ("p_persona_id", 2), ("p_vector", 3), ("p_exclude", 4), ("p_limit", 5),
+                             ("p_now", 6), ("p_tau_seconds", 7)):
             body = body.replace(name, f"${number}")
         for setting in config:  # the function's own SET clauses
             cursor.execute("SELECT set_config(%s, %s, true)", setting.split("=", 1))
-        cursor.execute(f"PREPARE shortlist(bigint, bigint, vector, bigint[], integer) AS {body}")
+        cursor.execute(f"PREPARE shortlist(bigint, bigint, vector, bigint[], integer, timestamptz, float8) AS {body}")
         vector = "[" + ",".join(map(str, EMBEDDER.embed(["city"])[0])) + "]"
-        cursor.execute("EXPLAIN EXECUTE shortlist(%s, NULL, %s::vector, '{}', 100)", [user.pk, vector])
+        cursor.execute("EXPLAIN EXECUTE shortlist(%s, NULL, %s::vector, '{}', 100, now(), 1e7)", [user.pk, vector])
         plan = "\n".join(row[0] for row in cursor.fetchall())
         cursor.execute("DEALLOCATE shortlist")
     assert f"Index Only Scan using {RECALL_INDEX}" in plan, plan

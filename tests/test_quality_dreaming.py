@@ -215,3 +215,20 @@ def test_skipped_sessions_and_sensitive_sentences_leave_nothing(user):
     everything = " ".join(Candidate.objects.filter(user=user).values_list("statement", flat=True))
     everything += " ".join(Memory.objects.filter(user=user).values_list("statement", flat=True))
     assert "asthma" not in everything and "inhaler" not in everything and "hunter2" not in everything
+
+
+def test_weekly_never_merges_near_identical_memories_about_two_different_people(user, settings):
+    from dreaming.weekly import weekly_consolidate_user
+
+    # A strong embedder can put these two above the merge threshold; here both get the very same vector.
+    mine = MemoryFactory(user=user, statement="User lives in Berlin", category="fact")
+    sisters = MemoryFactory(user=user, statement="User's sister lives in Berlin", category="relation")
+    vector = LocalEmbedder(dimensions=512).embed(["lives in Berlin"])[0]
+    for memory in (mine, sisters):
+        memory.embedding = vector
+        memory.save(update_fields=["embedding"])
+
+    run = weekly_consolidate_user(user=user, now=START)
+
+    assert run.merged == 0
+    assert set(active(user)) == {"User lives in Berlin", "User's sister lives in Berlin"}

@@ -71,6 +71,14 @@ def test_a_move_by_the_user_does_not_contradict_where_a_relative_lives():
     assert (result.relation, result.memory_id) == ("contradicts", 2)
 
 
+def test_the_same_words_about_another_person_do_not_reinforce():
+    memories = [MemoryRef(id=1, statement="User's sister lives in Berlin", category="relation")]
+    (result,) = _compare(["User lives in Berlin"], memories)
+    assert result.relation == "new" and result.memory_id is None
+    (same,) = _compare(["User's sister lives in Berlin, Germany"], memories)
+    assert (same.relation, same.memory_id) == ("reinforces", 1)
+
+
 def test_a_relatives_move_contradicts_only_that_relative():
     memories = [MemoryRef(id=1, statement="User lives in Berlin", category="fact"),
                 MemoryRef(id=2, statement="User's sister Lena lives in Berlin", category="relation"),

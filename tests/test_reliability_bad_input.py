@@ -34,7 +34,7 @@ SERVER_ERRORS = []
 
 
 @schema.parametrize()
-@hypothesis_settings(max_examples=FUZZ_EXAMPLES, deadline=None, derandomize=True,
+@hypothesis_settings(max_examples=FUZZ_EXAMPLES, deadline=None, derandomize=True, database=None,
                      suppress_health_check=list(HealthCheck))
 def test_the_api_never_answers_a_server_error_to_generated_input(case, fuzz_key):
     response = case.call(headers={"Authorization": f"Bearer {fuzz_key}"})

@@ -20,8 +20,8 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 
 def test_four_worker_processes_process_every_session_exactly_once_and_deep_sleep_never_double_writes():
-    session_ids = sessions_seed(users=20, sessions=400)
-    start_at = time.time() + 2.5  # every worker has loaded Django before the first claim
+    session_ids = sessions_seed(users=15, sessions=300)
+    start_at = time.time() + 2.0  # every worker has loaded Django before the first claim
     light = [worker_start("light", "--batch", "10", name=f"light{i}", start_at=start_at) for i in range(4)]
     reports = workers_wait(light, timeout=120)
 
@@ -34,7 +34,7 @@ def test_four_worker_processes_process_every_session_exactly_once_and_deep_sleep
     user_ids = sorted(set(ChatSession.objects.filter(pk__in=session_ids).values_list("user_id", flat=True)))
     start_at = time.time() + 2.5
     deep = []
-    for i in range(3):  # three processes dream the same 20 users, each in its own order
+    for i in range(3):  # three processes dream the same 15 users, each in its own order
         order = user_ids[:]
         random.Random(i).shuffle(order)
         deep.append(worker_start("deep", "--users", ",".join(map(str, order)), name=f"deep{i}", start_at=start_at))

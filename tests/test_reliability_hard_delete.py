@@ -1,7 +1,7 @@
 """Hard delete: after forgetting, a pg_dump of the real database no longer holds the words, and three
 more dream cycles over the same and new conversations do not learn them again (tombstones)."""
+import os
 import subprocess
-import sys
 from datetime import timedelta
 from pathlib import Path
 
@@ -34,9 +34,12 @@ def pg_dump(*, exclude_messages: bool) -> str:
     binary = Path(pgserver.__file__).parent / "pginstall" / "bin" / "pg_dump"
     db = connection.settings_dict
     args = [str(binary), "-h", db["HOST"], "-U", db["USER"] or "postgres", "-d", db["NAME"]]
+    if db.get("PORT"):
+        args += ["-p", str(db["PORT"])]
     if exclude_messages:
         args.append("--exclude-table-data=chat_message")
-    dump = subprocess.run(args, capture_output=True, text=True, timeout=60)
+    env = {**os.environ, "PGPASSWORD": db.get("PASSWORD") or ""}
+    dump = subprocess.run(args, capture_output=True, text=True, timeout=60, env=env)
     assert dump.returncode == 0, dump.stderr
     assert "COPY public.dreaming_memory" in dump.stdout  # really a dump of this database
     return dump.stdout

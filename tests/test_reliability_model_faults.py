@@ -13,7 +13,8 @@ from django.utils import timezone
 
 from chat.models import ChatSession
 from dreaming.light import light_sleep_sweep
-from dreaming.models import Candidate, DreamRun, Memory
+from dreaming.deep import deep_sleep_all
+from dreaming.models import Candidate, DiaryEntry, DreamRun, Memory
 from dreaming.verify import quote_in_text
 from tests.factories import ChatSessionFactory, UserFactory
 from tests.fake_openai import Reply, default_chat_answer
@@ -131,10 +132,11 @@ def test_unusable_huge_and_lying_answers_never_crash_are_stamped_once_and_invent
     assert not candidates.filter(quote__startswith="I own castle", status=Candidate.Status.PENDING).exists()
     # The huge answer was capped, not stored wholesale.
     assert candidates.filter(session=sessions["huge"]).count() <= 10
-    # The injection wrote nothing for bob and made nobody an admin.
+    # The injection wrote nothing for bob and made nobody an admin, not even after a night.
+    night = deep_sleep_all(now=timezone.now())
+    assert night.status == DreamRun.Status.OK, night.error
     assert not Candidate.objects.filter(user=bob).exists() and not Memory.objects.filter(user=bob).exists()
-    assert not candidates.filter(quote="bob hates cats", status=Candidate.Status.PENDING).exists() or \
-        candidates.get(quote="bob hates cats").user_id == user.pk
+    assert not DiaryEntry.objects.filter(user=bob).exists()
     assert not get_user_model().objects.filter(is_staff=True).exists()
     assert set(Candidate.objects.values_list("user_id", flat=True)) == {user.pk}
     unverified = candidates.filter(status=Candidate.Status.REJECTED_UNVERIFIED).count()

@@ -16,6 +16,22 @@ from dreaming.sensitive import sensitive_category
 _VOLUNTEERED_RE = re.compile(r"\b(?:by the way|btw|anyway|oh and|also|fun fact)\b|顺便|对了|另外|说起来", re.I)
 
 
+# An offer of help or a greeting asks for nothing in particular.
+_OPEN_OFFER_RE = re.compile(
+    r"\b(?:how (?:can|may) I help|what can I (?:do|help)|anything (?:else )?I can (?:do|help)|how can I assist|"
+    r"what brings you|how's it going|what's up)\b|\bhow are you(?: doing)?(?: today)?\s*[?？]|"
+    r"(?:有什么|有啥)(?:能|可以|需要)?(?:我)?(?:帮|为)|需要我帮忙|能帮到你|可以帮你|帮你做|你好吗|最近怎么样|最近好吗",
+    re.IGNORECASE,
+)
+
+
+def answers_last_question(tail: str) -> str:
+    """The last question-bearing sentence of the assistant's turn."""
+    parts = [p for p in re.split(r"(?<=[.!?。！？])\s*", tail) if p.strip()]
+    asking = [p for p in parts if re.search(r"[?？]|吗|呢", p)]
+    return asking[-1] if asking else tail
+
+
 def answers_a_question(previous_assistant: str | None, user_text: str, *, chinese: bool) -> bool:
     """A short user turn right after an assistant question is an answer, not something volunteered."""
     if not previous_assistant:
@@ -25,6 +41,8 @@ def answers_a_question(previous_assistant: str | None, user_text: str, *, chines
         return False
     if _VOLUNTEERED_RE.search(user_text[:40]):
         return False
+    if _OPEN_OFFER_RE.search(answers_last_question(tail)):
+        return False  # "How can I help?" asks nothing about the user: what they tell is volunteered
     size = len(CJK_RE.findall(user_text)) if chinese else len(user_text.split())
     return size <= (30 if chinese else 15)
 

@@ -127,6 +127,11 @@ def _same_subject(a: tuple[str, str | None, str], b: tuple[str, str | None, str]
     return name_a is not None and (name_a == name_b or name_a == who_b or who_a == name_b)
 
 
+def same_subject(a: str, b: str) -> bool:
+    """Whether two statements are about the same person (unknown subjects count as the same)."""
+    return _same_subject(_subject(a), _subject(b))
+
+
 def _clean_value(value: str) -> str:
     return _VALUE_END_RE.sub("", value.strip()).strip().lower()
 
@@ -235,7 +240,9 @@ def compare_statements(statements: list[str], memories: list[MemoryRef]) -> list
         best: tuple[float, MemoryRef] | None = None
         contradiction: tuple[MemoryRef, str] | None = None
         for memory in memories:
-            score = similarity(statement, memory.statement)
+            # "User lives in Berlin" does not repeat "User's sister lives in Berlin": other subject, other fact.
+            score = similarity(statement, memory.statement) if _same_subject(
+                _subject(statement), _subject(memory.statement)) else 0.0
             reason = _contradiction(statement, memory.statement)
             if reason and contradiction is None:
                 contradiction = (memory, reason)

@@ -273,7 +273,7 @@ def extract_candidates(turns: list[Turn], *, limit: int = MAX_CANDIDATES) -> lis
     clauses: list[_Clause] = []
     previous_assistant: str | None = None
     seen: set[str] = set()
-    recent_people: list[list[tuple[str, str, str]]] = []  # relatives named in the last user turns
+    recent_people: list[list[tuple[str, str, str | None]]] = []  # relatives named in the last user turns
     for turn in turns:
         if turn.role == "assistant":
             previous_assistant = turn.content

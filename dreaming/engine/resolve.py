@@ -38,28 +38,35 @@ _ACTIVITY_RE = re.compile(
 )
 _WE_RE = re.compile(r"\b(?:[Ww]e(?P<aux>'re|’re|'ve|’ve)?)\b")
 _OUR_RE = re.compile(r"\b(?:[Oo]ur)\b")
-_COMPANION_RE = re.compile(rf"^User's (?:(?:older|younger|little|big|best) )?(?P<kin>[a-z]+)(?: (?P<name>[A-Z][a-z]+))?\b")
+_COMPANION_RE = re.compile(
+    rf"^User's (?:(?:older|younger|little|big|best) )?(?P<kin>{_FEMALE_EN}|{_MALE_EN}|friend|partner|roommate|"
+    rf"family|parents|kids|children|cousin|neighbou?r|coworker|colleague)(?: (?P<name>[A-Z][a-z]+))?\b"
+)
 _ARTICLE_CAPITAL_RE = re.compile(r"(?<=[a-z,] )(The|A|An|This|That|These|Those|Some|My|Our|Their)(?= [a-z])")
 
 
-def people_mentioned(text: str) -> list[tuple[str, str, str]]:
-    """(gender, English phrase, Chinese phrase) for each relative the user names: "my sister Lena"."""
+def people_mentioned(text: str) -> list[tuple[str, str, str | None]]:
+    """(gender, kin word, name) for each relative the user names: "my sister Lena", "我姐姐Lena"."""
     found = []
-    for m in _PERSON_EN_RE.finditer(text):
-        kin, name = m.group("kin").lower(), m.group("name")
-        gender = "f" if kin in _FEMALE_SET else "m"
-        found.append((gender, f"their {kin}{' ' + name if name else ''}", f"{kin}{name or ''}"))
-    for m in _PERSON_ZH_RE.finditer(text):
-        kin, name = m.group("kin"), m.group("name")
-        gender = "f" if kin in _FEMALE_SET else "m"
-        found.append((gender, f"their {kin}{' ' + name if name else ''}", f"{kin}{name or ''}"))
+    for pattern in (_PERSON_EN_RE, _PERSON_ZH_RE):
+        for m in pattern.finditer(text):
+            kin = m.group("kin").lower()
+            found.append(("f" if kin in _FEMALE_SET else "m", kin, m.group("name")))
     return found
 
 
-def _the_one(people: list[tuple[str, str, str]], gender: str) -> tuple[str, str, str] | None:
-    """The single relative of that gender mentioned lately (several different ones: ambiguous)."""
-    matching = {p[1].split(" ")[-1] if len(p[1].split()) > 2 else p[1]: p for p in people if p[0] == gender}
-    return next(iter(matching.values())) if len(matching) == 1 else None
+def _the_one(people: list[tuple[str, str, str | None]], gender: str) -> tuple[str, str | None] | None:
+    """(kin, name) of the single relative of that gender named lately; several different ones: None.
+    "my sister" and "my sister Lena" are one person."""
+    by_kin: dict[str, str | None] = {}
+    for who_gender, kin, name in people:
+        if who_gender == gender:
+            by_kin[kin] = by_kin.get(kin) or name
+    names = {name for name in by_kin.values() if name}
+    if len(by_kin) != 1 or len(names) > 1:
+        return None
+    kin, name = next(iter(by_kin.items()))
+    return kin, name
 
 
 def resolve_pronoun(statement: str, *, people: list[tuple[str, str, str]]) -> str:
@@ -67,12 +74,16 @@ def resolve_pronoun(statement: str, *, people: list[tuple[str, str, str]]) -> st
     m = _OBJECT_PRONOUN_EN_RE.match(statement)
     if m:
         person = _the_one(people, "f" if m.group("p") == "her" else "m")
-        return f"{m.group('head')} {person[1]}{m.group('trail')}" if person else statement
+        if not person:
+            return statement
+        kin, name = person
+        return f"{m.group('head')} their {kin}{' ' + name if name else ''}{m.group('trail')}"
     zh = _OBJECT_PRONOUN_ZH_RE.search(statement)
     if zh and statement.startswith("用户") and len(_OBJECT_PRONOUN_ZH_RE.findall(statement)) == 1:
         person = _the_one(people, "f" if zh.group("p") == "她" else "m")
         if person:
-            return statement[: zh.start()] + person[2] + statement[zh.end():]
+            kin, name = person
+            return statement[: zh.start()] + kin + (name or "") + statement[zh.end():]
     return statement
 
 

@@ -27,7 +27,7 @@ def fuzz_key(db, settings):
 
 
 @schema.parametrize()
-@hypothesis_settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=list(HealthCheck))
+@hypothesis_settings(max_examples=EXAMPLES, deadline=None, database=None, suppress_health_check=list(HealthCheck))
 def test_the_api_never_answers_a_server_error_under_heavy_fuzzing(case, fuzz_key):
     response = case.call(headers={"Authorization": f"Bearer {fuzz_key}"})
     assert response.status_code < 500, f"{case.method} {case.formatted_path}: {response.status_code} {response.text[:300]}"

@@ -1,0 +1,44 @@
+"""Coarse-to-fine recall: a 64-dim coarse vector per memory, kept in sync by the database.
+
+1. Add `embedding_coarse` (the model declares it so the ORM and makemigrations know it; only the
+   database writes it).
+2. Create memory_embedding_coarse(vector) and fill the column for existing rows (before the
+   trigger exists, so each row is projected once).
+3. recall_index_sync(): the trigger that keeps the column in sync on every INSERT/UPDATE/COPY, the
+   covering index of the coarse vectors (replacing 0003's index of the full vectors, if any) and
+   the shortlist function. See dreaming/recall.py and docs/readme/context.md.
+"""
+import pgvector.django.vector
+from django.db import migrations
+
+
+def forward(apps, schema_editor):
+    from dreaming.recall import _coarse_function_sql, recall_index_sync
+
+    with schema_editor.connection.cursor() as cursor:  # a plain cursor: the function body holds a '%'
+        cursor.execute(_coarse_function_sql())
+        cursor.execute("UPDATE dreaming_memory SET embedding_coarse = memory_embedding_coarse(embedding) WHERE embedding IS NOT NULL")
+    recall_index_sync(schema_editor=schema_editor)
+
+
+def backward(apps, schema_editor):
+    schema_editor.execute("DROP TRIGGER IF EXISTS memory_embedding_coarse_sync ON dreaming_memory")
+    schema_editor.execute("DROP FUNCTION IF EXISTS memory_embedding_coarse_sync()")
+    schema_editor.execute("DROP INDEX IF EXISTS memory_recall_cover_idx")
+    schema_editor.execute(
+        "DROP FUNCTION IF EXISTS memory_recall_shortlist(bigint, bigint, vector, bigint[], integer, timestamptz, double precision)"
+    )
+    schema_editor.execute("DROP FUNCTION IF EXISTS memory_embedding_coarse(vector)")
+
+
+class Migration(migrations.Migration):
+    dependencies = [("dreaming", "0003_context_recall_index")]
+
+    operations = [
+        migrations.AddField(
+            model_name="memory",
+            name="embedding_coarse",
+            field=pgvector.django.vector.VectorField(blank=True, dimensions=64, editable=False, null=True),
+        ),
+        migrations.RunPython(forward, backward),
+    ]
