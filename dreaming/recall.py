@@ -134,7 +134,7 @@ def recall_score(parts: dict) -> float:
 # similarity alone), and only those rows are scored exactly: full-embedding cosine distance (joined
 # by primary key) + keyword match + the same factors, in Python. Rows without an embedding sort last.
 COARSE_DIM = 64
-COARSE_CANDIDATES = 300  # rows of the coarse shortlist, scored exactly
+COARSE_CANDIDATES = 200  # rows of the coarse shortlist, scored exactly
 CANDIDATES = COARSE_CANDIDATES  # kept for callers of recall_candidates
 
 _CANDIDATES_SQL = f"""

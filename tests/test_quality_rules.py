@@ -119,3 +119,12 @@ def test_two_women_named_lately_leave_her_unresolved():
              Turn(seq=3, role="user", content="I miss her a lot.")]
     statements = [c.statement for c in LocalDreamer().extract(turns=turns, ctx=CTX)]
     assert not any("Lena" in s or "Ana" in s for s in statements if s.startswith("User misses"))
+
+
+def test_a_dropped_i_later_in_a_turn_is_still_the_user_speaking():
+    turns = [Turn(seq=1, role="user", content="Hey Gina, hope you're doing great! Still working on my biz. "
+                                              "Took a short trip last week to Rome to clear my mind a little.")]
+    statements = [c.statement for c in LocalDreamer().extract(turns=turns, ctx=CTX)]
+    assert "User is still working on their biz" in statements
+    assert "User took a short trip last week to Rome to clear their mind a little" in statements
+    assert not any("Gina" in s for s in statements)

@@ -125,7 +125,7 @@ def _agreement(*, user, queries, now):
 
 
 def test_coarse_to_fine_top_10_equals_the_exact_top_10_in_95_percent_of_queries(user, settings):
-    """400 memories, a coarse shortlist of 300: a broken projection (or a query projected differently
+    """400 memories, a coarse shortlist of COARSE_CANDIDATES (200): a broken projection (or a query projected differently
     from the stored rows) loses some of the 10 best memories in most queries. The queries ask about
     things the user has memories of (other phrasings of the same kinds of statements)."""
     settings.RECALL_TAU_WEEKS = 26

@@ -253,9 +253,9 @@ IMPLICIT_SUBJECT_RE = re.compile(
 
 # Chat often drops the "I": "Just got home from work", "Thinking about quitting my job".
 PRO_DROP_RE = re.compile(
-    r"^(?:just\s+|recently\s+|finally\s+)?(?:got|finished|came|went|started|moved|bought|adopted|graduated|"
-    r"retired|quit|joined|love|like|enjoy|hate|prefer|work|live|"
-    r"moving|thinking about|heading|planning|getting|training|studying|working on|learning|saving up|"
+    r"^(?:just\s+|recently\s+|finally\s+|still\s+)?(?:got|finished|came|went|started|moved|bought|adopted|graduated|"
+    r"retired|quit|joined|love|like|enjoy|hate|prefer|work|live|took|visited|spent|"
+    r"moving|thinking about|heading|planning|getting|training|studying|working on|been working on|learning|saving up|"
     r"looking forward to)\b(?!\s+(?:it|that|this|them|you|your|to hear|hearing|the idea|that idea)\b)",
     re.IGNORECASE,
 )

@@ -95,7 +95,8 @@ def _split_clauses(text: str, start: int, end: int, splitter: re.Pattern) -> lis
 _WORTH_A_LOOK_RE = re.compile(
     r"\b(?:I|i|I'm|I’m|Im|im|[Ii]am|my|My|MY|me|we|We|mine|Mine)\b|我|^\W*(?:[Jj]ust|[Rr]ecently|[Ff]inally|\d+|[Tt]wo|"
     r"[Tt]hree|[Ff]our|[Ff]ive|[Ll]ove|[Ll]ike|[Ee]njoy|[Hh]ate|[Pp]refer|[Ww]ork|[Ll]ive|[Mm]oving|[Tt]hinking|"
-    r"[Gg]ot|[Ff]inished|[Ss]tarted|[Mm]oved|[Hh]eading|[Pp]lanning|[Gg]etting|[Tt]raining|[Ss]tudying|[Ll]earning)\b"
+    r"[Gg]ot|[Ff]inished|[Ss]tarted|[Mm]oved|[Hh]eading|[Pp]lanning|[Gg]etting|[Tt]raining|[Ss]tudying|[Ll]earning|"
+    r"[Tt]ook|[Vv]isited|[Ss]pent|[Ss]till|[Bb]een)\b"
 )
 
 _REACTION_RE = re.compile(
@@ -139,7 +140,12 @@ def _english_reading(
         return we.group(0), f"User's household {verb}{to_third_person_en(rest)}", False
     if at_sentence_start and en.PRO_DROP_RE.match(bare):
         dropped = bare[:1].lower() + bare[1:]
-        subject = "I am " if re.match(r"^(?:just\s+)?\w+ing\b", dropped, re.I) else "I "
+        if re.match(r"^(?:(?:just|still|recently)\s+)?\w+ing\b", dropped, re.I):
+            subject = "I am "
+        elif re.match(r"^(?:(?:just|still|recently)\s+)?been\b", dropped, re.I):
+            subject = "I have "
+        else:
+            subject = "I "
         implicit = en.en_clause(subject + dropped, sentence=sentence)
         if not implicit:
             return None
