@@ -86,14 +86,14 @@ def _rag_turn(*, user, message: str, embedder) -> str:
 
 
 def run(ctx) -> list[Figure]:
-    turns = ctx.pick(full=2000, quick=300, smoke=20)
-    memories = ctx.pick(full=MEMORIES, quick=MEMORIES, smoke=100)
+    turns = ctx.pick(full=2000, quick=300, smoke=10)
+    memories = ctx.pick(full=MEMORIES, quick=MEMORIES, smoke=50)
     embedder = get_embedder()
     user = get_user_model().objects.create(username="bench-context")
     memories_create(user=user, count=memories, embedder=embedder)
     messages = user_turns(count=turns)
     counter = EmbedCounter()
-    for message in messages[:30]:  # warm caches and connections on both paths
+    for message in messages[: ctx.pick(full=30, quick=30, smoke=3)]:  # warm caches and connections on both paths
         _chat_turn(user=user, message=message)
         _rag_turn(user=user, message=message, embedder=embedder)
 
@@ -121,9 +121,9 @@ def run(ctx) -> list[Figure]:
 
     remote_times = []
     with fake_openai_embedder() as remote:
-        for message in messages[:10]:
+        for message in messages[: ctx.pick(full=10, quick=10, smoke=2)]:
             _rag_turn(user=user, message=message, embedder=remote)
-        for message in messages[: ctx.pick(full=300, quick=100, smoke=10)]:
+        for message in messages[: ctx.pick(full=300, quick=100, smoke=5)]:
             started = time.perf_counter()
             _rag_turn(user=user, message=message, embedder=remote)
             remote_times.append(time.perf_counter() - started)

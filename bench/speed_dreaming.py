@@ -93,7 +93,7 @@ def _triage_breakdown(*, sessions: list[dict], prefix_user: str) -> tuple[Counte
 
 def run(ctx) -> list[Figure]:
     figures: list[Figure] = []
-    count = ctx.pick(full=FULL_SESSIONS, quick=600, smoke=30)
+    count = ctx.pick(full=FULL_SESSIONS, quick=600, smoke=20)
     sessions = generate_sessions(count=count, users=50, seed=7)
     path = jsonl_write(sessions, ctx.workdir / "dreaming.jsonl")
     messages = sum(len(s["messages"]) for s in sessions)
@@ -156,7 +156,7 @@ def run(ctx) -> list[Figure]:
 
 
 def _fake_openai(ctx) -> list[Figure]:
-    count = ctx.pick(full=300, quick=60, smoke=8)
+    count = ctx.pick(full=300, quick=60, smoke=6)
     sessions = generate_sessions(count=count, users=10, seed=21)
     for s in sessions:
         s["user"] = s["user"].replace("bench", "benchllm")

@@ -30,7 +30,6 @@ from dreaming.models import Memory, MemoryDocument, MemorySettings, MemorySource
 from dreaming.providers import CallContext, Embedder, get_embedder
 
 TEXT_WEIGHT = 0.35
-CANDIDATES = 100  # nearest rows the database hands back for re-ranking in Python
 MAX_KEYWORDS = 8
 RECALL_MAX_K = 50
 
@@ -135,7 +134,6 @@ def recall_score(parts: dict) -> float:
 # by primary key) + keyword match + the same factors, in Python. Rows without an embedding sort last.
 COARSE_DIM = 64
 COARSE_CANDIDATES = 200  # rows of the coarse shortlist, scored exactly
-CANDIDATES = COARSE_CANDIDATES  # kept for callers of recall_candidates
 
 _CANDIDATES_SQL = f"""
 SELECT m.id, m.statement, m.category, m.importance, m.confidence, EXTRACT(EPOCH FROM m.last_seen)::float8,
@@ -175,10 +173,14 @@ def recall_candidates(
 # get different signs (one pattern for all chunks would be a rotation of plain sum-pooling).
 # The same SQL function computes the query's coarse vector, so stored rows and queries can never
 # disagree; coarse_project() is its NumPy twin (bit-for-bit, tested) for scripts and tests.
-def _coarse_signs() -> list[int]:
-    import numpy as np
+# The ±1 pattern is written out (drawn once from numpy.random.default_rng(64)): stored coarse
+# vectors depend on it, so it must never change with a library version. Changing it (or
+# COARSE_DIM) means recomputing every row: UPDATE dreaming_memory SET embedding_coarse = NULL.
+_COARSE_SIGNS = "++--+-++---++-+++++++++-+---+-+-+-+---++-+-+--+---++++++-++-+++-"
 
-    return [1 if x >= 0.5 else -1 for x in np.random.default_rng(64).random(COARSE_DIM)]
+
+def _coarse_signs() -> list[int]:
+    return [1 if sign == "+" else -1 for sign in _COARSE_SIGNS]
 
 
 def coarse_project(vector) -> list[float]:

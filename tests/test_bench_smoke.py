@@ -33,7 +33,7 @@ def test_the_bench_runs_on_tiny_sizes_and_writes_a_report(tmp_path):
     assert figures["Fake OpenAI: extract calls per kept session"].ours == 1
     assert figures["Fake OpenAI: LLM calls per rule-skipped session"].ours == 0
     assert figures["Synthetic triage: personal + task sessions kept"].passed is True
-    assert figures["Memory list page queries at 60 memories (max; vs 50)"].ours <= 15
+    assert figures["Memory list page queries at 30 memories (max; vs 10)"].ours <= 15
     # Missing datasets are reported and skipped, not failed.
     assert not any(f.bench in ("locomo", "msc", "wildchat", "memorybank") for f in report.figures)
     assert sum("not found" in note for note in ctx.notes) == 4
