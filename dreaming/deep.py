@@ -45,7 +45,14 @@ from dreaming.providers.base import (
 )
 from dreaming.runs import run_add, run_finish, run_start
 from dreaming.sensitive import mask_secrets
-from dreaming.scoring import ScoreInput, clip_confidence, half_life_days, score_compute, score_decision
+from dreaming.scoring import (
+    ScoreInput,
+    clip_confidence,
+    half_life_days,
+    initiative,
+    score_compute,
+    score_decision,
+)
 from dreaming.tombstones import is_tombstoned, tombstoned_digests
 from dreaming.verify import quote_in_text
 
@@ -316,6 +323,9 @@ def _cluster_score(night: _Night, cluster: Cluster, *, sessions: int, feedback: 
         category=cluster.category,
         importance=max(c.importance for c in cluster.candidates),
         user_initiated=any(c.user_initiated for c in cluster.candidates),
+        initiative=max(
+            initiative(user_initiated=c.user_initiated, quote=c.quote, statement=c.statement) for c in cluster.candidates
+        ),
         distinct_sessions=sessions,
         last_said_at=cluster.last_said_at,
         feedback=feedback,

@@ -3,7 +3,10 @@
 score = Σ weight[part] × part / Σ weight, every part in 0..1, weights in settings.DREAM_SCORE_WEIGHTS:
 
 - importance      the highest importance light sleep gave any candidate of the cluster
-- user_initiated  1 when the user raised it, 0 when it was a passing answer to the assistant
+- user_initiated  1 when the user raised it; an answer to the assistant's question about the user
+                  counts ANSWER_CREDIT (0.6) when the statement is in the user's own words ("What are
+                  your hobbies?" → "我喜欢爬山和游泳": genuine self-disclosure), 0 when the statement was
+                  built from the assistant's words ("Are you a student?" → "I am!", "Me too!")
 - recurrence      1 when it was said in more than one distinct session, else 0: this is what moves
                   a pending candidate over the promotion threshold when it comes up again later
 - specificity     longer statements with a name or a number are more useful than "likes it"
@@ -30,6 +33,8 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from django.conf import settings
+
+from dreaming.engine.language import content_tokens
 
 CONFIDENCE_MIN = 0.05
 CONFIDENCE_MAX = 0.98
@@ -151,6 +156,30 @@ def vague_reason(statement: str) -> str | None:
     return None
 
 
+# --- initiative: who brought it up ------------------------------------------------------------
+# An answer to "what are your hobbies?" is the user telling about themself, only prompted: partial
+# credit. Not full credit: a volunteered statement is still the stronger signal.
+ANSWER_CREDIT = 0.6
+_OWN_WORDS_SHARE = 0.66  # most of what the statement says, not one word of it ("tokyo maybe" ≠ "moved to Tokyo")
+
+
+def _stem(token: str) -> str:
+    return token[:4] if token.isascii() else token  # "likes" / "like", "hiking" / "hike"
+
+
+def initiative(*, user_initiated: bool, quote: str, statement: str) -> float:
+    """1.0 volunteered; ANSWER_CREDIT for an answer whose statement is mostly the user's own words;
+    0.0 for an answer whose content came from the assistant's question ("I am!", "Me too!")."""
+    if user_initiated:
+        return 1.0
+    said = {_stem(t) for t in content_tokens(quote)}
+    stated = [_stem(t) for t in content_tokens(statement)]
+    if not stated or not said:
+        return 0.0
+    own = sum(1 for t in stated if t in said) / len(stated)
+    return ANSWER_CREDIT if own >= _OWN_WORDS_SHARE else 0.0
+
+
 @dataclass(frozen=True)
 class ScoreInput:
     statement: str
@@ -160,6 +189,7 @@ class ScoreInput:
     distinct_sessions: int
     last_said_at: datetime
     feedback: str | None = None  # latest verdict on the memory this reinforces
+    initiative: float | None = None  # see initiative(); None → 1/0 from user_initiated
 
 
 def clip_confidence(value: float) -> float:
@@ -207,7 +237,9 @@ def score_compute(*, item: ScoreInput, now: datetime) -> tuple[float, dict]:
     weights = settings.DREAM_SCORE_WEIGHTS
     parts = {
         "importance": round(min(1.0, max(0.0, item.importance)), 4),
-        "user_initiated": 1.0 if item.user_initiated else 0.0,
+        "user_initiated": (
+            (1.0 if item.user_initiated else 0.0) if item.initiative is None else round(item.initiative, 4)
+        ),
         "recurrence": recurrence_part(item.distinct_sessions),
         "specificity": specificity(item.statement),
         "timeliness": timeliness(

@@ -59,7 +59,9 @@ def test_it_promotes_a_strong_candidate_keeps_a_middling_one_pending_and_dismiss
     said = NOW - timedelta(hours=6)
     strong = candidate_said(user=user, quote="I have a dog named Milo", statement="User has a dog named Milo",
                             importance=0.8, said_at=said)
-    middling = candidate_said(user=user, quote="I like jazz music", statement="User likes jazz music",
+    # A bare "yes" to the assistant's question: the statement is built from the assistant's words, so it
+    # gets no initiative credit (an answer in the user's own words would be promoted: tests/test_quality2_*).
+    middling = candidate_said(user=user, quote="Yes, I do", statement="User likes jazz music",
                               category="preference", importance=0.6, user_initiated=False, said_at=said)
     weak = candidate_said(user=user, quote="it is ok", statement="User is ok", importance=0.1,
                           user_initiated=False, said_at=said)
@@ -87,14 +89,14 @@ def test_it_promotes_a_strong_candidate_keeps_a_middling_one_pending_and_dismiss
 
 def test_a_pending_candidate_is_promoted_when_it_recurs_in_a_later_session(user):
     first_said = NOW - timedelta(days=3)
-    first = candidate_said(user=user, quote="I like jazz music", statement="User likes jazz music",
+    first = candidate_said(user=user, quote="Yes, I do", statement="User likes jazz music",
                            category="preference", importance=0.6, user_initiated=False, said_at=first_said)
     run_night(user, now=first_said + timedelta(hours=8))
     first.refresh_from_db()
     assert first.status == Candidate.Status.PENDING and not Memory.objects.filter(user=user).exists()
 
     later_said = NOW - timedelta(hours=5)
-    later = candidate_said(user=user, quote="jazz music, I like it", statement="User likes jazz music",
+    later = candidate_said(user=user, quote="Yes, still", statement="User likes jazz music",
                            category="preference", importance=0.6, user_initiated=False, said_at=later_said)
     run = run_night(user)
 
@@ -109,9 +111,9 @@ def test_a_pending_candidate_is_promoted_when_it_recurs_in_a_later_session(user)
 
 def test_the_same_thing_twice_in_one_session_is_not_recurrence(user):
     said = NOW - timedelta(hours=5)
-    first = candidate_said(user=user, quote="I like jazz music", statement="User likes jazz music",
+    first = candidate_said(user=user, quote="Yes, I do", statement="User likes jazz music",
                            category="preference", importance=0.6, user_initiated=False, said_at=said)
-    candidate_said(user=user, session=first.session, quote="jazz music really", statement="User likes jazz music",
+    candidate_said(user=user, session=first.session, quote="yes really", statement="User likes jazz music",
                    category="preference", importance=0.6, user_initiated=False, said_at=said + timedelta(minutes=1))
 
     run = run_night(user)
