@@ -34,7 +34,7 @@ from datetime import datetime
 
 from django.conf import settings
 
-from dreaming.engine.language import content_tokens
+from dreaming.engine.language import in_own_words
 
 CONFIDENCE_MIN = 0.05
 CONFIDENCE_MAX = 0.98
@@ -122,7 +122,8 @@ _VAGUE_NO_OBJECT_EN = re.compile(
     + r"(?:\s+(?:for (?:about |around |over |almost )?(?:\d+|a few|a couple|an?|one|two|three|four|five|ten|fifteen|"
       r"twenty|thirty|forty|fifty|sixty|several|many|hours|minutes|ages)|every|each|since|twice|once|daily|weekly|"
       r"a lot|so much|very much|too|again|on weekends|at (?:night|home|weekends)|in the (?:morning|evening|afternoon)|"
-      r"\d+)\b.*)?$",
+      # a number is a duration or a count only with its unit: "loves 5 Finger Death Punch" has an object
+      r"\d+\s*(?:min(?:ute)?s?|h(?:ou)?rs?|times?|days?|weeks?|months?|years?|x))\b.*)?$",
     re.IGNORECASE,
 )
 _VAGUE_GOING_EN = re.compile(
@@ -135,6 +136,12 @@ _VAGUE_BARE_ZH = re.compile(
     r"^用户" + _ZH_ADVERBS + r"(?P<p>期待|开心|高兴|难过|激动|紧张|想念|想|喜欢|爱|怀念|舍不得|满意|担心|害怕|感动|兴奋|羡慕|同意|"
     r"知道|明白|去|来|做|玩|练|学)[了啊呀吧！!。~]*$"
 )
+
+
+def _compares_with_the_user(main: str, pronoun: str) -> bool:
+    """"User's sister is older than them": in a statement about the user's relative, "them" after
+    "than" is the user (statements speak of the user as they/them), not someone unnamed."""
+    return pronoun.lower() == "them" and bool(re.match(r"(?i)user's\b.*\bthan them$", main))
 
 
 def vague_reason(statement: str) -> str | None:
@@ -151,7 +158,7 @@ def vague_reason(statement: str) -> str | None:
         (_VAGUE_BARE_ZH, "'{p}' without saying what"),
     ):
         m = pattern.match(main)
-        if m:
+        if m and not _compares_with_the_user(main, m.group("p")):
             return why.format(p=m.group("p"))
     return None
 
@@ -160,11 +167,6 @@ def vague_reason(statement: str) -> str | None:
 # An answer to "what are your hobbies?" is the user telling about themself, only prompted: partial
 # credit. Not full credit: a volunteered statement is still the stronger signal.
 ANSWER_CREDIT = 0.6
-_OWN_WORDS_SHARE = 0.66  # most of what the statement says, not one word of it ("tokyo maybe" ≠ "moved to Tokyo")
-
-
-def _stem(token: str) -> str:
-    return token[:4] if token.isascii() else token  # "likes" / "like", "hiking" / "hike"
 
 
 def initiative(*, user_initiated: bool, quote: str, statement: str) -> float:
@@ -172,12 +174,7 @@ def initiative(*, user_initiated: bool, quote: str, statement: str) -> float:
     0.0 for an answer whose content came from the assistant's question ("I am!", "Me too!")."""
     if user_initiated:
         return 1.0
-    said = {_stem(t) for t in content_tokens(quote)}
-    stated = [_stem(t) for t in content_tokens(statement)]
-    if not stated or not said:
-        return 0.0
-    own = sum(1 for t in stated if t in said) / len(stated)
-    return ANSWER_CREDIT if own >= _OWN_WORDS_SHARE else 0.0
+    return ANSWER_CREDIT if in_own_words(quote=quote, statement=statement) else 0.0
 
 
 @dataclass(frozen=True)

@@ -6,8 +6,9 @@ import time
 import pytest
 
 from chat.models import ChatSession
+from dreaming.deep import deep_sleep_user
 from dreaming.light import light_sleep_sweep
-from dreaming.models import Candidate, DreamRun
+from dreaming.models import Candidate, DiaryEntry, DreamRun, Memory
 from tests.stress.workload import sessions_seed, worker_start
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -65,3 +66,49 @@ def test_a_worker_killed_mid_batch_leaves_nothing_half_written_and_another_finis
     assert dead_run.status == DreamRun.Status.FAILED and dead_run.finished_at is not None
     assert "abandoned" in dead_run.error
     assert dead_run.sessions_done == len(stamped)  # counters show what it did before dying
+
+
+def _night_open(user_id: int) -> bool:
+    """Another backend holds the user's deep-sleep advisory lock: its night transaction is open."""
+    from django.db import connection
+
+    from dreaming.locks import USER_LOCK_NAMESPACE
+
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND classid = %s AND objid = %s AND granted "
+            "AND database = (SELECT oid FROM pg_database WHERE datname = current_database())",
+            [USER_LOCK_NAMESPACE, user_id % 2_147_483_647],
+        )
+        return cursor.fetchone()[0] > 0
+
+
+def test_a_deep_sleep_worker_killed_mid_night_leaves_nothing_half_written():
+    session_ids = sessions_seed(users=1, sessions=5, prefix="night")
+    assert light_sleep_sweep(worker="evening").sessions_done == 5
+    user_id = ChatSession.objects.get(pk=session_ids[0]).user_id
+    victim = worker_start("deep", "--users", str(user_id), "--slow-narrate", "30", name="deep-victim")
+    try:
+        # Narrating comes after the memories are written, inside the same transaction.
+        _wait_for(lambda: _night_open(user_id), timeout=60, what="the victim to hold the user's night lock")
+        time.sleep(1.5)  # memories are written by now; it sleeps in narrate, transaction still open
+        assert _night_open(user_id)
+        os.kill(victim.pid, signal.SIGKILL)
+        victim.wait(timeout=10)
+    finally:
+        if victim.poll() is None:
+            victim.kill()
+
+    # The night's transaction died with the worker: no memory, no diary, every candidate still pending.
+    assert not Memory.objects.filter(user_id=user_id).exists()
+    assert not DiaryEntry.objects.filter(user_id=user_id).exists()
+    assert Candidate.objects.filter(user_id=user_id, status=Candidate.Status.PENDING, score__isnull=True).count() == 5
+    dead = DreamRun.objects.get(phase="deep", worker__startswith="deep-victim:")
+    assert dead.status == DreamRun.Status.RUNNING  # visible as such (and as stuck in /healthz later)
+
+    from django.contrib.auth import get_user_model
+
+    night = deep_sleep_user(user=get_user_model().objects.get(pk=user_id))  # the user's lock died with it
+    assert night.status == DreamRun.Status.OK and night.promoted + night.pending + night.dropped > 0
+    assert DiaryEntry.objects.filter(user_id=user_id).count() == 1
+    assert not Candidate.objects.filter(user_id=user_id, status=Candidate.Status.PENDING, score__isnull=True).exists()

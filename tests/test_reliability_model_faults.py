@@ -189,3 +189,23 @@ def test_a_conversation_that_always_breaks_the_model_does_not_stall_everyone_els
     assert healthy.dreamed_at is not None  # the others got through
     assert poison.dreamed_at is not None and "gave up" in poison.last_error  # the poison pill was stamped
     assert len([r for r in server.chat_requests if "zzpoisonzz" in r.text()]) <= 2 * 2 * settings.DREAM_MAX_ATTEMPTS
+
+
+@pytest.mark.django_db
+def test_a_long_outage_gives_up_on_nothing(server, settings):
+    settings.DREAM_MAX_ATTEMPTS = 2
+    user = UserFactory()
+    sessions = [_session(user, "healthy", f"I work as a nurse in ward {i}.", hours_ago=5 - i) for i in range(3)]
+    server.queue_error(503, times=1000)
+
+    runs = [light_sleep_sweep(worker="outage") for _ in range(4)]
+
+    assert all(run.status == DreamRun.Status.FAILED for run in runs)
+    # The first sweep tries one session, the later ones one more to tell an outage from a poison pill.
+    assert len(server.chat_requests) <= 2 * (1 + 3 * 2)
+    for session in sessions:
+        session.refresh_from_db()
+        assert session.dreamed_at is None and session.claimed_by == "" and session.attempts == 0
+        assert "gave up" not in session.last_error
+    server.reset()
+    assert light_sleep_sweep(worker="back").sessions_done == 3

@@ -15,7 +15,9 @@ EN_CLAUSE_SPLIT_RE = re.compile(
     rf"|\s+(?:and|but|so|because|cause|since|though|although|plus|while|as|&)\s+(?:(?:yes|yeah|no|well|also|now),?\s+)?(?=(?:{_SUBJ}|[Ww]e|[Ww]e've)\b)"
     r"|\s+and\s+(?=(?:also\s+|usually\s+|often\s+|really\s+)?(?:am|have|love|like|enjoy|hate|prefer|play|watch|"
     r"listen|read|work|live|own|go|do|take|spend|make|cook|bake|write|run|ride|drive|teach|study|collect|sing|"
-    r"dance|draw|paint|travel|hike|swim|fish|hunt|volunteer|got|went|moved|started|bought)\b)"
+    r"dance|draw|paint|travel|hike|swim|fish|hunt|volunteer|got|went|moved|started|bought|"
+    # a second past-tense verb of the same "I": "I took your advice and watched The Lord of the Rings"
+    r"watched|tried|finished|visited|explored|joined|won|met|saw|made|took|ran|played|learned|signed up|adopted|baked|cooked|painted|wrote|built|found|decided|ended up|had)\b)"
     r"|,?\s+but\s+|,\s*(?:do|did|are|have|what|how|where|which|who|would|can|could|is)\s+you\b.*$"
     r"|[,\s]+(?:what|how) about you\b.*$|,\s*(?:and )?(?:you|yours|u)\s*\?.*$",
 )
@@ -34,7 +36,14 @@ LEAD_FILLER_RE = re.compile(
     r"not bad|pretty good|not much|i'm (?:good|great|fine|ok|okay|doing (?:well|good|great|ok|okay|fine))|"
     r"i am (?:good|great|fine|ok|okay|doing (?:well|good|great|ok|okay|fine))|hi there|hello there|hey there|maybe that's why|maybe thats why|"
     r"that's probably why|probably because|well then|good to know|thank you|thanks|awe|aww+|"
-    r"i (?:learned|learnt|realized|realised|found out|discovered|noticed) that)"
+    r"i (?:learned|learnt|realized|realised|found out|discovered|noticed) that|"
+    # "I found out recently I'm allergic to cockroaches": what was found out is the disclosure
+    r"i (?:learned|learnt|realized|realised|found out|discovered|noticed)(?: recently| lately| today| last \w+)?"
+    r"(?= (?:I|I'm|I’m|I've|I’ve|my)\b)|"
+    # when it happened, said first: "Last week I won my second tournament" (the message's date keeps the when)
+    r"last (?:week|weekend|month|year|night|summer|winter|spring|fall|autumn|monday|tuesday|wednesday|thursday|"
+    r"friday|saturday|sunday)|yesterday|just yesterday|the other day|earlier today|this (?:morning|afternoon)|"
+    r"recently|lately|a (?:few|couple of) (?:days|weeks|months) ago|(?:two|three|\d+) (?:days|weeks|months) ago)"
     r"(?:[\s,!.…:;-]+|$))+",
     re.IGNORECASE,
 )
@@ -50,7 +59,10 @@ _EN_GENERIC_RE = re.compile(
     r"(?:think|guess|see|know|agree|mean|understand|believe|suppose|bet|wonder|was wondering|hear|heard|"
     r"can imagine|can't imagine|cannot imagine|can see|can tell|get it|get that|feel you|hope so|"
     r"hope you|love that|like that|love it|like it|love this|like this|love those|love them|"
-    r"sure|not sure|glad|sorry|afraid|kidding|joking|fine|good|ok|okay|great|well|doing|"
+    r"sure|not sure|glad|sorry|afraid|kidding|joking|fine|good|ok|okay|great|well|"
+    r"doing(?!\s+(?:some |a lot of |a bit of )?(?:\w+ing|yoga|pilates|karate|judo|crossfit|art|crafts|research|volunteer work|"
+    r"charity|my (?:own|first|best|masters?|phd)|an? (?:\w+ )?(?:course|class|degree|program|internship|project|marathon|"
+    r"triathlon|workshop))\b)|"
     r"have a question|have an idea|have no idea|have to go|have to say|have to ask|must say|would say|"
     r"don't know|dont know|do not know|didn't know|did not know|don't think|dont think|can't wait|"
     r"can relate|totally agree|have heard|hadn't|haven't heard|forgot|remember that|'m here|am here|"
@@ -117,7 +129,7 @@ EN_HYPOTHETICAL_RE = re.compile(
 
 _EN_REQUEST_RE = re.compile(
     r"\b(?:(?:want|need|would like|'d like|’d like|wanted) (?:you|u|someone|somebody|it|this|that)\b|"
-    r"can you|could you|would you|will you|help me|for me\b|please|pls|plz|tell me|show me|give me|"
+    r"can you|could you|would you|will you|(?<!to )help me|for me\b|please|pls|plz|tell me|show me|give me|"
     r"let me know|write me|make me|explain|suggest|recommend me)",
     re.IGNORECASE,
 )
@@ -248,7 +260,7 @@ _EN_PRONOUN_OBJECT_RE = re.compile(
 IMPLICIT_SUBJECT_RE = re.compile(
     r"^(?:(?:also|usually|often|really)\s+)?(?:am|have|love|like|enjoy|hate|prefer|play|watch|listen|read|work|"
     r"live|own|go|do|take|spend|make|cook|bake|write|run|ride|drive|teach|study|collect|sing|dance|draw|"
-    r"paint|travel|hike|swim|fish|hunt|volunteer|got|went|moved|started|bought)\b"
+    r"paint|travel|hike|swim|fish|hunt|volunteer|got|went|moved|started|bought|watched|tried|finished|visited|explored|joined|won|met|saw|made|took|ran|played|learned|signed up|adopted|baked|cooked|painted|wrote|built|found|decided|ended up|had)\b"
 )
 
 # Chat often drops the "I": "Just got home from work", "Thinking about quitting my job".
@@ -266,6 +278,14 @@ WE_RE = re.compile(
     r"(?:(?P<verb>live|moved|rent)\b(?P<rest>.*)|(?P<verb2>have|own|bought|adopted|got|raise)\b"
     r"(?P<rest2>.*\b(?:kids?|children|sons?|daughters?|babies|baby|twins|dogs?|cats?|pets?|puppy|horses?|chickens|"
     r"house|home|apartment|flat|farm|garden|cabin|boat|car|cars|truck)\b.*))$"
+)
+
+# "We explored the old town", "we went to the beach recently": something the user did with others (it is
+# still something the user did). Only past activities: "we think", "we should", "we are" say nothing lasting.
+WE_DID_RE = re.compile(
+    r"^(?:[Ww]e)\s+(?:(?:also|just|recently|finally|even|all)\s+)?(?P<verb>went|explored|visited|tried|made|took|watched|"
+    r"played|spent|celebrated|threw|hosted|saw|finished|camped|hiked|travel(?:l)?ed|toured|baked|cooked|built|painted|"
+    r"ran|won|volunteered|attended|climbed|planted|adopted|drove|flew|swam)\b(?P<rest>.+)$"
 )
 
 

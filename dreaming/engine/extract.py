@@ -19,7 +19,7 @@ from dreaming.engine import answers
 from dreaming.engine import chinese as zh
 from dreaming.engine import english as en
 from dreaming.engine import resolve
-from dreaming.engine.language import CJK_RE, content_tokens, sentences
+from dreaming.engine.language import CJK_RE, content_tokens, in_own_words, sentences
 from dreaming.engine.third_person import to_third_person_en
 from dreaming.providers.base import ExtractedCandidate, Turn
 from dreaming.sensitive import sensitive_category
@@ -54,7 +54,7 @@ def _importance(*, category: str, quote: str, chinese: bool, user_initiated: boo
     if size <= 1:
         value -= 0.1
     if not user_initiated:
-        value -= 0.1
+        value -= 0.1  # a statement built from the assistant's words ("Me too!"); see _turn_clauses
     if not chinese and en.EN_RIGHT_NOW_RE.match(quote):
         value -= 0.15  # what the user is doing this minute is small talk
     return round(min(0.95, max(0.05, value)), 2)
@@ -138,6 +138,10 @@ def _english_reading(
         verb = we.group("verb") or we.group("verb2")
         verb = {"have": "has", "own": "owns", "live": "lives", "raise": "raises", "rent": "rents"}.get(verb, verb)
         return we.group(0), f"User's household {verb}{to_third_person_en(rest)}", False
+    we_did = en.WE_DID_RE.match(en.cut_tail(bare).rstrip(" ,;:-.!"))
+    if we_did and content_tokens(we_did.group("rest")) and not en.EN_HYPOTHETICAL_RE.search(clause):
+        rest = re.sub(r"\bour\b", "their", to_third_person_en(we_did.group("rest")))  # "with our kids"
+        return we_did.group(0), f"User {we_did.group('verb')}{rest}", False
     if at_sentence_start and en.PRO_DROP_RE.match(bare):
         dropped = bare[:1].lower() + bare[1:]
         if re.match(r"^(?:(?:just|still|recently)\s+)?\w+ing\b", dropped, re.I):
@@ -199,7 +203,10 @@ def _turn_clauses(turn: Turn, *, previous_assistant: str | None, order_start: in
     def add(quote: str, statement: str, category: str, *, is_zh: bool, initiated: bool, bonus: float = 0.0) -> None:
         nonlocal order
         order += 1
-        importance = _importance(category=category, quote=quote, chinese=is_zh, user_initiated=initiated)
+        # An answer in the user's own words ("What are your hobbies?" → "I play chess") is self-disclosure
+        # that was asked for: deep sleep credits it partly as user-initiated, so it is not marked down here.
+        own_words = initiated or in_own_words(quote=quote, statement=statement)
+        importance = _importance(category=category, quote=quote, chinese=is_zh, user_initiated=own_words)
         found.append(_Clause(quote, statement, category, round(importance + bonus, 2), initiated, turn.seq, order))
 
     # Text inside code fences is never about the user.

@@ -46,6 +46,21 @@ def content_tokens(text: str) -> list[str]:
     return tokens
 
 
+def _stem(token: str) -> str:
+    return token[:4] if token.isascii() else token  # "likes" / "like", "hiking" / "hike"
+
+
+def in_own_words(*, quote: str, statement: str, share: float = 0.66) -> bool:
+    """True when most of what the statement says is in the quote: "我喜欢爬山" → "用户喜欢爬山" is, but
+    "I am!" → "User is a student" (built from the assistant's question) and "tokyo maybe" → "User
+    moved to Tokyo" (one word of two) are not."""
+    said = {_stem(t) for t in content_tokens(quote)}
+    stated = [_stem(t) for t in content_tokens(statement)]
+    if not stated or not said:
+        return False
+    return sum(1 for t in stated if t in said) / len(stated) >= share
+
+
 # Sentence ends: . ! ? (not inside numbers like 3.5), CJK enders, line breaks, semicolons.
 _SENTENCE_END_RE = re.compile(r"(?<=[.!?…])\s+|(?<=[。！？!?；;])|\n+|(?<=[.!?])(?=[A-Z])")
 

@@ -72,7 +72,8 @@ _ROLEPLAY_RE = re.compile(
     r"\b(?:role ?-?play(?:ing)?|rp\b|let'?s play\b(?! (?:a |some )?(?:music|song|video))|stay in character|"
     r"in character|out of character|\(ooc|continue the story|continue the scene|"
     r"pretend (?:to be|you are|you're)|act as if you were|"
-    r"i (?:play|am playing|will play)\s+(?:as\s+)?[A-Z]\w+|i try to (?:cast|attack|dodge|open|run|grab)|"
+    # a character's name is capitalised even under IGNORECASE: "I play Gandalf", not "I play in the band"
+    r"i (?:play|am playing|will play)\s+(?:as\s+)?(?-i:[A-Z])\w+|i try to (?:cast|attack|dodge|open|run|grab)|"
     r"interactive (?:story|fiction|game)|text adventure|your turn|what do you do next)",
     re.IGNORECASE,
 )

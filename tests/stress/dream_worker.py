@@ -5,8 +5,9 @@ run that started it) and runs the real pipeline code, so several of them contend
     python tests/stress/dream_worker.py light [--batch N] [--slow-extract SECONDS]
         light sleep sweeps back to back until a sweep claims nothing; with --slow-extract every
         extraction sleeps first (so a kill -9 lands while sessions are claimed).
-    python tests/stress/dream_worker.py deep --users 3,1,2 [--now ISO]
-        deep_sleep_user for each user, in the given order.
+    python tests/stress/dream_worker.py deep --users 3,1,2 [--now ISO] [--slow-narrate SECONDS]
+        deep_sleep_user for each user, in the given order (--slow-narrate: a kill -9 lands while
+        the night's transaction is open).
 
 Waits until the epoch in RELIABILITY_START_AT (if set) so all workers start together. Prints one
 JSON line: {"worker", "runs": [ids], "claimed", "elapsed"}; exits 1 if any run failed.
@@ -30,6 +31,7 @@ def main() -> int:
     parser.add_argument("phase", choices=("light", "deep"))
     parser.add_argument("--batch", type=int, default=25)
     parser.add_argument("--slow-extract", type=float, default=0.0)
+    parser.add_argument("--slow-narrate", type=float, default=0.0)
     parser.add_argument("--users", default="")
     parser.add_argument("--now", default="")
     args = parser.parse_args()
@@ -51,6 +53,14 @@ def main() -> int:
             return original(**kwargs)
 
         dreamer.extract = slow_extract
+    if args.slow_narrate:
+        original_narrate = dreamer.narrate
+
+        def slow_narrate(**kwargs):
+            time.sleep(args.slow_narrate)  # deep sleep narrates last, inside its transaction
+            return original_narrate(**kwargs)
+
+        dreamer.narrate = slow_narrate
     start_at = float(os.environ.get("RELIABILITY_START_AT") or 0)
     if start_at > time.time():
         time.sleep(start_at - time.time())
