@@ -114,6 +114,12 @@ _VAGUE_PRONOUN_EN = re.compile(
     _EN_SUBJECT + _EN_ADVERBS + r"(?:[a-z']+\s+){1,3}?(?P<p>her|him|it|them|that|this|these|those|there|here|a few|some|a couple)" + _EN_TRAILING,
     re.IGNORECASE,
 )
+# "User had to get rid of her": a person left unnamed further into the clause ("here" / "there" / "them" that
+# far in are usually fine: "User has lived in Ohio since moving here").
+_VAGUE_PERSON_EN = re.compile(
+    _EN_SUBJECT + _EN_ADVERBS + r"(?:[a-z']+\s+){4,5}?(?P<p>her|him)" + _EN_TRAILING,
+    re.IGNORECASE,
+)
 _VAGUE_NO_OBJECT_EN = re.compile(
     _EN_SUBJECT + _EN_ADVERBS
     + r"(?P<p>practi[cs](?:es|ed|ing|e)|plays|played|playing|misses|missed|missing|loves|loved|likes|liked|enjoys|enjoyed|"
@@ -153,6 +159,7 @@ def vague_reason(statement: str) -> str | None:
     for pattern, why in (
         (_VAGUE_PRONOUN_EN, "depends on '{p}', which it does not name"),
         (_VAGUE_PRONOUN_ZH, "depends on '{p}', which it does not name"),
+        (_VAGUE_PERSON_EN, "depends on '{p}', which it does not name"),
         (_VAGUE_GOING_EN, "'{p}' without saying where"),
         (_VAGUE_NO_OBJECT_EN, "'{p}' without saying what"),
         (_VAGUE_BARE_ZH, "'{p}' without saying what"),

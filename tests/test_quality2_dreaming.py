@@ -150,3 +150,8 @@ def test_what_the_user_found_out_about_themself_is_the_disclosure():
     assert statements("I realized my passion is teaching.") == ["User's passion is teaching"]
     # "learned" with an object of its own is still the disclosure itself
     assert statements("I learned Spanish in school.") == ["User learned Spanish in school"]
+
+
+def test_we_had_an_experience_is_heard_and_a_pronoun_object_is_left_for_deep_sleep_to_judge():
+    assert statements("Last Sunday we had our first call-out, and it was intense.") == ["User had their first call-out"]
+    assert vague_reason(statements("We had to get rid of her.")[0]) is not None

@@ -285,7 +285,7 @@ WE_RE = re.compile(
 WE_DID_RE = re.compile(
     r"^(?:[Ww]e)\s+(?:(?:also|just|recently|finally|even|all)\s+)?(?P<verb>went|explored|visited|tried|made|took|watched|"
     r"played|spent|celebrated|threw|hosted|saw|finished|camped|hiked|travel(?:l)?ed|toured|baked|cooked|built|painted|"
-    r"ran|won|volunteered|attended|climbed|planted|adopted|drove|flew|swam)\b(?P<rest>.+)$"
+    r"ran|won|volunteered|attended|climbed|planted|adopted|drove|flew|swam|had)\b(?P<rest>.+)$"
 )
 
 
