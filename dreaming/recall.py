@@ -1,6 +1,6 @@
 """Recall: the long tail of memory that does not fit in MEMORY.md, fetched on demand.
 
-Ranking (see docs/readme/context.md):
+Ranking (see docs/context.md):
 
     similarity   = 1 − cosine distance (pgvector), clamped to 0..1
     text_match   = weighted share of the query's keywords found verbatim in the statement

@@ -2,7 +2,7 @@
 
 Deep sleep and weekly use django-q2's DAILY / WEEKLY types with a first next_run at the right local
 time: django-q2 keeps the wall-clock time across DST changes for those types, and they need no extra
-package (a CRON schedule needs `croniter`; see docs/readme/deep.md for switching to cron in admin).
+package (a CRON schedule needs `croniter`; see docs/deep.md for switching to cron in admin).
 """
 from __future__ import annotations
 

@@ -145,7 +145,7 @@ RECALL_TAU_WEEKS = env_float("RECALL_TAU_WEEKS", 26.0, minimum=0.1)
 RECALL_DEFAULT_K = env_int("RECALL_DEFAULT_K", 10, minimum=1)
 TOMBSTONE_KEY = env_str("TOMBSTONE_KEY", SECRET_KEY)
 
-# --- Deep sleep and weekly consolidation (area: deep; see docs/readme/deep.md) --------------
+# --- Deep sleep and weekly consolidation (area: deep; see docs/deep.md) --------------
 # Cosine similarity at which two candidates are "the same topic" (clustering) and two active
 # memories are "the same memory" (weekly merge). Tuned for the local n-gram embedder.
 DREAM_CLUSTER_SIMILARITY = env_float("DREAM_CLUSTER_SIMILARITY", 0.80)
@@ -166,7 +166,7 @@ DREAM_EVICT_CONFIDENCE = env_float("DREAM_EVICT_CONFIDENCE", 0.15)
 DREAM_EVICT_IDLE_DAYS = env_int("DREAM_EVICT_IDLE_DAYS", 90, minimum=1)
 DREAM_PLAN_WINDOW_DAYS = env_int("DREAM_PLAN_WINDOW_DAYS", 14, minimum=1)
 
-# --- Light sleep (area: light; see docs/readme/light.md) ----------------------------------
+# --- Light sleep (area: light; see docs/light.md) ----------------------------------
 # A session that fails this many times with an unexpected error is stamped done (error kept) so it
 # cannot be retried forever. Provider outages do not count: those claims are simply released.
 DREAM_MAX_ATTEMPTS = env_int("DREAM_MAX_ATTEMPTS", 5, minimum=1)
