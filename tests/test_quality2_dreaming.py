@@ -1,36 +1,18 @@
 """Quality round 2, end to end on the real local engine + deep sleep (and the rules one by one):
 an answer in the user's own words is self-disclosure, a number can be an object, a band is not a
 roleplay, and first-person news told with the time first or as a second verb is heard."""
-from datetime import datetime, timedelta, timezone as dt_timezone
+from datetime import datetime, timezone as dt_timezone
 
 import pytest
 
-from dreaming.deep import deep_sleep_user
 from dreaming.engine.extract import extract_candidates
-from dreaming.light import light_sleep_sweep
 from dreaming.models import Candidate, Memory
 from dreaming.providers.base import Turn
 from dreaming.scoring import ANSWER_CREDIT, initiative, vague_reason
-from tests.factories import ChatSessionFactory, MessageFactory
+from tests.night import chat, dream
 
 UTC = dt_timezone.utc
 START = datetime(2026, 3, 1, 10, tzinfo=UTC)
-
-
-def chat(user, when, *turns):
-    """A session of alternating turns: plain strings are the user's, ("assistant", text) the assistant's."""
-    session = ChatSessionFactory(user=user, started_at=when, last_active_at=when + timedelta(minutes=len(turns)))
-    for seq, turn in enumerate(turns, start=1):
-        role, text = turn if isinstance(turn, tuple) else ("user", turn)
-        MessageFactory(session=session, seq=seq, role=role, content=text, created_at=when + timedelta(minutes=seq))
-    return session
-
-
-def dream(user, when):
-    light_sleep_sweep(now=when + timedelta(hours=5))
-    run = deep_sleep_user(user=user, now=when + timedelta(hours=17))
-    assert run.status == "ok", run.error
-    return run
 
 
 def statements(text: str, *, asked: str | None = None) -> list[str]:

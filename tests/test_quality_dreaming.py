@@ -5,34 +5,16 @@ from datetime import datetime, timedelta, timezone as dt_timezone
 
 import pytest
 
-from dreaming.deep import deep_sleep_user
 from dreaming.engine.compare import slot_of
-from dreaming.light import light_sleep_sweep
 from dreaming.models import Candidate, Memory
 from dreaming.providers.local_embedder import LocalEmbedder
-from tests.factories import ChatSessionFactory, MemoryFactory, MessageFactory
+from tests.night import chat, dream
+from tests.factories import MemoryFactory
 
 pytestmark = pytest.mark.django_db
 
 UTC = dt_timezone.utc
 START = datetime(2026, 3, 1, 10, tzinfo=UTC)
-
-
-def chat(user, when, *turns):
-    """A session of alternating turns: plain strings are the user's, ("assistant", text) the assistant's."""
-    session = ChatSessionFactory(user=user, started_at=when, last_active_at=when + timedelta(minutes=len(turns)))
-    for seq, turn in enumerate(turns, start=1):
-        role, text = turn if isinstance(turn, tuple) else ("user", turn)
-        MessageFactory(session=session, seq=seq, role=role, content=text, created_at=when + timedelta(minutes=seq))
-    return session
-
-
-def dream(user, when):
-    """Light sleep after the session went idle, then that night's deep sleep (the real local engine)."""
-    light_sleep_sweep(now=when + timedelta(hours=5))
-    run = deep_sleep_user(user=user, now=when + timedelta(hours=17))
-    assert run.status == "ok", run.error
-    return run
 
 
 def active(user) -> set[str]:
