@@ -2,9 +2,9 @@
 import logging
 from decimal import Decimal
 
-from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 
+from dreaming.management.lookups import user_by_name
 from dreaming.models import DreamRun
 
 PHASES = {"light": ["light"], "deep": ["deep"], "weekly": ["weekly"], "all": ["light", "deep", "weekly"]}
@@ -64,10 +64,7 @@ class Command(BaseCommand):
     def _user(self, username):
         if not username:
             return None
-        user = get_user_model().objects.filter(username=username).first()
-        if user is None:
-            raise CommandError(f"Unknown user {username!r}.")
-        return user
+        return user_by_name(username)
 
     def _light(self, *, user, dry_run):
         from dreaming.light import light_sleep_sweep

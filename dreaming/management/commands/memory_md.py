@@ -1,8 +1,7 @@
-from django.contrib.auth import get_user_model
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import BaseCommand
 
-from chat.models import Persona
 from dreaming.context import memory_md_get, memory_md_render
+from dreaming.management.lookups import persona_by_slug, user_by_name
 
 
 class Command(BaseCommand):
@@ -14,14 +13,8 @@ class Command(BaseCommand):
         parser.add_argument("--render", action="store_true", help="Re-render before printing.")
 
     def handle(self, *args, username: str, persona: str, render: bool, **options):
-        user = get_user_model().objects.filter(username=username).first()
-        if user is None:
-            raise CommandError(f"Unknown user {username!r}.")
-        scope = None
-        if persona:
-            scope = Persona.objects.filter(slug=persona).first()
-            if scope is None:
-                raise CommandError(f"Unknown persona {persona!r}.")
+        user = user_by_name(username)
+        scope = persona_by_slug(persona)
         document = None if render else memory_md_get(user=user, persona=scope)
         document = document or memory_md_render(user=user, persona=scope)
         self.stdout.write(document.content, ending="")

@@ -1,10 +1,9 @@
 import json
 
-from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 
-from chat.models import Persona
 from dreaming.context import memory_md_get, memory_md_render
+from dreaming.management.lookups import persona_by_slug, user_by_name
 from dreaming.recall import RECALL_MAX_K, recall
 
 
@@ -26,14 +25,8 @@ class Command(BaseCommand):
             raise CommandError(f"--k must be between 1 and {RECALL_MAX_K}, got {k}.")
         if not query.strip():
             raise CommandError("The query must not be blank.")
-        user = get_user_model().objects.filter(username=username).first()
-        if user is None:
-            raise CommandError(f"Unknown user {username!r}.")
-        scope = None
-        if persona:
-            scope = Persona.objects.filter(slug=persona).first()
-            if scope is None:
-                raise CommandError(f"Unknown persona {persona!r}.")
+        user = user_by_name(username)
+        scope = persona_by_slug(persona)
         document = memory_md_get(user=user, persona=scope) or memory_md_render(user=user, persona=scope)
         results = recall(user=user, query=query, k=k, persona=scope, exclude_ids=document.memory_ids)
         if options["json"]:
