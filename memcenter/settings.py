@@ -145,6 +145,12 @@ RECALL_TAU_WEEKS = env_float("RECALL_TAU_WEEKS", 26.0, minimum=0.1)
 RECALL_DEFAULT_K = env_int("RECALL_DEFAULT_K", 10, minimum=1)
 TOMBSTONE_KEY = env_str("TOMBSTONE_KEY", SECRET_KEY)
 
+# --- context: the per-process MEMORY.md cache (dreaming/context_cache.py, docs/context.md) --------
+# Off under tests by default: a test's transaction never commits, so its NOTIFYs never arrive;
+# the cache's own tests turn it on with transaction=True.
+MEMORY_MD_CACHE = env_bool("MEMORY_MD_CACHE", not TESTING)
+MEMORY_MD_CACHE_SIZE = env_int("MEMORY_MD_CACHE_SIZE", 5000, minimum=1)  # documents per process (LRU)
+
 # --- Deep sleep and weekly consolidation (area: deep; see docs/deep.md) --------------
 # Cosine similarity at which two candidates are "the same topic" (clustering) and two active
 # memories are "the same memory" (weekly merge). Tuned for the local n-gram embedder.
