@@ -22,11 +22,12 @@ from datetime import datetime
 
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
-from django.db import connection
+from django.db import IntegrityError, connection
 from django.utils import timezone
 
-from chat.models import Persona
-from dreaming.models import Memory, MemoryDocument, MemorySettings, MemorySource, Phase
+from chat.models import ChatSession, Message, Persona
+from dreaming.context import memory_md_get
+from dreaming.models import Memory, MemoryDocument, MemoryRecall, MemorySettings, MemorySource, Phase
 from dreaming.providers import CallContext, Embedder, get_embedder
 
 TEXT_WEIGHT = 0.35
@@ -124,192 +125,284 @@ def recall_score(parts: dict) -> float:
 
 
 # Coarse to fine. Scanning a user's full vectors is the cost of recall: 10k memories × 2 KB is 20 MB
-# of index pages per query (~13 ms of Postgres CPU). So each memory also carries a 64-dim coarse
-# vector (256 bytes), a fixed linear projection of its embedding computed by the database
-# (memory_embedding_coarse). Recall reads the coarse vectors of the user's active memories with an
-# index-only scan, keeps the COARSE_CANDIDATES best by "coarse similarity × recency × importance ×
-# confidence factors" (the score's own factors: the index holds them, so an important, recent
-# memory of moderate similarity is not lost before the exact stage, as it was with a shortlist by
-# similarity alone), and only those rows are scored exactly: full-embedding cosine distance (joined
-# by primary key) + keyword match + the same factors, in Python. Rows without an embedding sort last.
-COARSE_DIM = 64
-COARSE_CANDIDATES = 200  # rows of the coarse shortlist, scored exactly
+# of index pages per query (~13 ms of Postgres CPU). So each memory also carries a small SHORTLIST
+# KEY (`recall_key`, 64 dims, written only by the database) whose inner product with the query's
+# key orders memories by an estimate of the score:
+#
+#     key(memory) · key(query) = cos̃ × (0.5 + 0.5·importance)(0.7 + 0.3·confidence) × e^{α(seen − REF)/τ₀}
+#
+# cos̃ is the cosine of KEY_DIM-dim random projections of the two embeddings (a fixed ±1 matrix,
+# Johnson–Lindenstrauss). e^{α(seen − REF)/τ₀} = e^{−α·age/τ₀} × e^{α(now − REF)/τ₀}: the second
+# factor is the same for every memory of a query, so ordering by the key is ordering by
+# cos̃ × importance and confidence factors × e^{−α·age/τ₀}, a multiplicative stand-in for the
+# score's (0.6 + 0.4·e^{−age/τ}) — and the query key does not depend on the time at all. One
+# C-level inner product per memory replaces the previous per-row SQL expression; the key is 256
+# bytes, because measured on 10k memories the index-only scan costs in proportion to its bytes
+# (4.2 ms for 64 dims, 6.4 for 128, 9.0 for 256 on a loaded box). Quality, top 10 of recall vs the
+# exact score of every memory, 10k memories (docs/context.md): 64-dim count sketch + additive factors
+# (previous design) 0.76; this key 0.80; 128 dims would give 0.89 at 1.5× the scan.
+# Recall reads the keys of the user's active memories with an index-only scan, keeps the
+# COARSE_CANDIDATES best, and scores only those exactly: full-embedding cosine (joined by primary
+# key) + keyword match + the factors with the configured τ, in Python.
+# τ₀ and α are fixed because stored keys cannot follow a setting; the exact stage uses
+# RECALL_TAU_WEEKS. REF keeps the exponent small: float4 holds e^±80, i.e. last_seen within ±160 τ₀
+# (80 years) of REF; beyond that it is clamped, which only flattens the shortlist's recency. Rows
+# without an embedding have no key and sort last.
+KEY_DIM = 64
+KEY_TAU_SECONDS = 26 * 7 * 86400.0
+KEY_RECENCY_POWER = 0.5  # α
+KEY_REF_EPOCH = 1735689600.0  # 2025-01-01T00:00:00Z
+_KEY_EXP_LIMIT = 80.0
+COARSE_CANDIDATES = 200  # rows of the shortlist, scored exactly
 
+# MEMORY.md's ids are excluded AFTER the scan: the shortlist takes `limit + len(exclude)` rows and
+# the excluded ones are dropped from those, which leaves exactly the best `limit` of the rest.
+# Inside the scan, `NOT (id = ANY(exclude))` compared every one of the user's rows with every id of
+# MEMORY.md (10k × ~70): 4.6 ms of the query's 11.
 _CANDIDATES_SQL = f"""
 SELECT m.id, m.statement, m.category, m.importance, m.confidence, EXTRACT(EPOCH FROM m.last_seen)::float8,
        m.embedding <=> %(vector)s::vector
-FROM memory_recall_shortlist(%(user_id)s, %(persona_id)s, %(vector)s::vector, %(exclude)s::bigint[], %(limit)s,
-                             %(now)s::timestamptz, %(tau)s::float8) s
+FROM memory_recall_shortlist(%(user_id)s, %(persona_id)s, %(key)s::vector, %(scan)s) s
 JOIN {Memory._meta.db_table} m ON m.id = s.memory_id
+WHERE NOT (s.memory_id = ANY(%(exclude)s::bigint[]))
+LIMIT %(limit)s
 """
+
+
+def _vector_literal(values) -> str:
+    return "[" + ",".join(f"{float(x):.7g}" for x in values) + "]"
 
 
 def recall_candidates(
     *, user_id: int, persona_id: int | None, vector: list[float], exclude_ids: list[int], now: datetime,
     limit: int | None = None,
 ) -> list[tuple]:
-    """The coarse shortlist's rows (COARSE_CANDIDATES unless `limit`) with their EXACT cosine distance (last column)."""
+    """The shortlist's rows (COARSE_CANDIDATES unless `limit`) with their EXACT cosine distance (last column)."""
+    exclude = sorted({int(i) for i in exclude_ids})
     params = {
-        "now": now,
-        "tau": settings.RECALL_TAU_WEEKS * 7 * 86400.0,
-        "vector": "[" + ",".join(f"{float(x):.7g}" for x in vector) + "]",
+        "vector": _vector_literal(vector),
+        "key": _vector_literal(recall_query_key(vector)),
         "user_id": user_id,
         "persona_id": persona_id,
-        "exclude": [int(i) for i in exclude_ids],
+        "exclude": exclude,
         "limit": limit or COARSE_CANDIDATES,
+        "scan": (limit or COARSE_CANDIDATES) + len(exclude),
     }
     with connection.cursor() as cursor:
         cursor.execute(_CANDIDATES_SQL, params)
         return cursor.fetchall()
 
 
-# --- The coarse vector ------------------------------------------------------------------------
-# coarse[b] = Σ_c sign(c, b) · embedding[64·c + b]: the embedding is cut into chunks of 64 dims
-# (the last one zero-padded), each chunk is multiplied element-wise by a fixed ±1 pattern and the
-# chunks are summed. Every coordinate of the embedding lands in exactly one coarse coordinate
-# with a sign, so this is a sparse random projection (count sketch): dot products are preserved in
-# expectation, it works for any EMBEDDING_DIM, and it is only vector arithmetic (~0.15 ms per row
-# in plpgsql). The sign pattern of chunk c is the fixed seeded pattern rotated by 37·c, so chunks
-# get different signs (one pattern for all chunks would be a rotation of plain sum-pooling).
-# The same SQL function computes the query's coarse vector, so stored rows and queries can never
-# disagree; coarse_project() is its NumPy twin (bit-for-bit, tested) for scripts and tests.
-# The ±1 pattern is written out (drawn once from numpy.random.default_rng(64)): stored coarse
-# vectors depend on it, so it must never change with a library version. Changing it (or
-# COARSE_DIM) means recomputing every row: UPDATE dreaming_memory SET embedding_coarse = NULL.
-_COARSE_SIGNS = "++--+-++---++-+++++++++-+---+-+-+-+---++-+-+--+---++++++-++-+++-"
-
-
-def _coarse_signs() -> list[int]:
-    return [1 if sign == "+" else -1 for sign in _COARSE_SIGNS]
-
-
-def coarse_project(vector) -> list[float]:
+# --- The projection --------------------------------------------------------------------------
+# A ±1 matrix of KEY_DIM rows × EMBEDDING_DIM columns from a fixed integer hash (splitmix64 of
+# row·2^32 + column), not from a random generator: stored keys depend on it, so it must never change
+# with a library version, and any dimension gets its own matrix without a seed table. The database
+# keeps its copy in memory_recall_projection (filled from this function by recall_index_sync for
+# the column's dimension); queries are projected here, in NumPy, with the same matrix.
+def _splitmix64(values):
     import numpy as np
 
-    values = np.asarray(vector, dtype=np.float32)
-    values = np.concatenate([values, np.zeros((-len(values)) % COARSE_DIM, dtype=np.float32)])
-    signs = np.asarray(_coarse_signs() * 2, dtype=np.float32)
-    coarse = np.zeros(COARSE_DIM, dtype=np.float32)
-    for chunk in range(len(values) // COARSE_DIM):
-        rotation = (chunk * 37) % COARSE_DIM
-        coarse = coarse + values[chunk * COARSE_DIM : (chunk + 1) * COARSE_DIM] * signs[rotation : rotation + COARSE_DIM]
-    return coarse.tolist()
+    with np.errstate(over="ignore"):
+        z = values + np.uint64(0x9E3779B97F4A7C15)
+        z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+        z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+        return z ^ (z >> np.uint64(31))
 
 
-def _coarse_function_sql() -> str:
-    signs = "{" + ",".join(str(s) for s in _coarse_signs() * 2) + "}"
-    return f"""
-CREATE OR REPLACE FUNCTION memory_embedding_coarse(v vector) RETURNS vector
-LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE AS $$
+_PROJECTIONS: dict[int, object] = {}
+
+
+def recall_projection(dimensions: int):
+    """The KEY_DIM × dimensions ±1 matrix (float32), cached per dimension."""
+    import numpy as np
+
+    matrix = _PROJECTIONS.get(dimensions)
+    if matrix is None:
+        rows = np.arange(KEY_DIM, dtype=np.uint64)[:, None] << np.uint64(32)
+        columns = np.arange(dimensions, dtype=np.uint64)[None, :]
+        bits = _splitmix64(rows | columns) >> np.uint64(63)
+        matrix = np.where(bits == 1, np.float32(1.0), np.float32(-1.0))
+        _PROJECTIONS[dimensions] = matrix
+    return matrix
+
+
+def _unit_projection(vector):
+    import numpy as np
+
+    values = np.asarray(vector, dtype=np.float64)
+    projected = recall_projection(len(values)).astype(np.float64) @ values
+    norm = float(np.linalg.norm(projected))
+    return None if norm == 0 else projected / norm
+
+
+def _clamped_exp(exponent: float) -> float:
+    return math.exp(max(-_KEY_EXP_LIMIT, min(_KEY_EXP_LIMIT, exponent)))
+
+
+def recall_query_key(vector) -> list[float]:
+    """The unit projection of the query's embedding (zeros for a zero vector)."""
+    import numpy as np
+
+    unit = _unit_projection(vector)
+    return (np.zeros(KEY_DIM) if unit is None else unit).tolist()
+
+
+def recall_memory_key(vector, *, importance: float, confidence: float, last_seen: datetime) -> list[float] | None:
+    """The NumPy twin of the database's memory_recall_key() (equal up to float rounding; tested)."""
+    if vector is None:
+        return None
+    unit = _unit_projection(vector)
+    if unit is None:
+        return None
+    prior = (0.5 + 0.5 * importance) * (0.7 + 0.3 * confidence)
+    fresh = _clamped_exp(KEY_RECENCY_POWER * (last_seen.timestamp() - KEY_REF_EPOCH) / KEY_TAU_SECONDS)
+    return (prior * fresh * unit).tolist()
+
+
+# --- The key, kept by the database -----------------------------------------------------------
+# A trigger, not a GENERATED column: `reembed` resizes the embedding column (ALTER COLUMN TYPE),
+# which Postgres refuses for a column a generated column depends on, and a generated column may
+# not read the projection table. The trigger recomputes on INSERT and whenever the embedding, a
+# factor (importance, confidence, last_seen) or the key itself changes, so Django's save() sending
+# a stale key, QuerySet.update(), raw UPDATEs and COPY all end up consistent, while updates of other
+# columns (recall stats, scores, status) skip the projection and can stay HOT.
+# An embedding whose size differs from the projection's (a half-done `reembed`) gets no key rather
+# than failing the write: it sorts last until recall_index_sync() recomputes it.
+_TABLE = Memory._meta.db_table
+PROJECTION_TABLE = "memory_recall_projection"
+
+_KEY_FUNCTION_SQL = f"""
+CREATE OR REPLACE FUNCTION memory_recall_key(v vector, importance double precision, confidence double precision,
+                                             last_seen timestamptz) RETURNS vector
+LANGUAGE plpgsql STABLE PARALLEL SAFE AS $$
 DECLARE
-    a real[] := v::real[];
-    n integer := cardinality(a);
-    signs real[] := '{signs}';
-    coarse vector := array_fill(0::real, ARRAY[{COARSE_DIM}])::vector;
-    c integer := 0;
-    r integer;
-    chunk real[];
+    projected double precision[];
+    norm double precision;
+    prior double precision;
+    fresh double precision;
 BEGIN
-    WHILE c * {COARSE_DIM} < n LOOP
-        chunk := a[c * {COARSE_DIM} + 1 : (c + 1) * {COARSE_DIM}];
-        IF cardinality(chunk) < {COARSE_DIM} THEN
-            chunk := chunk || array_fill(0::real, ARRAY[{COARSE_DIM} - cardinality(chunk)]);
-        END IF;
-        r := (c * 37) % {COARSE_DIM};
-        coarse := coarse + chunk::vector * signs[r + 1 : r + {COARSE_DIM}]::vector;
-        c := c + 1;
-    END LOOP;
-    RETURN coarse;
+    IF v IS NULL OR vector_dims(v) IS DISTINCT FROM (SELECT vector_dims(r) FROM {PROJECTION_TABLE} WHERE j = 0) THEN
+        RETURN NULL;
+    END IF;
+    projected := ARRAY(SELECT -(v <#> r) FROM {PROJECTION_TABLE} ORDER BY j);
+    norm := sqrt((SELECT sum(x * x) FROM unnest(projected) AS x));
+    IF norm = 0 THEN
+        RETURN NULL;
+    END IF;
+    prior := (0.5 + 0.5 * coalesce(importance, 0)) * (0.7 + 0.3 * coalesce(confidence, 0)) / norm;
+    fresh := exp(greatest(-{_KEY_EXP_LIMIT}, least({_KEY_EXP_LIMIT},
+                 {KEY_RECENCY_POWER} * (date_part('epoch', last_seen) - {KEY_REF_EPOCH}) / {KEY_TAU_SECONDS})));
+    RETURN ARRAY(SELECT x * prior * fresh FROM unnest(projected) AS x)::real[]::vector;
 END $$
 """
 
-
-# A trigger, not a GENERATED column: `reembed` resizes the embedding column (ALTER COLUMN TYPE),
-# which Postgres refuses for a column a generated column depends on. The trigger recomputes on
-# INSERT and whenever the embedding (or the coarse value itself) changes, so Django's save()
-# sending a stale coarse value, QuerySet.update(embedding=...), raw UPDATEs and COPY all end up
-# consistent, while updates of other columns (recall stats, scores) skip the projection.
 _TRIGGER_SQL = f"""
-CREATE OR REPLACE FUNCTION memory_embedding_coarse_sync() RETURNS trigger LANGUAGE plpgsql AS $$
+CREATE OR REPLACE FUNCTION memory_recall_key_sync() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-    IF TG_OP = 'INSERT' THEN
-        NEW.embedding_coarse := memory_embedding_coarse(NEW.embedding);
-    ELSIF NEW.embedding IS DISTINCT FROM OLD.embedding OR NEW.embedding_coarse IS DISTINCT FROM OLD.embedding_coarse THEN
-        NEW.embedding_coarse := memory_embedding_coarse(NEW.embedding);
+    IF TG_OP = 'INSERT'
+       OR NEW.embedding IS DISTINCT FROM OLD.embedding OR NEW.importance IS DISTINCT FROM OLD.importance
+       OR NEW.confidence IS DISTINCT FROM OLD.confidence OR NEW.last_seen IS DISTINCT FROM OLD.last_seen
+       OR NEW.recall_key IS DISTINCT FROM OLD.recall_key THEN
+        NEW.recall_key := memory_recall_key(NEW.embedding, NEW.importance, NEW.confidence, NEW.last_seen);
     END IF;
     RETURN NEW;
 END $$;
-DROP TRIGGER IF EXISTS memory_embedding_coarse_sync ON {Memory._meta.db_table};
-CREATE TRIGGER memory_embedding_coarse_sync BEFORE INSERT OR UPDATE ON {Memory._meta.db_table}
-    FOR EACH ROW EXECUTE FUNCTION memory_embedding_coarse_sync()
+DROP TRIGGER IF EXISTS memory_recall_key_sync ON {_TABLE};
+CREATE TRIGGER memory_recall_key_sync BEFORE INSERT OR UPDATE ON {_TABLE}
+    FOR EACH ROW EXECUTE FUNCTION memory_recall_key_sync()
 """
 
 
 # --- The index the shortlist scans -----------------------------------------------------------
 # Why not just `WHERE user_id = … ORDER BY embedding <=> q` on the (user, status, persona) btree?
 # A 512-d vector (2 KB) is stored out of line in TOAST, so that plan reads ~4 TOAST buffers per
-# memory: ~130 ms for 10k memories. Instead the coarse vectors are copied into a covering index
-# and read with an index-only scan (no heap, no TOAST; ~400 index pages for 10k memories). The
-# index is keyed on one expression, "the owner of an active memory" (CASE WHEN status = 'active'
-# THEN user_id END), and the function's conditions are written so that this is the ONLY index
-# that matches them, and seq/bitmap scans are off inside the function: the plan cannot drift
-# back to a heap-reading one. The coarse vector is 64 dims whatever EMBEDDING_DIM is, so the
-# index fits a btree tuple for every embedding model.
-RECALL_INDEX = "memory_recall_cover_idx"
-_TABLE = Memory._meta.db_table
+# memory: ~130 ms for 10k memories. Instead the keys are copied into a covering index and read with
+# an index-only scan (no heap, no TOAST; ~300 bytes per memory). The index is keyed on one expression,
+# "the owner of an active memory" (CASE WHEN status = 'active' THEN user_id END), and the function's
+# conditions are written so that this is the ONLY index that matches them, and seq/bitmap scans are
+# off inside the function: the plan cannot drift back to a heap-reading one. The key has KEY_DIM
+# dims whatever EMBEDDING_DIM is, so the index fits a btree tuple for every embedding model.
+RECALL_INDEX = "memory_recall_key_idx"
 _ACTIVE_OWNER = f"(CASE WHEN status = '{Memory.Status.ACTIVE}' THEN user_id END)"
-_INDEX_SQL = (
-    f"CREATE INDEX {RECALL_INDEX} ON {_TABLE} ({_ACTIVE_OWNER}) "
-    "INCLUDE (user_id, status, persona_id, id, importance, confidence, last_seen, embedding_coarse)"
-)
-# The key mirrors recall_score() with the coarse similarity in place of the fused one (the keyword
-# match needs the statement, which is not in the index). The query's coarse vector and the epoch
-# of `now` are scalar subqueries so they are computed once (InitPlans), not per row; exp() is
-# floored at e^-700 because Postgres raises an underflow error below that. Everything is float8 on
-# purpose: extract() and bare decimal literals are `numeric`, which made this key 10x slower.
+# user_id and status are included although the key already holds them: an index-only scan needs
+# every column the query names, and the key expression names both.
+_INDEX_COLUMNS = "user_id, status, persona_id, id, recall_key"
+_INDEX_SQL = f"CREATE INDEX {RECALL_INDEX} ON {_TABLE} ({_ACTIVE_OWNER}) INCLUDE ({_INDEX_COLUMNS})"
+# `<#>` is the NEGATIVE inner product: ascending order = best first, rows without a key last.
 _FUNCTION_SQL = f"""
 DROP FUNCTION IF EXISTS memory_recall_shortlist(bigint, bigint, vector, bigint[], integer);
-CREATE OR REPLACE FUNCTION memory_recall_shortlist(
-    p_user_id bigint, p_persona_id bigint, p_vector vector, p_exclude bigint[], p_limit integer,
-    p_now timestamptz, p_tau_seconds double precision
-) RETURNS TABLE (memory_id bigint, coarse_key double precision)
+DROP FUNCTION IF EXISTS memory_recall_shortlist(bigint, bigint, vector, integer);
+CREATE FUNCTION memory_recall_shortlist(
+    p_user_id bigint, p_persona_id bigint, p_key vector, p_limit integer
+) RETURNS TABLE (memory_id bigint)
 LANGUAGE sql STABLE ROWS {COARSE_CANDIDATES} SET enable_seqscan = off SET enable_bitmapscan = off
 AS $$
-    SELECT id,
-           (1 - (embedding_coarse <=> (SELECT memory_embedding_coarse(p_vector))))
-           * (0.6::float8 + 0.4::float8 * exp(greatest(-700::float8,
-                 least(0::float8, date_part('epoch', last_seen) - (SELECT date_part('epoch', p_now))) / p_tau_seconds)))
-           * (0.5::float8 + 0.5::float8 * importance) * (0.7::float8 + 0.3::float8 * confidence)
+    SELECT id
     FROM {_TABLE}
     WHERE {_ACTIVE_OWNER} = p_user_id
       AND COALESCE(persona_id, 0) IN (0, COALESCE(p_persona_id, 0))
-      AND NOT (id = ANY(p_exclude))
-    ORDER BY 2 DESC NULLS LAST
+    ORDER BY recall_key <#> p_key
     LIMIT p_limit
 $$
 """
 
+# What earlier versions installed (migration 0004's 64-dim coarse vector).
+_LEGACY_SQL = f"""
+DROP TRIGGER IF EXISTS memory_embedding_coarse_sync ON {_TABLE};
+DROP FUNCTION IF EXISTS memory_embedding_coarse_sync();
+DROP INDEX IF EXISTS memory_recall_cover_idx;
+DROP FUNCTION IF EXISTS memory_recall_shortlist(bigint, bigint, vector, bigint[], integer, timestamptz, double precision);
+DROP FUNCTION IF EXISTS memory_embedding_coarse(vector)
+"""
+
+
+def _embedding_dimensions(cursor) -> int | None:
+    cursor.execute("SELECT atttypmod FROM pg_attribute WHERE attrelid = %s::regclass AND attname = 'embedding'", [_TABLE])
+    row = cursor.fetchone()
+    return row[0] if row and row[0] > 0 else None
+
 
 def recall_index_sync(*, schema_editor=None) -> bool:
-    """Create the coarse projection, its trigger, the covering index and the shortlist function.
+    """Install the projection for the embedding column's size, the key function, its trigger, the
+    covering index and the shortlist function; recompute keys that are missing or stale.
 
-    Idempotent. Called by migration 0004 and by `reembed` after resizing the vector column (an
-    ALTER COLUMN TYPE rewrite fires no trigger, so coarse values of emptied embeddings are
-    cleared here). Returns True (the covering index is in use; kept for callers).
+    Idempotent. Called by migration 0006 and by `reembed` after resizing the vector column (an ALTER
+    COLUMN TYPE rewrite fires no trigger). Returns True when the projection was (re)built.
     """
+    rebuilt = False
     with (schema_editor.connection if schema_editor else connection).cursor() as cursor:
-        cursor.execute(_coarse_function_sql())
+        cursor.execute(_LEGACY_SQL)
+        cursor.execute(f"CREATE TABLE IF NOT EXISTS {PROJECTION_TABLE} (j integer PRIMARY KEY, r vector NOT NULL)")
+        # 1536- or 3072-dim rows (6-12 KB) stay in the page where they fit: no TOAST lookup per row.
+        cursor.execute(f"ALTER TABLE {PROJECTION_TABLE} ALTER COLUMN r SET STORAGE MAIN")
+        cursor.execute(f"ALTER TABLE {PROJECTION_TABLE} SET (toast_tuple_target = 8160)")
+        dimensions = _embedding_dimensions(cursor)
+        cursor.execute(f"SELECT count(*), min(vector_dims(r)), max(vector_dims(r)) FROM {PROJECTION_TABLE}")
+        count, low, high = cursor.fetchone()
+        if dimensions and (count != KEY_DIM or low != dimensions or high != dimensions):
+            matrix = recall_projection(dimensions)
+            cursor.execute(f"DELETE FROM {PROJECTION_TABLE}")
+            cursor.executemany(
+                f"INSERT INTO {PROJECTION_TABLE} (j, r) VALUES (%s, %s::vector)",
+                [(j, "[" + ",".join("1" if x > 0 else "-1" for x in row) + "]") for j, row in enumerate(matrix)],
+            )
+            rebuilt = True
+        cursor.execute(_KEY_FUNCTION_SQL)
         cursor.execute(_TRIGGER_SQL)
         cursor.execute("SELECT indexdef FROM pg_indexes WHERE indexname = %s", [RECALL_INDEX])
         row = cursor.fetchone()
-        if row and "importance, confidence, last_seen, embedding_coarse" not in row[0]:
+        if row and f"INCLUDE ({_INDEX_COLUMNS})" not in row[0]:
             cursor.execute(f"DROP INDEX {RECALL_INDEX}")
             row = None
         if row is None:
             cursor.execute(_INDEX_SQL)
         cursor.execute(_FUNCTION_SQL)
-        cursor.execute(f"UPDATE {_TABLE} SET embedding_coarse = NULL WHERE embedding IS NULL AND embedding_coarse IS NOT NULL")
-    return True
+        if rebuilt:  # every key was made with another matrix (or none)
+            cursor.execute(f"UPDATE {_TABLE} SET recall_key = memory_recall_key(embedding, importance, confidence, last_seen)")
+        else:
+            cursor.execute(f"UPDATE {_TABLE} SET recall_key = NULL WHERE embedding IS NULL AND recall_key IS NOT NULL")
+    return rebuilt
+
 
 
 # One round trip before any work: is memory on, and which ids does the scope's MEMORY.md hold?
@@ -329,13 +422,36 @@ def _recall_gate(*, user_id: int, persona_id: int | None) -> tuple[bool, list[in
     return enabled, [int(i) for i in memory_ids or []]
 
 
-def _sources_for(ids: list[int]) -> dict[int, list[dict]]:
+# The top k's sources, and (unless record=False) the recall stats update, in ONE round trip: the
+# UPDATE rides along as a data-modifying CTE, which Postgres runs to completion even though the
+# SELECT does not read it.
+_SOURCES_SQL = f"""
+{{record}}SELECT s.memory_id, s.quote, s.said_at, msg.external_id, ses.external_id
+FROM {MemorySource._meta.db_table} s
+LEFT JOIN {Message._meta.db_table} msg ON msg.id = s.message_id
+LEFT JOIN {ChatSession._meta.db_table} ses ON ses.id = msg.session_id
+WHERE s.memory_id = ANY(%(ids)s::bigint[])
+ORDER BY s.said_at, s.id
+"""
+
+
+def _sources_for(ids: list[int], *, record_at: datetime | None = None) -> dict[int, list[dict]]:
     sources: dict[int, list[dict]] = {memory_id: [] for memory_id in ids}
-    rows = (
-        MemorySource.objects.filter(memory_id__in=ids)
-        .order_by("said_at", "id")
-        .values_list("memory_id", "quote", "said_at", "message__external_id", "message__session__external_id")
-    )
+    record = "" if record_at is None else "WITH recorded AS (" + _record_sql() + " RETURNING 1)\n"
+    params = {"ids": [int(i) for i in ids], "now": record_at}
+    try:
+        with connection.cursor() as cursor:
+            cursor.execute(_SOURCES_SQL.format(record=record), params)
+            rows = cursor.fetchall()
+    except IntegrityError:
+        # A memory deleted (hard delete) between ranking and recording: its stats row would point
+        # at nothing. The answer matters more than the bookkeeping, so answer without recording.
+        # (Inside a caller's transaction the error is the caller's to handle.)
+        if not record or connection.in_atomic_block:
+            raise
+        with connection.cursor() as cursor:
+            cursor.execute(_SOURCES_SQL.format(record=""), params)
+            rows = cursor.fetchall()
     for memory_id, quote, said_at, message_external_id, session_external_id in rows:
         if len(sources[memory_id]) < Memory.MAX_SOURCES:
             sources[memory_id].append(
@@ -362,21 +478,30 @@ def recall(
 ) -> list[RecallResult]:
     """Global top-k memories for `query` in the user's scope (profile + persona).
 
-    1. Nothing for an empty query or a user with memory off (one query that also reads the
-       scope's MEMORY.md ids).
+    1. Nothing for an empty query or a user with memory off (the scope's cached MEMORY.md says
+       both; without one, one query that also reads its ids).
     2. Exclude what MEMORY.md already holds (unless `exclude_ids` is given).
-    3. Shortlist COARSE_CANDIDATES memories by coarse similarity × the score's factors (index-only
-       scan of this user's rows) and fetch them with their exact full-embedding distance (one query).
+    3. Shortlist COARSE_CANDIDATES memories by the key (projected similarity × the score's factors;
+       index-only scan of this user's rows) and fetch them with their exact full-embedding distance
+       (one query).
     4. Score the shortlist exactly in Python: similarity, keyword match, recency, importance,
-       confidence; load sources for the top k only (one query).
-    5. Record the recall (one UPDATE) unless `record=False`.
+       confidence; load sources for the top k only and record the recall unless `record=False`
+       (one query).
     """
     query = (query or "").strip()
     k = max(1, min(int(k), RECALL_MAX_K))
     if not query:
         return []
     persona_id = persona.pk if persona else None
-    enabled, memory_md_ids = _recall_gate(user_id=user.pk, persona_id=persona_id)
+    # The scope's MEMORY.md from the process's cache (no query once cached): a document is only
+    # served while memory is on. Without one (never rendered, memory off) or without the cache
+    # (MEMORY_MD_CACHE off, inside a transaction), one query answers both.
+    cached = settings.MEMORY_MD_CACHE and not connection.in_atomic_block
+    document = memory_md_get(user=user, persona=persona) if cached else None
+    if document is not None:
+        enabled, memory_md_ids = True, document.memory_ids
+    else:
+        enabled, memory_md_ids = _recall_gate(user_id=user.pk, persona_id=persona_id)
     if not enabled:
         return []
     now = now or timezone.now()
@@ -415,28 +540,33 @@ def recall(
     if not top:
         return []
 
-    sources = _sources_for([result.id for result in top])
+    sources = _sources_for([result.id for result in top], record_at=now if record else None)
     for result in top:
         result.sources = sources[result.id]
-    if record:
-        recall_record(ids=[result.id for result in top], now=now)
     return top
 
 
 # Recall stats are bookkeeping: losing the last few on a crash is fine, waiting for the WAL flush
 # on every recall is not. set_config(..., true) turns synchronous_commit off for the statement's
 # own (autocommit) transaction (measured here: p95 3.9 ms → 1.6 ms). Inside a caller's
-# transaction it would relax the caller's commit too, so there the plain UPDATE runs.
+# transaction it would relax the caller's commit too, so there the plain statement runs.
+# They live in MemoryRecall, not in the memory rows: see that model for why.
 _RECORD_SQL = f"""
-UPDATE {Memory._meta.db_table}
-SET recall_count = recall_count + 1, last_recalled_at = %(now)s
-{{relaxed}}WHERE id = ANY(%(ids)s::bigint[])
+INSERT INTO {MemoryRecall._meta.db_table} (memory_id, count, last_recalled_at)
+SELECT m.id, 1, %(now)s FROM {Memory._meta.db_table} m{{relaxed}}
+WHERE m.id = ANY(%(ids)s::bigint[])
+ON CONFLICT (memory_id) DO UPDATE
+SET count = {MemoryRecall._meta.db_table}.count + 1, last_recalled_at = EXCLUDED.last_recalled_at
 """
 
 
+def _record_sql() -> str:
+    relaxed = "" if connection.in_atomic_block else ", (SELECT set_config('synchronous_commit', 'off', true)) AS relaxed"
+    return _RECORD_SQL.format(relaxed=relaxed).strip()
+
+
 def recall_record(*, ids: list[int], now: datetime) -> int:
-    """One UPDATE after ranking: cheap enough to stay in the request (no task queue round trip)."""
-    relaxed = "" if connection.in_atomic_block else "FROM (SELECT set_config('synchronous_commit', 'off', true)) AS relaxed\n"
+    """The recall stats upsert on its own (recall() sends it together with the sources query)."""
     with connection.cursor() as cursor:
-        cursor.execute(_RECORD_SQL.format(relaxed=relaxed), {"now": now, "ids": [int(i) for i in ids]})
+        cursor.execute(_record_sql(), {"now": now, "ids": [int(i) for i in ids]})
         return cursor.rowcount

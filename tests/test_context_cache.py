@@ -361,3 +361,19 @@ def test_a_forked_child_does_not_inherit_the_parents_cache(live_cache):
 
     assert answer == b"fresh"
     assert live_cache.live and len(live_cache.entries) == 1  # the parent's cache is untouched
+
+
+def test_recall_reads_memory_md_s_ids_from_the_cache(live_cache, django_assert_num_queries):
+    """Recall excludes what MEMORY.md holds and skips users with memory off: with the scope's
+    document cached that costs no query, so recall is the shortlist and the sources (+ stats)."""
+    from dreaming.recall import recall
+
+    user = rendered_user("User has a dog named Milo")
+    extra = MemoryFactory(user=user, statement="User walks Milo every morning")
+    in_md = memory_md_get(user=user).memory_ids
+    assert in_md and extra.pk not in in_md
+    with django_assert_num_queries(2):
+        results = recall(user=user, query="Milo", k=5)
+    assert [r.id for r in results] == [extra.pk]  # the MEMORY.md memory is not repeated
+    memory_settings_set(user=user, enabled=False)
+    assert recall(user=user, query="Milo", k=5) == []

@@ -9,7 +9,7 @@ from django.utils import timezone
 from dreaming.context import memory_md_render
 from dreaming.models import Category, Memory, MemorySettings
 from dreaming.providers.local_embedder import LocalEmbedder
-from dreaming.recall import RECALL_INDEX, RECALL_TOOL, query_keywords, recall
+from dreaming.recall import RECALL_INDEX, RECALL_TOOL, query_keywords, recall, recall_query_key
 from tests.factories import ChatSessionFactory, MemoryFactory, MemorySourceFactory, MessageFactory, PersonaFactory
 
 pytestmark = pytest.mark.django_db
@@ -182,7 +182,7 @@ def test_recall_is_a_few_queries_whatever_the_number_of_memories(user, django_as
     for i in range(30):
         memory = remember(user, f"User visited city number {i}")
         MemorySourceFactory(memory=memory, quote=f"I went to city {i}")
-    with django_assert_max_num_queries(4):  # memory on + MEMORY.md ids, shortlist, sources, stats update
+    with django_assert_max_num_queries(3):  # memory on + MEMORY.md ids, shortlist, sources + stats update
         results = recall(user=user, query="city", k=10, embedder=EMBEDDER)
     assert len(results) == 10 and all(len(r.sources) == 1 for r in results)
 
@@ -192,17 +192,16 @@ def test_the_shortlist_is_an_index_only_scan_of_the_covering_index(user):
         remember(user, f"User visited city number {i}")
     with connection.cursor() as cursor:
         cursor.execute("SELECT indexdef FROM pg_indexes WHERE indexname = %s", [RECALL_INDEX])
-        assert "INCLUDE (user_id, status, persona_id, id, importance, confidence, last_seen, embedding_coarse)" in cursor.fetchone()[0]
+        assert "INCLUDE (user_id, status, persona_id, id, recall_key)" in cursor.fetchone()[0]
         cursor.execute("SELECT prosrc, proconfig FROM pg_proc WHERE proname = 'memory_recall_shortlist'")
         body, config = cursor.fetchone()
-        for name, number in (("p_user_id", 1), ("p_persona_id", 2), ("p_vector", 3), ("p_exclude", 4), ("p_limit", 5),
-                             ("p_now", 6), ("p_tau_seconds", 7)):
+        for name, number in (("p_user_id", 1), ("p_persona_id", 2), ("p_key", 3), ("p_limit", 4)):
             body = body.replace(name, f"${number}")
         for setting in config:  # the function's own SET clauses
             cursor.execute("SELECT set_config(%s, %s, true)", setting.split("=", 1))
-        cursor.execute(f"PREPARE shortlist(bigint, bigint, vector, bigint[], integer, timestamptz, float8) AS {body}")
-        vector = "[" + ",".join(map(str, EMBEDDER.embed(["city"])[0])) + "]"
-        cursor.execute("EXPLAIN EXECUTE shortlist(%s, NULL, %s::vector, '{}', 100, now(), 1e7)", [user.pk, vector])
+        cursor.execute(f"PREPARE shortlist(bigint, bigint, vector, integer) AS {body}")
+        key = "[" + ",".join(map(str, recall_query_key(EMBEDDER.embed(["city"])[0]))) + "]"
+        cursor.execute("EXPLAIN EXECUTE shortlist(%s, NULL, %s::vector, 100)", [user.pk, key])
         plan = "\n".join(row[0] for row in cursor.fetchall())
         cursor.execute("DEALLOCATE shortlist")
     assert f"Index Only Scan using {RECALL_INDEX}" in plan, plan

@@ -74,7 +74,7 @@ def test_changing_the_dimension_resizes_both_columns_and_reembeds_everything(set
     assert stored == pytest.approx(expected, abs=1e-6)
 
 
-def test_recall_s_index_survives_any_dimension_because_it_holds_the_64_dim_coarse_vector(settings, user):
+def test_recall_s_index_and_keys_survive_any_dimension_because_the_key_has_a_fixed_size(settings, user):
     memory = MemoryFactory(user=user, statement="User has a dog named Milo")
     assert _recall_index_exists()
     settings.EMBEDDING_DIM = 1024

@@ -13,12 +13,10 @@ from django.db import migrations
 
 
 def forward(apps, schema_editor):
-    from dreaming.recall import _coarse_function_sql, recall_index_sync
-
-    with schema_editor.connection.cursor() as cursor:  # a plain cursor: the function body holds a '%'
-        cursor.execute(_coarse_function_sql())
-        cursor.execute("UPDATE dreaming_memory SET embedding_coarse = memory_embedding_coarse(embedding) WHERE embedding IS NOT NULL")
-    recall_index_sync(schema_editor=schema_editor)
+    # The coarse vector was replaced by the shortlist key of 0006_recall_key, which drops this
+    # column, its trigger, function and index on databases that have them. A database migrated from
+    # scratch skips building them: the code that built them (and its projection) is gone.
+    pass
 
 
 def backward(apps, schema_editor):
