@@ -31,6 +31,7 @@ from bench.report import Figure, percentile
 from bench.speed_context import memories_create
 from bench.synth import memory_statements, user_turns
 from dreaming.context import memory_md_render_all
+from dreaming.context_cache import memory_md_cache_stop
 from dreaming.models import Memory
 from dreaming.providers import get_embedder
 from dreaming import recall as recall_module
@@ -88,6 +89,7 @@ def run(ctx) -> list[Figure]:
         rows = Memory.objects.count()
         mine = Memory.objects.filter(user=big_user).count()
         big = _measure(user=big_user, queries=queries, embedder=embedder)
+        plan = _shortlist_plan(user=big_user, query=queries[0], embedder=embedder)
         overlap, identical = _agreement(user=big_user, queries=queries[: ctx.pick(full=150, quick=50)], embedder=embedder)
 
     ms = lambda values, p: 1000 * percentile(values, p)  # noqa: E731
@@ -97,12 +99,13 @@ def run(ctx) -> list[Figure]:
     ctx.details["recall"] = {
         "rows": rows, "user_rows": mine, "queries": len(queries), "built": built, "build_seconds": seconds,
         "big_ms": {"p50": big_p50, "p95": big_p95}, "small_ms": {"p50": small_p50, "p95": small_p95},
-        "exact_overlap_at_10": overlap, "exact_identical_top_10": identical,
+        "exact_overlap_at_10": overlap, "exact_identical_top_10": identical, "shortlist_plan": plan,
     }
     return [
         Figure("recall", f"Recall p95, {mine:,} memories in {rows:,} rows (vs alone)", big_p95, small_p95, "ms",
                "≤ 10 ms", big_p95 <= 10, ratio=big_p95 / small_p95,
-               note=f"{len(queries)} chat messages as queries, k=10, recall() with its stats update; {cache_note}"),
+               note=f"{len(queries)} chat messages as queries, k=10, recall() with its stats update; {cache_note}; "
+                    f"the planner's shortlist plan on this table: {plan}"),
         Figure("recall", f"Recall p50, {mine:,} memories in {rows:,} rows (vs alone)", big_p50, small_p50, "ms",
                ratio=big_p50 / small_p50),
         Figure("recall", "Recall top 10 vs scoring every memory exactly (overlap@10)", overlap, None, "",
@@ -110,6 +113,20 @@ def run(ctx) -> list[Figure]:
                     f"against the same score computed for all {mine:,} memories of the user in NumPy; "
                     f"identical top 10 in {identical:.0%} of queries"),
     ]
+
+
+def _shortlist_plan(*, user, query: str, embedder) -> str:
+    """How Postgres runs recall's candidates query here, with its default settings (no hints)."""
+    from dreaming.recall import _CANDIDATES_SQL, COARSE_CANDIDATES, _vector_literal, recall_query_key
+
+    vector = embedder.embed([query], kind="query")[0]
+    params = {"vector": _vector_literal(vector), "key": _vector_literal(recall_query_key(vector)), "user_id": user.pk,
+              "persona_id": None, "exclude": [], "limit": COARSE_CANDIDATES, "scan": COARSE_CANDIDATES}
+    with connection.cursor() as cursor:
+        cursor.execute("EXPLAIN " + _CANDIDATES_SQL, params)
+        lines = [row[0].strip() for row in cursor.fetchall()]
+    scans = [line.split("  (")[0].lstrip("-> ") for line in lines if "Scan" in line]
+    return "; ".join(scans)
 
 
 def _agreement(*, user, queries: list[str], embedder) -> tuple[float, float]:
@@ -193,6 +210,9 @@ class _database:
 
     @staticmethod
     def _switch(name: str) -> None:
+        # The MEMORY.md cache's listener listens on the database it started with, and its entries
+        # are keyed by user id, which means another user in another database: start over.
+        memory_md_cache_stop()
         connection.close()
         connection.settings_dict["NAME"] = name
         settings.DATABASES[connection.alias]["NAME"] = name
