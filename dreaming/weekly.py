@@ -9,7 +9,10 @@ weekly_consolidate_user, inside one transaction holding the user's lock:
    0.5 ** (days since the later of last_seen and the previous decay / half-life), so running twice
    never decays twice, and a mention or an "agree" (which refresh last_seen) restarts the clock.
    Agreed and user-written memories decay at DREAM_AGREE_HALF_LIFE_FACTOR × the half-life;
-4. evict: below DREAM_EVICT_CONFIDENCE and not mentioned for DREAM_EVICT_IDLE_DAYS → archived;
+4. evict: below DREAM_EVICT_CONFIDENCE and not mentioned for DREAM_EVICT_IDLE_DAYS → archived —
+   except events: what happened stays true, so an event only fades (out of MEMORY.md, whose
+   order is importance and confidence) and stays in recall's long tail; plans are not history
+   and are handled by step 2;
 5. merge near-duplicates in one scope (cosine >= DREAM_MERGE_SIMILARITY): the best-supported memory
    survives with the union of sources (up to 5), the larger recurrence, the earliest first_seen and
    the dreamer's merged statement; the others are archived with superseded_by pointing at it and
@@ -185,11 +188,15 @@ def memories_decay(*, user, now: datetime) -> int:
 
 
 def memories_evict(*, user, now: datetime) -> int:
+    # Events are history, not state: "User watched the LOTR trilogy on 1 May 2022" does not become
+    # false by not being mentioned, and it is exactly what recall's long tail is for (on LoCoMo,
+    # 17 questions' only evidence memory had been evicted this way). A plan-like event that
+    # plans_correct does not recognise stays too; the user can still delete it.
     stale = _active(user).filter(
         user_set=False,
         confidence__lt=settings.DREAM_EVICT_CONFIDENCE,
         last_seen__lt=now - timedelta(days=settings.DREAM_EVICT_IDLE_DAYS),
-    )
+    ).exclude(category=Category.EVENT)
     evicted = 0
     for memory in stale:
         memory.status = Memory.Status.ARCHIVED

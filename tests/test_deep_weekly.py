@@ -67,20 +67,24 @@ def test_an_agreed_memory_resists_decay(user):
     assert agreed.confidence > plain.confidence
 
 
-def test_faded_memories_not_mentioned_for_long_are_evicted(user):
+def test_faded_memories_not_mentioned_for_long_are_evicted(user, settings):
     faded = memory_at(user, days_ago=120, statement="User felt tired on Monday", category="emotion",
                       confidence=0.5, half_life_days=14.0)
     faded_but_recent = memory_at(user, days_ago=10, statement="User felt happy about the trip", category="emotion",
                                  confidence=0.12, half_life_days=14.0)
     user_written = memory_at(user, days_ago=200, statement="User wrote this", category="emotion",
                              confidence=0.10, half_life_days=14.0, user_set=True)
+    past_event = memory_at(user, days_ago=300, statement="User watched the Lord of the Rings trilogy on 1 May 2025",
+                           category="event", confidence=0.5, half_life_days=30.0)
 
     run = weekly(user)
 
-    faded.refresh_from_db(); faded_but_recent.refresh_from_db(); user_written.refresh_from_db()
+    faded.refresh_from_db(); faded_but_recent.refresh_from_db(); user_written.refresh_from_db(); past_event.refresh_from_db()
     assert faded.status == Memory.Status.ARCHIVED and "evicted" in faded.score_breakdown["archived_reason"]
     assert faded_but_recent.status == Memory.Status.ACTIVE
     assert user_written.status == Memory.Status.ACTIVE
+    # An event fades (it leaves MEMORY.md's top) but stays recallable: what happened stays true.
+    assert past_event.status == Memory.Status.ACTIVE and past_event.confidence < settings.DREAM_EVICT_CONFIDENCE
     assert run.evicted == 1
 
 
