@@ -127,6 +127,7 @@ def run(ctx) -> list[Figure]:
     fixed_hits: dict[int, list[bool]] = defaultdict(list)
     context_words, memory_counts = [], []
     parts = Counter()  # where the hits came from
+    ceiling: dict[int, list[bool]] = defaultdict(list)  # per category: some active memory from an evidence turn
     for username, speaker, conversation, sessions, speaker_of in users:
         exported = user_export(username)
         sources = {m["id"]: source_message_ids(m) for m in exported["memories"]}
@@ -150,9 +151,12 @@ def run(ctx) -> list[Figure]:
             parts["memory_md"] += md_hit
             parts["recall"] += recall_hit
             parts["any_active_memory"] += bool(active_sources & evidence)
+            category = qa["category"]
+            ceiling[category].append(bool(active_sources & evidence))
+            # learned but not in the context: what ranking (MEMORY.md order, recall) lost
+            parts["learned_not_in_context"] += bool(active_sources & evidence) and not hit
             budget = len(words(context["memory_md"])) + sum(len(words(r["statement"])) for r in context["results"])
             ranking = bm25.ranking(question)
-            category = qa["category"]
             ours_hits[category].append(hit)
             bm25_hits[category].append(bm25_hit(ranking=ranking, turn_ids=turn_ids, turn_words=turn_words, budget=budget, evidence=evidence))
             for size in FIXED_BUDGETS:
@@ -166,7 +170,8 @@ def run(ctx) -> list[Figure]:
     ctx.details["locomo"] = {
         "users": len(users), "questions": len(all_ours), "mean_context_words": mean_words,
         "active_memories_per_user": memory_counts,
-        "per_category": {CATEGORIES[c]: {"questions": len(ours_hits[c]), "ours": share(ours_hits[c]), "bm25": share(bm25_hits[c])}
+        "per_category": {CATEGORIES[c]: {"questions": len(ours_hits[c]), "ours": share(ours_hits[c]), "bm25": share(bm25_hits[c]),
+                                         "ceiling": share(ceiling[c])}
                          for c in sorted(ours_hits)},
         "bm25_fixed": {str(size): share(fixed_hits[size]) for size in FIXED_BUDGETS},
         "hits_from": dict(parts),
@@ -178,7 +183,8 @@ def run(ctx) -> list[Figure]:
         note=(f"{len(all_ours)} questions (cat. 1–4, evidence spoken by the user) over {len(users)} user views; "
               f"context {mean_words:.0f} words on average; an evidence memory was in MEMORY.md for "
               f"{parts['memory_md']} questions and in the recall results for {parts['recall']}; some active memory of the "
-              f"user was sourced from an evidence turn for {parts['any_active_memory']} (the ceiling for this context); active memories per user {memory_counts}; BM25 at fixed "
+              f"user was sourced from an evidence turn for {parts['any_active_memory']} (the ceiling for this context; "
+              f"{parts['learned_not_in_context']} of them learned but not in the context); active memories per user {memory_counts}; BM25 at fixed "
               + ", ".join(f"{size} words {share(fixed_hits[size]):.2f}" for size in FIXED_BUDGETS)
               + " (README reference: 0.61 / 0.69 / 0.75)"),
     )]

@@ -381,7 +381,7 @@ def _memory_create(night: _Night, cluster: Cluster, *, score: float, breakdown: 
         first_seen=cluster.first_said_at,
         last_seen=cluster.last_said_at,
         recurrence=len(cluster.session_ids),
-        half_life_days=half_life_days(cluster.category),
+        half_life_days=half_life_days(cluster.category, statement=best.statement),
         score=score,
         score_breakdown=breakdown,
         embedding=list(best.embedding),

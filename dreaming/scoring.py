@@ -34,6 +34,7 @@ from datetime import datetime
 
 from django.conf import settings
 
+from dreaming.engine.dates import DATE_PHRASE_RE, DAY_PRECISE_RE
 from dreaming.engine.language import in_own_words
 
 CONFIDENCE_MIN = 0.05
@@ -45,7 +46,9 @@ _FILLER = frozenset("user user's the a an as to in at of on is are was has have"
 _CJK_SPECIFIC = re.compile(r"[\d０-９]|[叫名是在于]")
 # "plans to / will / next week / 打算 / 下周": a statement about the future that goes stale.
 PLAN_WORDS = re.compile(
-    r"\b(plan(s|ning|ned)? to|will|going to|intends? to|next (week|month|year|weekend|monday|tuesday|"
+    # not "started going to the gym" (a habit) nor "will always remember" (a memory, not a plan)
+    r"\b(plan(s|ning|ned)? to|will(?! (?:always|never) (?:remember|forget|cherish|treasure|love))|"
+    r"(?<!started )(?<!keeps )(?<!kept )(?<!been )(?<!stopped )going to|intends? to|next (week|month|year|weekend|monday|tuesday|"
     r"wednesday|thursday|friday|saturday|sunday)|tomorrow|soon|this weekend|upcoming)\b"
     r"|打算|计划|准备|将要|下周|下个月|明天|明年|下星期|周末要|即将",
     re.IGNORECASE,
@@ -63,9 +66,16 @@ _STABLE_RE = re.compile(
     r"\b(?:lives?|lived|living|moved|relocated|from|born|grew up|works?|worked|working as|job|career|profession|"
     r"stud(?:y|ies|ying)|graduated|degree|major|married|divorced|engaged|single|dating|name is|named|called|"
     r"years old|has (?:a|an|two|three|four|five|\d+)\b|owns?|loves?|likes?|enjoys?|adores?|hates?|dislikes?|"
-    r"prefers?|favou?rite|fan of|is (?:a|an) [\w -]*(?:er|or|ist|ian|ant|ent|nurse|chef|student|teacher|mom|"
+    r"prefers?|favou?rite|fan of|drawn to|is (?:a|an) [\w -]*(?:er|or|ist|ian|ant|ent|nurse|chef|student|teacher|mom|"
     r"dad|parent|aunt|uncle|vegetarian|vegan|fan|lover)\b|vegetarian|vegan|allergic|speaks|learning|"
-    r"started (?:learning|playing|running|practicing|taking)|plays (?:the )?\w+)\b"
+    r"(?:started|began|took up|picked up) (?:learning|playing|running|practicing|taking|doing|going to|attending)|"
+    r"signed up for (?:a|an) [\w' -]*(?:class|course|lessons?|program|team|club)|"
+    r"(?:is|has been|started|began) (?:doing|practicing|practising|training in) (?:some )?(?:[a-z-]+ )?"
+    r"(?:(?!(?:no|some|any|every)thing)[a-z-]+ing|yoga|pilates|karate|judo|taekwondo|crossfit|ballet|tai chi|zumba|"
+    r"martial arts|parkour|archery)|"
+    r"plays (?:the )?\w+|goes [a-z]+ing|"
+    # a diet the user keeps: "can't have dairy", "doesn't eat meat", "is lactose intolerant"
+    r"(?:can't|cannot|can not|doesn't|does not|never) (?:have|eat|drink|digest)|lactose|gluten-free|dairy-free)\b"
     r"|住在|搬到|搬去|来自|出生|长大|工作|上班|职业|是一名|是个|叫|岁|结婚|离婚|单身|喜欢|爱|讨厌|不吃|养了|养着|"
     r"有一个|有一只|有两个|开始|学|练|专业|毕业|姐姐|妹妹|哥哥|弟弟|妈|爸|老公|老婆|孩子|儿子|女儿|朋友",
     re.IGNORECASE,
@@ -88,17 +98,19 @@ _DATED_RE = re.compile(
 
 
 def stability(*, statement: str, category: str) -> float:
-    """1.0 lasting (identity, relation, preference, habit), 0.0 a state of the moment or a feeling,
+    """1.0 lasting (identity, relation, preference, habit, a milestone event), 0.0 a state of the moment or a feeling,
     0.25 the news of the day ("yesterday", "this morning"), 0.5 anything else (events included: they
     fade by their own half-life)."""
     habit = bool(_HABIT_RE.search(statement))
     if _MOMENT_RE.search(statement) and not habit:
         return 0.0
+    if category == "event" and is_milestone(statement):
+        return 1.0  # "won their first tournament", "moved to Tokyo": part of the user's story from now on
     if habit or category in ("relation", "preference") or _STABLE_RE.search(statement):
         return 1.0
     if category == "emotion":
         return 0.0
-    if _DATED_RE.search(statement):
+    if _DATED_RE.search(statement) or DAY_PRECISE_RE.search(statement):
         return 0.25  # the news of the day ("made mapo tofu yesterday"); "went camping last weekend" is an event
     return 0.5
 
@@ -107,9 +119,12 @@ def stability(*, statement: str, category: str) -> float:
 _EN_SUBJECT = r"^(?:the )?user(?:'s [a-z]+(?: [A-Z][\w-]+)?)?\s+"
 _EN_ADVERBS = r"(?:(?:still|also|really|just|now|always|usually|often|sometimes|already|so|totally|truly|definitely|" \
               r"can't|cannot|could|would|will|is|was|has been|had been|does|did|doesn't|didn't)\s+)*"
-_EN_TRAILING = r"(?:\s+(?:a lot|so much|very much|too|again|anymore|any more|already|though|now|lol|sometimes|a bit|" \
-               r"a little|every day|all the time|badly|(?:last|next|this) (?:week|month|year|night|weekend|summer|winter)|"\
-               r"yesterday|today|tonight|tomorrow))*\s*$"
+_EN_TRAILING = (
+    r"(?:\s+(?:a lot|so much|very much|too|again|anymore|any more|already|though|now|lol|sometimes|a bit|"
+    r"a little|every day|all the time|badly|(?:last|next|this) (?:week|month|year|night|weekend|summer|winter)|"
+    r"yesterday|today|tonight|tomorrow|(?:on|in) (?:the (?:week|weekend) (?:before|after|of) )?"
+    r"(?:\d{1,2} )?[A-Z][a-z]+ \d{4}))*\s*$"  # the last line: a date from dreaming.engine.dates
+)
 _VAGUE_PRONOUN_EN = re.compile(
     _EN_SUBJECT + _EN_ADVERBS + r"(?:[a-z']+\s+){1,3}?(?P<p>her|him|it|them|that|this|these|those|there|here|a few|some|a couple)" + _EN_TRAILING,
     re.IGNORECASE,
@@ -200,7 +215,42 @@ def clip_confidence(value: float) -> float:
     return round(min(CONFIDENCE_MAX, max(CONFIDENCE_MIN, value)), 4)
 
 
-def half_life_days(category: str) -> float:
+# A milestone in the user's life — a win, a move, a new job, a trip to a named place, joining a group —
+# stays part of their story long after the news of the week has faded: it fades like a fact.
+_MILESTONE_RE = re.compile(
+    r"\b(?:won|graduated|married|got engaged|adopted|moved|relocated|retired|got promoted|was promoted|"
+    r"promoted to|hired|founded|launched|published|opened (?:a|an|their|the) [\w' -]*(?:store|shop|studio|"
+    r"business|restaurant|cafe|bakery|company|gallery|salon)|joined|signed up for|enrolled in|"
+    r"lost (?:their|a|the) job|quit (?:their|a|the) job|donated|volunteered at|ran (?:a|an|the|their first) "
+    r"[\w' -]*(?:race|marathon|5k|10k)|"
+    r"started (?:going to|doing|attending|hitting|taking|learning|playing|practicing|volunteering|working)|"
+    r"took (?:a|an) [\w' -]*(?:class|course|workshop|lessons?)|"
+    r"had (?:a|an|their) (?:job )?(?:interview|audition)|"
+    r"(?:went to|attended) (?:a|an|the|their) [\w'+ -]*(?:conference|convention|festival|parade|concert|workshop|"
+    r"retreat|meeting|rally|fundraiser|gala|ceremony|wedding|funeral|graduation|reunion|exhibition|expo|tournament|"
+    r"competition|contest|group|class)|"
+    r"(?:went on|took) (?:a|an|another|their|the) [\w' -]*(?:trip|vacation|holiday|cruise|road trip|getaway|retreat)|"
+    r"took (?:their|the) (?:\w+ )?(?:kids|family|fam|children) (?:camping|hiking|to)|started (?:a|an|their) (?:new )?[\w' -]*(?:job|business|"
+    r"company|course|degree|class|band|blog|channel|podcast|program|internship)|got (?:a|an|their|the) (?:new )?"
+    r"(?:job|tattoo|puppy|dog|cat|kitten|degree|diploma|promotion|internship|scholarship|house|car)|"
+    r"bought (?:a|an|their) (?:new )?(?:house|home|car|apartment|condo|flat)|had (?:a|their) (?:baby|son|daughter|"
+    r"wedding)|gave birth|passed away|finished (?:a|an|their|the) [\w' -]*(?:degree|marathon|book|screenplay|"
+    r"novel|album|course|program|script)|wrote (?:a|an|their|the|a few|some) [\w' -]*(?:book|novel|screenplay|"
+    r"script|song|album|play|poem|article|story|stories))\b"
+    r"|\b(?:went|travel(?:l)?ed|flew|drove|moved|took a (?:road )?trip) to (?-i:[A-Z])",
+    re.IGNORECASE,
+)
+
+
+def is_milestone(statement: str) -> bool:
+    return bool(_MILESTONE_RE.search(statement))
+
+
+def half_life_days(category: str, *, statement: str = "") -> float:
+    """The category's half-life (settings.DREAM_HALF_LIFE_DAYS); a milestone event (is_milestone) fades
+    like a fact."""
+    if category == "event" and statement and is_milestone(statement):
+        category = "fact"
     return float(settings.DREAM_HALF_LIFE_DAYS.get(category, settings.DREAM_HALF_LIFE_DAYS["fact"]))
 
 
@@ -211,6 +261,8 @@ def is_plan(statement: str) -> bool:
 def specificity(statement: str) -> float:
     if vague_reason(statement):
         return 0.0
+    # "on 7 May 2023" worked out from "yesterday" (dreaming.engine.dates) is not a detail the user gave.
+    statement = DATE_PHRASE_RE.sub(" then ", statement)  # one plain word, as "yesterday" was
     cjk_chars = len(_CJK.findall(statement))
     if cjk_chars > len(statement) / 3:
         length_part = min(1.0, cjk_chars / 12)

@@ -142,6 +142,11 @@ _HEALTH_FALSE_EN_RE = re.compile(
     r"\b(?:sick\s+(?:of|and\s+tired)|tired\s+of|gym|workout|fitness|allergic\s+to\s+(?:work|mondays|nonsense|drama)|"
     r"(?:book|article|documentary|movie|film|show|class|course|paper|podcast)s?\s+(?:about|on)\b|"
     r"works?\s+(?:in|at|as)\b|shopping\s+addict|"
+    # a field to work in or a cause to support, not the user's own condition: "working in mental health",
+    # "counseling jobs", "a charity race for mental health", "raising awareness for mental health"
+    r"(?:working|career|careers|jobs?|field|degree|charity|race|run|walk|fundraiser|awareness|advocacy|campaign)\s+"
+    r"(?:in|for|as)\s+(?:a\s+)?(?:mental\s+health|counsel(?:l)?(?:ing|or)|therap(?:y|ist))\b|"
+    r"(?:mental\s+health|counsel(?:l)?ing|therapy)\s+(?:jobs?|careers?|field|workshops?|degree|programs?|courses?|classes)|"
     r"addicted\s+to\s+(?:coffee|tea|chocolate|games?|this|netflix|tv|music|books?|reading|coding)|"
     r"retail\s+therapy|music\s+therapy\s+(?:class|course)|the\s+(?:disease|illness)\s+of|stroke\s+of)\b",
     re.IGNORECASE,
@@ -188,7 +193,10 @@ _RELIGION_TERMS_EN = (
 _RELIGION_TERM_EN_RE = re.compile(rf"\b(?:{_RELIGION_TERMS_EN})\b", re.IGNORECASE)
 _RELIGION_FALSE_EN_RE = re.compile(
     r"\b(?:oh\s+my\s+god|my\s+god\b|thank\s+god|god\s+knows|for\s+god'?s\s+sake|god\s*damn\w*|"
-    r"faith\s+in\s+(?:you|him|her|them|the\s+team|my\s+team|humanity|people)|church\s+street|i\s+pray\s+(?:it|that)\s+(?:works|compiles))",
+    r"faith\s+in\s+(?:you|him|her|them|the\s+team|my\s+team|humanity|people|myself|yourself|ourselves)|church\s+street|"
+    # faith as a virtue among others ("it stands for love, faith and strength"), or other people's religion
+    r"(?:love|hope|strength|courage|trust),?\s+(?:and\s+)?faith|faith,?\s+(?:and\s+)?(?:strength|hope|love|courage|trust)|"
+    r"religious\s+(?:conservatives|people|folks|groups?|leaders|extremists|right|zealots|fanatics|nuts)|i\s+pray\s+(?:it|that)\s+(?:works|compiles))",
     re.IGNORECASE,
 )
 _RELIGION_ZH_RE = re.compile(

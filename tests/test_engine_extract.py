@@ -100,8 +100,8 @@ def test_a_short_answer_to_an_assistant_question_is_a_passing_mention():
         _user(3, "By the way, I'm training for the Berlin marathon in September and I love it."),
     ]
     found = _by_statement(_extract(*turns))
-    assert found["User has Two cats"].user_initiated is False
-    assert found["User has Two cats"].seq == 1
+    assert found["User has two cats"].user_initiated is False
+    assert found["User has two cats"].seq == 1
     assert found["User is training for the Berlin marathon in September"].user_initiated is True
 
 

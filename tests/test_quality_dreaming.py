@@ -154,10 +154,11 @@ def test_a_volunteered_lasting_preference_is_learned_the_first_night_and_small_t
     learned = active(user)
     assert "User loves cooking on weekends" in learned
     assert any(s.startswith("User loves Studio Ghibli films") for s in learned)
-    assert "User made mapo tofu yesterday" not in learned
+    # "yesterday" is dated from the message time (START is 1 March 2026).
+    assert "User made mapo tofu on 28 February 2026" not in learned
     assert "User can't stop smiling" not in learned
     waiting = set(Candidate.objects.filter(user=user, status=Candidate.Status.PENDING).values_list("statement", flat=True))
-    assert "User made mapo tofu yesterday" in waiting
+    assert "User made mapo tofu on 28 February 2026" in waiting
     cooking = Memory.objects.get(user=user, statement="User loves cooking on weekends")
     assert cooking.score_breakdown["parts"]["stability"] == 1.0
 

@@ -68,8 +68,8 @@ _PRONOUN_ANSWER_RE = re.compile(
 )
 
 FAVOURITE_RE = re.compile(
-    r"^(?P<x>[\w'’ ,&-]{2,60}?)\s+(?:is|are)\s+(?:(?:probably|definitely|really|totally|still)\s+)?"
-    r"my\s+(?:all[- ]time\s+)?(?:favou?rite|fav)(?:\s+(?P<k>[a-z]+(?:\s+[a-z]+)?))?\s*$",
+    r"^(?P<x>[\w'’ ,&-]{2,60}?)(?:\s+(?:is|are)|'s|’s)\s+(?:(?:probably|definitely|really|totally|still)\s+)?"
+    r"my\s+(?:all[- ]time\s+)?(?:favou?rite|fave|fav)(?:\s+(?P<k>[a-z]+(?:\s+[a-z]+)?))?\s*$",
     re.IGNORECASE,
 )
 
@@ -153,7 +153,19 @@ _ANSWER_FRAMES = [
                 re.I), "User {v} {f}"),
     (re.compile(r"are you (?:a |an )?[a-z]+(?: [a-z]+)? or (?:a |an )?[a-z]+", re.I), "User is {f}"),
     (re.compile(r"what(?:'s| is) your name\b", re.I), "User's name is {f}"),
+    # "How long have you been married?" → "5 years already!" → "User has been married for 5 years"
+    (re.compile(r"how long have you (?:two |guys )?been (?P<k>[a-z]+(?: (?!for\b)[a-z]+){0,3})", re.I),
+     "User has been {k} for {f}"),
+    (re.compile(r"how many (?P<k>[a-z]+(?: [a-z]+)?) do you have\b", re.I), "User has {f} {k}"),
 ]
+
+# An activity, not a thing: "creating gaming content for YouTube" (but "a painting", "my wedding ring").
+_DOING_RE = re.compile(
+    r"^(?!(?:thing|something|nothing|anything|everything|wedding|building|ring|king|morning|evening|spring|string|"
+    r"ceiling|clothing|feeling|meeting|painting|drawing|earring|sibling|pudding|stuffing|frosting|icing|bedding|"
+    r"ending|wing|darling|duckling|seedling|sling|swing|viking)\b)[a-z]+ing\s+\w",
+    re.IGNORECASE,
+)
 
 _FRAGMENT_REJECT_RE = re.compile(
     r"^(?:you|he|she|it|it's|its|that|that's|thats|this|they|we|there|what|how|why|who|when|where|yes|no|"
@@ -186,6 +198,15 @@ def answer_to_wh_question(fragment: str, question_text: str | None) -> tuple[str
         if not m:
             continue
         groups = m.groupdict()
+        if template == "User has been {k} for {f}":
+            fragment = re.sub(r"\s+(?:already|now|so far|and counting)$", "", fragment, flags=re.I)
+            if not re.match(r"(?:\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten|almost|about|over|nearly)\b",
+                            fragment, re.I):
+                return None
+        if template.startswith("User has {f}") and _DOING_RE.match(fragment):
+            template = "User is {f}"  # "Any new projects?" → "creating gaming content for YouTube"
+        if template.startswith("User has"):  # "Three." → "User has three kids", "Two dogs." → "two dogs"
+            fragment = re.sub(r"^(?:One|Two|Three|Four|Five|Six|Seven|Eight|Nine|Ten)\b", lambda w: w.group(0).lower(), fragment)
         if template == "User has {f} {k}" and not re.fullmatch(r"(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten)",
                                                              fragment, re.I):
             template = "User has {f}"

@@ -11,8 +11,9 @@ _SUBJ = r"(?:I|i|I'm|I’m|i'm|Im|im|I m|[Ii]am|I've|I’ve|i've|Ive|I'd|I’d|I
 
 # Where a new first-person clause starts inside a sentence.
 EN_CLAUSE_SPLIT_RE = re.compile(
-    rf"(?:,|;|:|\s-\s|\s–\s)\s*(?:(?:and|but|so|because|cause|since|though|although|plus|then|now)\s+)?(?={_SUBJ}\b)"
-    rf"|\s+(?:and|but|so|because|cause|since|though|although|plus|while|as|&)\s+(?:(?:yes|yeah|no|well|also|now),?\s+)?(?=(?:{_SUBJ}|[Ww]e|[Ww]e've)\b)"
+    rf"(?:,|;|:|\s-\s|\s–\s|(?<=\w)[-–—]\s+)\s*(?:(?:and|but|so|because|cause|since|though|although|plus|then|now)\s+)?"
+    rf"(?={_SUBJ}\b)|(?<=\w)[-–—]\s+(?=[Ww]e\b(?!'d|’d| would| could| should| might| can))"
+    rf"|\s+(?:and|but|so|because|cause|since|though|although|plus|while|as|now that|&)\s+(?:(?:yes|yeah|no|well|also|now),?\s+)?(?=(?:{_SUBJ}|[Ww]e|[Ww]e've)\b)"
     r"|\s+and\s+(?=(?:also\s+|usually\s+|often\s+|really\s+)?(?:am|have|love|like|enjoy|hate|prefer|play|watch|"
     r"listen|read|work|live|own|go|do|take|spend|make|cook|bake|write|run|ride|drive|teach|study|collect|sing|"
     r"dance|draw|paint|travel|hike|swim|fish|hunt|volunteer|got|went|moved|started|bought|"
@@ -23,7 +24,7 @@ EN_CLAUSE_SPLIT_RE = re.compile(
 )
 
 LEAD_FILLER_RE = re.compile(
-    r"^(?:(?:oh|ah|aw|aww|wow|haha+|hah|lol|lmao|hehe|well|yes|yeah|yea|yep|yup|no|nope|nah|hi|hello|hey|"
+    r"^(?:(?:oh|ah|aw|aww|wow|haha+|hah|lol|lmao|hehe|well|yes|yeah|yea|yep|yup|no|nope|nah|hi|hello|hey|fine|"
     r"cool|nice|neat|great|awesome|sure|ok|okay|alright|hmm+|um+|uh|so|and|but|also|actually|honestly|"
     r"anyway|anyways|really|true|right|same|me too|same here|good|thanks|thank you|that's cool|that's great|"
     r"that's awesome|that is cool|that sounds (?:fun|great|nice|awesome)|i see|interesting|oh wow|"
@@ -56,7 +57,8 @@ _EN_ANY_VERB_RE = re.compile(r"^(?:I|i)\s+[A-Za-z]{2,}\b")
 
 _EN_GENERIC_RE = re.compile(
     r"^(?:I|i)(?:'m|’m| am)?\s+(?:(?:really|just|so|very|totally|also|too)\s+)*"
-    r"(?:think|guess|see|know|agree|mean|understand|believe|suppose|bet|wonder|was wondering|hear|heard|"
+    r"(?:think|guess|see|know|agree|mean|understand|believe|suppose|bet|wonder|was wondering|hear|"
+    r"heard(?! (?:some|a|an|many|lots of|stories|the story)\b)|"
     r"can imagine|can't imagine|cannot imagine|can see|can tell|get it|get that|feel you|hope so|"
     r"hope you|love that|like that|love it|like it|love this|like this|love those|love them|"
     r"sure|not sure|glad|sorry|afraid|kidding|joking|fine|good|ok|okay|great|well|"
@@ -168,7 +170,8 @@ _EN_TRAILING_RE = re.compile(
     re.IGNORECASE,
 )
 
-_EN_PRONOUN_ONLY = frozenset("it that this those these them one ones so too much lot".split())
+PRONOUN_ONLY = frozenset("it that this those these them one ones so too much lot there here together".split())
+_EN_PRONOUN_ONLY = PRONOUN_ONLY
 
 _RELATION_EN_RE = re.compile(
     r"\b(?:wife|husband|spouse|partner|boyfriend|girlfriend|fiance|fiancee|fiancé|fiancée|sisters?|brothers?|"
@@ -183,7 +186,8 @@ _RELATION_EN_RE = re.compile(
 _PREFERENCE_EN_RE = re.compile(
     r"\b(?:like|likes|liked|love|loves|loved|adore|enjoy|enjoys|enjoyed|hate|hates|dislike|dislikes|prefer|"
     r"prefers|favorite|favourite|fan of|into|can't stand|cannot stand|passion|passionate|obsessed|"
-    r"addicted to|big on|crazy about)\b",
+    r"addicted to|big on|crazy about|drawn to|(?:important|special|meaningful|significant|interesting|dear|precious) (?:to|for) User|means a lot to User|motivates User|inspires User|significance for User|go-to|"
+    r"happy place|helps User|keeps User|brings User|gives User|top of User's list|reminds? User|speaks to User)\b",
     re.IGNORECASE,
 )
 
@@ -218,6 +222,7 @@ SPECIFIC_EN_RE = re.compile(
 # "started learning the ukulele" is a hobby taken up, which lasts, not a one-off event.
 _TAKEN_UP_EN_RE = re.compile(
     r"\b(?:started|began|begun|took up|taken up|picked up)\s+(?:learning|playing|practicing|practising|studying|"
+    r"doing|going to|attending|hitting the gym|taking (?:a|an|classes|lessons)|volunteering|"
     r"to learn|to play|to practice|running|swimming|cycling|climbing|painting|drawing|singing|dancing|knitting|"
     r"baking|cooking|hiking|yoga|boxing)\b",
     re.IGNORECASE,
@@ -242,12 +247,15 @@ def category_en(text: str) -> str:
 _EN_TAIL_RE = re.compile(
     r"\s+(?:so|as|and|because|cause|since|while|when|whenever|until|unless|if|though|although|whereas|"
     r"which|who|that)\s+(?=(?:if|I|i|he|she|we|they|it|you|my|his|her|their|our|there|this|that)\b)"
-    r"|\s+(?:because|'?cause|’cause|since|if|unless|although|though|whereas|which|whenever)\s+"
+    # ("the cause" / "a good cause" is a noun, not "'cause")
+    r"|(?<!\bthe)(?<!\ba)(?<!\bgood)(?<!\bworthy)(?<!\bour)(?<!\bmy)(?<!\bthis)"
+    r"\s+(?:because|'?cause|’cause|since|if|unless|although|though|whereas|which|whenever)\s+"
+    r"|\s+and\s+(?=(?:hoping|hope|wondering|wishing)\b)"
     r"|\s+(?:that|who)\s+(?=(?:likes|loves|enjoys|is|was|has|makes|takes|goes|works|lives)\b)"
     r"|,\s*(?=(?:\w+\s+){0,2}(?:is|are|was|were|it's|its)\b)"
     r"|,\s*(?=(?:maybe|perhaps|so|which|but|though|because|since|and|or|except|unless|nice|how|what|"
     r"especially|mostly|mainly|particularly)\b)"
-    r"|\s*\((?:[^)]*)\)|\s+[—–]\s*|\s+-\s+|\s*[:;]-?[()DPp]\B|\s*[\U0001F300-\U0001FAFF]",
+    r"|\s*\((?:[^)]*)\)|\s+[—–]\s*|\s+-\s+|(?<=\w)[-–—]\s+|\s*[:;]-?[()DPp]\B|\s*[\U0001F300-\U0001FAFF]",
 )
 
 _EN_PRONOUN_OBJECT_RE = re.compile(
@@ -266,9 +274,19 @@ IMPLICIT_SUBJECT_RE = re.compile(
 # Chat often drops the "I": "Just got home from work", "Thinking about quitting my job".
 PRO_DROP_RE = re.compile(
     r"^(?:just\s+|recently\s+|finally\s+|still\s+)?(?:got|finished|came|went|started|moved|bought|adopted|graduated|"
-    r"retired|quit|joined|love|like|enjoy|hate|prefer|work|live|took|visited|spent|"
-    r"moving|thinking about|heading|planning|getting|training|studying|working on|been working on|learning|saving up|"
-    r"looking forward to)\b(?!\s+(?:it|that|this|them|you|your|to hear|hearing|the idea|that idea)\b)",
+    r"retired|quit|joined|love|like|enjoy|hate|prefer|work|live|took|visited|spent|lost|won|dyed|booked|signed up|"
+    r"picked up|baked|painted|wrote|gonna|"
+    # "Researching adoption agencies", "Been reading a lot", "Getting ready for the move": an activity, unless
+    # the gerund is a subject ("Reading is my escape", "Getting sponsors was difficult").
+    r"(?:been\s+)?(?:moving|thinking about|heading|planning|getting|training|studying|working on|learning|saving up|"
+    r"looking forward to|researching|reading|writing|painting|volunteering|practicing|practising|preparing|"
+    r"building|renovating|decorating|applying|interviewing|recovering|exploring)"
+    r"(?!(?:\s+[\w'-]+){0,5}\s+(?:is|was|are|were|has|had|helps|makes|keeps|brings|gives|means)\b)|"
+    # "Dyed my hair last week", "Booked our flights": a past action on the user's own things.
+    r"(?!(?:loved|liked|enjoyed|hated|needed|wanted|missed|wished|guessed|figured|agreed|noticed|realized|"
+    r"realised|appreciated|used|supposed|seemed|looked|sounded|reminded|excited|tired|bored|interested|"
+    r"pleased|surprised|confused|worried|impressed|scared|stressed)\b)[a-z]{3,}ed(?=\s+(?:my|our|a|an|some|two|three)\b))"
+    r"\b(?!\s+(?:it|that|this|them|you|your|to hear|hearing|the idea|that idea)\b)",
     re.IGNORECASE,
 )
 
@@ -285,7 +303,23 @@ WE_RE = re.compile(
 WE_DID_RE = re.compile(
     r"^(?:[Ww]e)\s+(?:(?:also|just|recently|finally|even|all)\s+)?(?P<verb>went|explored|visited|tried|made|took|watched|"
     r"played|spent|celebrated|threw|hosted|saw|finished|camped|hiked|travel(?:l)?ed|toured|baked|cooked|built|painted|"
-    r"ran|won|volunteered|attended|climbed|planted|adopted|drove|flew|swam|had)\b(?P<rest>.+)$"
+    r"ran|won|volunteered|attended|climbed|planted|adopted|drove|flew|swam|had|did|held|organized|organised|raised|"
+    r"worked|performed|danced|donated|roasted|launched|opened|started|put on|put together|got to)\b(?P<rest>.+)$"
+)
+
+# "We're putting together a talent show next month", "we're considering adopting a rescue dog": the
+# user's plans, made with others.
+WE_PLAN_RE = re.compile(
+    r"^(?:[Ww]e(?:'re|’re| are))\s+(?:(?:also|now|still|finally|even)\s+)?(?P<verb>putting together|planning|considering|"
+    r"thinking about|thinking of|going to|hoping to|organizing|organising|hosting|adopting|starting|opening|launching|"
+    r"building|renovating|saving up for|saving for|moving|getting|expecting|trying to)\b(?P<rest>.+)$"
+)
+
+# "We always look forward to our family camping trip", "We love painting together": what the user's
+# household does and likes.
+WE_LIKE_RE = re.compile(
+    r"^(?:[Ww]e)\s+(?:(?:all|both|really|always|usually|also|just|still|often)\s+)*(?P<verb>love|like|enjoy|adore|"
+    r"look forward to|go|visit|play|watch|cook|bake|hike|camp|travel|volunteer)\b(?P<rest>.+)$"
 )
 
 
@@ -314,11 +348,166 @@ RELATIVE_LIKE_RE = re.compile(
 
 # "Just got back from fishing" / "got home from work": what the user comes back from, they do regularly.
 BACK_FROM_RE = re.compile(
-    r"^(?:(?:I|i)\s+)?(?:just\s+)?got\s+(?:back|home|done|in)\s+from\s+(?:a\s+|the\s+|my\s+)?"
+    r"^(?:(?:I|i)\s+)?(?:just\s+)?(?:got|came)\s+(?:back|home|done|in)\s+from\s+(?:a\s+|the\s+|my\s+)?"
     r"(?:(?P<activity>[a-z]+ing)|(?P<place>work|school|class|classes|college|university|practice|gym|office|"
     r"the gym|the office|training|rehearsal|band practice))\b",
     re.IGNORECASE,
 )
+
+
+# "The rainbow flag mural is important to me", "Dance is my go-to for stress relief", "Playing video games
+# helps me unwind": what matters to the user, said with the user as the object. The subject must name
+# the thing: "it" / "this" / "they" would leave the memory about nothing.
+VALUE_RE = re.compile(
+    r"^(?P<x>(?!(?:it|he|she|which|what|there|here|you|we|everything|nothing|something|anything|all|who|one|their|"
+    r"his|her|its|our|your|stuff|things?)\b)"
+    r"[A-Za-z\"“][\w\"“”'’ &-]{2,70}?)\s+"
+    r"(?P<pred>(?:is|are|was|has been|have been)\s+(?:(?:really|so|very|super|particularly|especially|truly|"
+    r"incredibly|extremely|always|still)\s+)*(?:important|special|meaningful|significant|interesting|dear|precious)"
+    r"\s+(?:to|for)\s+me"
+    r"|(?:means|meant|mean)\s+(?:a lot|so much|the world|everything|a great deal)\s+to\s+me"
+    r"|(?:has|have|had|holds|hold)\s+(?:a lot of|so much|a special|special|great|deep|a deep|real)\s+"
+    r"(?:significance|meaning|place)\s+(?:for|to|in)\s+(?:me|my heart)"
+    r"|(?:is|are)\s+(?:at the top of|high on|first on)\s+my\s+list"
+    r"|(?:really\s+|always\s+)?(?:speaks|speak|spoke)\s+to\s+me"
+    r"|(?:always\s+|still\s+)?(?:reminds|remind)\s+me\s+of\s+[\w' -]{3,50}"
+    r"|(?:is|are|was)\s+(?:pretty much\s+|definitely\s+|always\s+)?my\s+(?:go-to|passion|happy place|escape|"
+    r"therapy|outlet|comfort|safe place|sanctuary)(?:\s+(?:for|when)\s+[\w' -]{2,40})?"
+    r"|(?:helps|help|keeps|keep)\s+me\s+(?:to\s+)?(?:unwind|relax|de-?stress|destress|calm|stay (?:focused|calm|"
+    r"sane|grounded|motivated|positive|fit|healthy|creative)|focus|recharge|cope|sleep|think|grounded|sane|"
+    r"motivated|going|express myself)\b[\w' -]{0,40}"
+    r"|(?:motivates|motivate|inspires|inspire|drives|drive)\s+me\b[\w' -]{0,40}"
+    r"|(?:has|have)\s+(?:given|taught|shown)\s+me\s+[\w' -]{3,60}"
+    r"|(?:brings|bring|gives|give)\s+me\s+(?:so much\s+|a lot of\s+|such\s+|great\s+)?(?:joy|peace|comfort|"
+    r"happiness|strength|hope|energy)\b[\w' -]{0,40})$",
+    re.IGNORECASE,
+)
+
+
+def value_statement(clause: str) -> tuple[str, str] | None:
+    """(quote, statement) for "X is important to me" / "X helps me unwind" (VALUE_RE), or None."""
+    m = VALUE_RE.match(cut_tail(clause).rstrip(" ,;:-.!…"))
+    if not m or not content_tokens(m.group("x")) or _EN_NOT_ABOUT_USER_RE.search(m.group("x")):
+        return None  # "Your support means a lot to me" is about the other side
+    thing = m.group("x")
+    if thing.lower() in ("that", "this", "they", "these", "those") or re.search(r"\b(?:I|I've|I’ve)\b", thing):
+        # "This is important to me": about something the memory would not name; "the figurines I bought
+        # remind me of…" is read by made_by_me
+        return None
+    thing = re.sub(r"^(?:this|that|these|those)\b", "The", thing, flags=re.IGNORECASE)  # "This necklace" → "The necklace"
+    if re.search(r"\b(?:this|that|these|those|them|it|her|him|they|he|she|we|you)\b", thing, re.IGNORECASE):
+        return None  # "Stuff like this mural", "Seeing them grow": hangs on something unnamed
+    if len(re.findall(r"[\"“”]", thing)) % 2:
+        thing = re.sub(r"[\"“”]", "", thing)  # the clause's opening quote mark was trimmed away
+    thing = thing[:1].upper() + thing[1:]
+    # The first "me" / "my" is the user by name, later ones "them" / "their".
+    # "User" by name even after "User's family": "them" at the end would read as someone unnamed.
+    predicate = re.sub(r"\b(me|my)\b", lambda w: "User" if w.group(1) == "me" else "User's", m.group("pred"), count=1)
+    predicate = re.sub(r"\bmyself\b", "themself", re.sub(r"\bme\b", "them", re.sub(r"\bmy\b", "their", predicate)))
+    predicate = re.sub(r"\bI(?:'m|’m| am)\b", "they are", re.sub(r"\bI\b(?!'|’)", "they", predicate))
+    thing = re.sub(r"\bmy\b", "their", re.sub(r"\bMy\b", "User's", thing))
+    return m.group(0), f"{thing} {predicate}"
+
+
+# "These figurines I bought yesterday remind me of family love", "Here's the space I designed": the
+# user did something to the thing the sentence is about.
+MADE_BY_ME_RE = re.compile(
+    r"\b(?P<det>(?i:the|this|that|these|those|my))\s+(?P<np>(?:[\w'-]+\s+){0,2}?[\w'-]{3,})\s+(?:I|I've|I’ve)\s+"
+    r"(?:just\s+|recently\s+|finally\s+)?(?P<verb>bought|made|painted|drew|wrote|baked|cooked|built|designed|read|"
+    r"watched|found|took|visited|planted|knitted|sewed|crafted|created|won|received|adopted|finished|did|got)\b"
+    r"(?P<when>\s+(?:yesterday|today|last (?:week|weekend|month|year|night|\w+day)|this (?:week|weekend|month|year|"
+    r"morning)|recently|a while (?:ago|back)|(?:a few|a couple of|two|three|\d+) (?:days|weeks|months|years) ago))?"
+)
+_NOT_A_THING = frozenset("one thing way time day stuff lot kind bit".split())
+
+
+def made_by_me(sentence: str) -> tuple[str, str] | None:
+    """(quote, statement) for "these figurines I bought yesterday" → "User bought figurines yesterday"."""
+    m = MADE_BY_ME_RE.search(sentence)
+    if not m or m.group("np").split()[-1].lower() in _NOT_A_THING or _EN_NOT_ABOUT_USER_RE.search(m.group("np")):
+        return None
+    np = m.group("np")
+    det = m.group("det").lower()
+    if det == "my":
+        obj = f"their {np}"
+    elif np.endswith("s") and det in ("these", "those"):
+        obj = np
+    else:
+        obj = f"the {np}" if det in ("the", "that") else f"a {np}" if np[:1].lower() not in "aeiou" else f"an {np}"
+    return m.group(0), f"User {m.group('verb')} {obj}{m.group('when') or ''}"
+
+
+# "Our one-year-old is so cute, his name is Kyle", "My new puppy, her name is Shadow".
+NAMED_RE = re.compile(
+    r"^(?:[Mm]y|[Oo]ur)\s+(?P<x>(?:[\w'-]+\s+){0,2}?(?:kid|son|daughter|baby|[\w-]+-year-old|dog|cat|puppy|kitten|"
+    r"pet|turtle|horse|bird|parrot|fish|hamster|rabbit|bunny|snake|lizard|car|boat|band|store|shop|business|blog|"
+    r"channel|book|novel|screenplay|script|album|song|game|app|brother|sister|friend|boyfriend|girlfriend|husband|wife|"
+    r"partner|nephew|niece|cousin|grandson|granddaughter))\b[^.!?]{0,40}?,?\s+(?:and\s+)?(?:his|her|its|their)\s+"
+    r"name\s+is\s+(?P<name>[A-Z][\w'-]+(?:\s+[A-Z][\w'-]+)?)"
+)
+
+
+def named_statement(sentence: str) -> tuple[str, str] | None:
+    m = NAMED_RE.match(sentence)
+    return (m.group(0), f"User's {m.group('x')} is named {m.group('name')}") if m else None
+
+
+# "Someone wrote me a letter after reading my blog post", "a stranger gave me flowers": something that
+# happened to the user, told with another person as the subject.
+TO_ME_RE = re.compile(
+    r"^(?P<who>(?:someone|somebody|a (?:friend|stranger|reader|fan|neighbou?r|coworker|co-worker|colleague|student|"
+    r"customer|client|kid|child|woman|man|lady|guy|teacher|mentor|publisher|company|producer|director|recruiter)))\s+"
+    r"(?:(?:just|recently|even|finally)\s+)?(?P<verb>wrote|sent|gave|told|asked|invited|offered|called|messaged|emailed|"
+    r"texted|showed|taught|recommended|bought|made|hired|contacted|thanked)\s+(?:me|us)\b(?P<rest>[^,.!?;]{3,160})$",
+    re.IGNORECASE,
+)
+
+
+def to_me_statement(clause: str) -> tuple[str, str] | None:
+    m = TO_ME_RE.match(cut_tail(clause).rstrip(" ,;:-.!…"))
+    if not m or _EN_NOT_ABOUT_USER_RE.search(m.group("rest")):
+        return None
+    who = m.group("who")
+    rest = to_third_person_en(trailing_dropped(m.group("rest")))
+    return m.group(0), f"{who[:1].upper() + who[1:]} {m.group('verb')} User{rest}"
+
+
+# "Hi, Tracy here": the user introducing themself by name.
+NAME_HERE_RE = re.compile(r"^(?:hi|hello|hey|hiya|greetings)[,!.]?\s+(?P<name>[A-Za-z][a-z]{1,20})\s+here\b", re.IGNORECASE)
+_NOT_A_NAME = frozenset("there everyone everybody all guys folks friend buddy again just me you it".split())
+
+# "As a vegan, …" / "As a teacher I …": who the user is, said in passing.
+AS_A_RE = re.compile(
+    r"^(?:as|being)\s+(?P<x>(?:a|an)\s+(?!(?:kid|child|teen|teenager|boy|girl|baby|result|matter|whole|rule|side|"
+    r"reminder|joke|bonus|gift|treat|thank|favor|favour|friend|fellow|fan of)\b)[\w-]+(?:\s+[\w-]+)?)"
+    r"(?=\s*,|\s+(?:I|I'm|I’m|my|working|living|someone|it|that|this)\b)",
+    re.IGNORECASE,
+)
+
+# "… visit me in Kansas City where I just moved": where the user lives, said in a relative clause.
+WHERE_I_RE = re.compile(
+    r"\b(?:in|to)\s+(?P<place>[A-Za-z][\w.'-]*(?:\s+[A-Za-z][\w.'-]*){0,2}?),?\s+where\s+(?:I|I've|I’ve)\s+"
+    r"(?:(?:just|recently|finally|always)\s+)?(?P<verb>moved|lived|live|grew up|was born)\b"
+)
+
+
+def introduced_statements(sentence: str) -> list[tuple[str, str]]:
+    """(quote, statement) for "Hi, Tracy here", "As a vegan, …", "… in Kansas City where I just moved"."""
+    found = []
+    named = NAME_HERE_RE.match(sentence)
+    if named and named.group("name").lower() not in _NOT_A_NAME:
+        name = named.group("name")
+        found.append((named.group(0), f"User's name is {name[:1].upper() + name[1:]}"))
+    as_a = AS_A_RE.match(LEAD_FILLER_RE.sub("", sentence))
+    if as_a:
+        found.append((as_a.group(0), f"User is {as_a.group('x')}"))
+    where = WHERE_I_RE.search(sentence)
+    if where:
+        verb = where.group("verb")
+        verb = {"live": "lives in", "lived": "lived in", "moved": "moved to", "grew up": "grew up in",
+                "was born": "was born in"}[verb]
+        found.append((where.group(0), f"User {verb} {where.group('place')}"))
+    return found
 
 
 def habit_statement(quote: str) -> str | None:
@@ -358,7 +547,9 @@ def en_clause(clause: str, *, sentence: str) -> str | None:
         return None  # "my kids would love that" is a guess, not a fact
     if re.match(r"^(?:[Mm]y|MY)\b", stripped):
         # "my sister lives in Berlin", "my favorite color is blue" — needs a verb after the noun phrase.
-        if not re.match(r"^(?:[Mm]y|MY)\s+name\s+\w|^(?:[Mm]y|MY)\s+(?:[\w'-]+\s+){0,3}?(?:is|are|was|were|has|have|had|just|will|"
+        if not re.match(r"^(?:[Mm]y|MY)\s+name\s+\w|^(?:[Mm]y|MY)\s+(?:[\w-]+\s+){0,2}?[\w-]+(?:'s|’s)\s+(?:a|an|the|so|very|"
+                        r"really|not|in|at|from|on|been|\w+ing)\b|"
+                        r"^(?:[Mm]y|MY)\s+(?:[\w'-]+\s+){0,3}?(?:is|are|was|were|has|have|had|just|will|"
                         r"used to|got|died|passed|went|came|took|made|[a-z]{2,}(?<!s)s|[a-z]{3,}ed|'s|’s|s)\b",
                         stripped):
             return None
@@ -387,12 +578,21 @@ def en_clause(clause: str, *, sentence: str) -> str | None:
     return stripped
 
 
+def trailing_dropped(text: str) -> str:
+    """"…named Bailey too" → "…named Bailey"."""
+    return _EN_TRAILING_RE.sub("", text)
+
+
 def en_statement(quote: str) -> str:
     text = _EN_FILLER_WORDS_RE.sub("", quote)
+    text = re.sub(r"\s+by\s+myself\s*$", " alone", text)  # "I live in a condo by myself"
     text = re.sub(r"\s+myself\s*$", "", text)
     text = _EN_TRAILING_RE.sub("", text)
     text = re.sub(r"\s+", " ", text).strip(" ,;:-")
-    text = to_third_person_en(text)
+    text = re.sub(r"\b[Oo]ur\b", "their", to_third_person_en(text))  # "I took our kids" → "… their kids"
+    # "User's dad's a steel worker" → "User's dad is a steel worker"
+    text = re.sub(r"^(User's (?:[\w-]+ ){0,2}?[\w-]+)(?:'s|’s) (?=(?:a|an|the|so|very|really|not|in|at|from|on|been|\w+ing)\b)",
+                  lambda m: f"{m.group(1)} {'has' if text[m.end():].startswith('been') else 'is'} ", text)
     return text[:1].upper() + text[1:]
 
 

@@ -17,10 +17,11 @@ from dataclasses import dataclass, replace
 
 from dreaming.engine import answers
 from dreaming.engine import chinese as zh
+from dreaming.engine import dates
 from dreaming.engine import english as en
 from dreaming.engine import resolve
 from dreaming.engine.language import CJK_RE, content_tokens, in_own_words, sentences
-from dreaming.engine.third_person import to_third_person_en
+from dreaming.engine.third_person import conjugate, to_third_person_en
 from dreaming.providers.base import ExtractedCandidate, Turn
 from dreaming.sensitive import sensitive_category
 
@@ -36,6 +37,7 @@ class _Clause:
     user_initiated: bool
     seq: int
     order: int
+    lead: str = ""  # what the clause said before the quote ("Last Friday, "): its time belongs to the statement
 
 
 _BASE_IMPORTANCE = {"relation": 0.6, "fact": 0.55, "preference": 0.5, "event": 0.4, "emotion": 0.35}
@@ -93,7 +95,7 @@ def _split_clauses(text: str, start: int, end: int, splitter: re.Pattern) -> lis
 
 # A sentence without any first-person word (or a dropped-subject start) cannot disclose anything.
 _WORTH_A_LOOK_RE = re.compile(
-    r"\b(?:I|i|I'm|I’m|Im|im|[Ii]am|my|My|MY|me|we|We|mine|Mine)\b|我|^\W*(?:[Jj]ust|[Rr]ecently|[Ff]inally|\d+|[Tt]wo|"
+    r"\b(?:I|i|I'm|I’m|Im|im|[Ii]am|my|My|MY|me|we|We|mine|Mine|our|Our)\b|我|^\W*(?:[Jj]ust|[Rr]ecently|[Ff]inally|\d+|[Tt]wo|"
     r"[Tt]hree|[Ff]our|[Ff]ive|[Ll]ove|[Ll]ike|[Ee]njoy|[Hh]ate|[Pp]refer|[Ww]ork|[Ll]ive|[Mm]oving|[Tt]hinking|"
     r"[Gg]ot|[Ff]inished|[Ss]tarted|[Mm]oved|[Hh]eading|[Pp]lanning|[Gg]etting|[Tt]raining|[Ss]tudying|[Ll]earning|"
     r"[Tt]ook|[Vv]isited|[Ss]pent|[Ss]till|[Bb]een)\b"
@@ -111,12 +113,53 @@ _REACTION_RE = re.compile(
 MAX_CHARS_READ = 30_000
 
 
+_VOCATIVE_RE = re.compile(
+    r"^\W*(?:thanks|thank you|thx|hi|hey|hello|wow|congrats|congratulations|aw+|oh|yes|yeah|sure|haha|sorry),?\s+"
+    r"[A-Z][a-z]+\W*$", re.IGNORECASE,
+)
+
+
+_THEY_RE = re.compile(r"^(?P<they>They(?P<aux>'re|’re|'ve|’ve)?)\s+(?=[a-z])")
+
+
+def _they_reading(clause: str, *, they: str) -> tuple[str, str, bool] | None:
+    """"They were scared" after "How did the kids handle it?" → "User's kids were scared"."""
+    m = _THEY_RE.match(clause)
+    if not m:
+        return None
+    aux = {"'re": " are", "’re": " are", "'ve": " have", "’ve": " have"}.get(m.group("aux") or "", "")
+    head = f"My {they}{aux}"
+    read = en.en_clause(head + clause[len(m.group("they")):], sentence=clause)
+    if not read or len(read) <= len(head) + 1:
+        return None
+    quote = clause[: len(m.group("they")) + len(read) - len(head)]
+    return quote, en.en_statement(read), False
+
+
+def _favourite(text: str) -> tuple[str, str, bool] | None:
+    """"Pizza is my favorite food" → "User's favorite food is Pizza" (quote, statement, borrowed)."""
+    m = answers.FAVOURITE_RE.match(text.strip())
+    if (
+        not m or re.match(r"^(?:it|that|this|they|those|these|he|she|I|i|my)\b", m.group("x"))
+        # "…have you ever seen X, it's my favorite": the favourite is an "it" inside a question
+        or re.search(r"\b(?:you|your|it|that|this|they|he|she)$|\b(?:you|your)\b", m.group("x"), re.I)
+    ):
+        return None
+    kind = f" {m.group('k')}" if m.group("k") else ""
+    return m.group(0), f"User's favorite{kind} is {m.group('x').strip()}", False
+
+
+def _says_something(rest: str) -> bool:
+    """"… a rescue dog" does, "… it" / "… that" / "… there" does not."""
+    return bool([w for w in content_tokens(rest) if w not in en.PRONOUN_ONLY])
+
+
 _EMPTY_STATEMENT_RE = re.compile(r"^User (?:goes|does|has|gets|makes|takes|is|was|did|had|can't|can|will)$")
 
 
 def _english_reading(
     clause: str, *, sentence: str, at_sentence_start: bool, first_sentence: bool, starts_first_person: bool,
-    question: tuple[str, str] | None, previous_assistant: str | None,
+    question: tuple[str, str] | None, previous_assistant: str | None, they: str | None = None,
 ) -> tuple[str, str, bool] | None:
     """(quote, statement, borrowed_from_a_question) for one English clause, or None.
 
@@ -125,11 +168,16 @@ def _english_reading(
     sentence's "I", a short answer to a yes/no question, "X is my favourite", a plain first-person clause.
     """
     bare = en.LEAD_FILLER_RE.sub("", clause)
-    if first_sentence and at_sentence_start:
+    # "Thanks, Mel!" names the other side; it answers nothing.
+    if first_sentence and at_sentence_start and not _VOCATIVE_RE.match(sentence):
         fragment = en.LEAD_FILLER_RE.sub("", sentence)
         answer = answers.answer_to_wh_question(fragment, previous_assistant)
         if answer:
             return answer[0], answer[1], True
+    if they and at_sentence_start and not sentence.endswith("?"):
+        reading = _they_reading(bare, they=they)
+        if reading:
+            return reading
     if en.WE_RE.match(bare):
         we = en.WE_RE.match(en.cut_tail(bare).rstrip(" ,;:-.!"))
         rest = (we.group("rest") or we.group("rest2") or "") if we else ""
@@ -137,14 +185,23 @@ def _english_reading(
             return None
         verb = we.group("verb") or we.group("verb2")
         verb = {"have": "has", "own": "owns", "live": "lives", "raise": "raises", "rent": "rents"}.get(verb, verb)
-        return we.group(0), f"User's household {verb}{to_third_person_en(rest)}", False
+        return we.group(0), f"User's household {verb}{to_third_person_en(en.trailing_dropped(rest))}", False
     we_did = en.WE_DID_RE.match(en.cut_tail(bare).rstrip(" ,;:-.!"))
     if we_did and content_tokens(we_did.group("rest")) and not en.EN_HYPOTHETICAL_RE.search(clause):
-        rest = re.sub(r"\bour\b", "their", to_third_person_en(we_did.group("rest")))  # "with our kids"
+        rest = re.sub(r"\bour\b", "their", to_third_person_en(en.trailing_dropped(we_did.group("rest"))))  # "with our kids"
         return we_did.group(0), f"User {we_did.group('verb')}{rest}", False
+    we_plan = en.WE_PLAN_RE.match(en.cut_tail(bare).rstrip(" ,;:-.!"))
+    if we_plan and _says_something(we_plan.group("rest")) and not en.EN_HYPOTHETICAL_RE.search(clause):
+        rest = re.sub(r"\bour\b", "their", to_third_person_en(en.trailing_dropped(we_plan.group("rest"))))
+        return we_plan.group(0), f"User is {we_plan.group('verb')}{rest}", False
+    we_like = en.WE_LIKE_RE.match(en.cut_tail(bare).rstrip(" ,;:-.!"))
+    if we_like and _says_something(we_like.group("rest")) and not en.EN_HYPOTHETICAL_RE.search(clause):
+        rest = re.sub(r"\bour\b", "their", to_third_person_en(en.trailing_dropped(we_like.group("rest"))))
+        verb, _, particle = we_like.group("verb").partition(" ")  # "look forward to" → "looks forward to"
+        return we_like.group(0), f"User {conjugate(verb)}{' ' + particle if particle else ''}{rest}", False
     if at_sentence_start and en.PRO_DROP_RE.match(bare):
         dropped = bare[:1].lower() + bare[1:]
-        if re.match(r"^(?:(?:just|still|recently)\s+)?\w+ing\b", dropped, re.I):
+        if re.match(r"^(?:(?:just|still|recently)\s+)?(?:\w+ing|gonna)\b", dropped, re.I):
             subject = "I am "
         elif re.match(r"^(?:(?:just|still|recently)\s+)?been\b", dropped, re.I):
             subject = "I have "
@@ -162,15 +219,18 @@ def _english_reading(
     resolved = answers.resolve_answer(bare, question)
     if resolved:
         return bare, resolved, True
-    favourite = answers.FAVOURITE_RE.match(bare)
-    if favourite and not re.match(r"^(?:it|that|this|they|those|these|he|she|I|i|my)\b", bare):
-        kind = f" {favourite.group('k')}" if favourite.group("k") else ""
-        return bare, f"User's favorite{kind} is {favourite.group('x').strip()}", False
+    favourite = _favourite(bare) or _favourite(bare.split(",")[0])
+    if favourite:
+        return favourite
     here = en.HERE_RE.match(bare) if at_sentence_start else None
     if here:
         described = re.sub(r"^(?:just\s+)?(?:a|an)\s+", "", here.group("x"), flags=re.I)
         article = "" if described[:1].isdigit() else ("an " if described[:1].lower() in "aeiou" else "a ")
         return here.group(0), f"User is {article}{described}", False
+    if not sentence.endswith("?") and not re.match(r"^(?:I|i)\b", bare):
+        value = en.value_statement(bare) or en.to_me_statement(bare)
+        if value:
+            return value[0], value[1], False
     quote = en.en_clause(clause, sentence=sentence)
     if not quote:
         return None
@@ -192,7 +252,9 @@ def _chinese_reading(clause: str, *, after_first_person: bool) -> tuple[str, str
     return None
 
 
-def _turn_clauses(turn: Turn, *, previous_assistant: str | None, order_start: int) -> list[_Clause]:
+def _turn_clauses(
+    turn: Turn, *, previous_assistant: str | None, order_start: int, they: str | None = None,
+) -> list[_Clause]:
     """Every self-disclosure clause of one user turn, in order (see the module docstring)."""
     text = turn.content[:MAX_CHARS_READ]
     chinese = bool(CJK_RE.search(text)) and len(CJK_RE.findall(text)) >= len(re.findall(r"[A-Za-z]", text)) / 2
@@ -200,14 +262,16 @@ def _turn_clauses(turn: Turn, *, previous_assistant: str | None, order_start: in
     found: list[_Clause] = []
     order = order_start
 
-    def add(quote: str, statement: str, category: str, *, is_zh: bool, initiated: bool, bonus: float = 0.0) -> None:
+    def add(
+        quote: str, statement: str, category: str, *, is_zh: bool, initiated: bool, bonus: float = 0.0, lead: str = "",
+    ) -> None:
         nonlocal order
         order += 1
         # An answer in the user's own words ("What are your hobbies?" → "I play chess") is self-disclosure
         # that was asked for: deep sleep credits it partly as user-initiated, so it is not marked down here.
         own_words = initiated or in_own_words(quote=quote, statement=statement)
         importance = _importance(category=category, quote=quote, chinese=is_zh, user_initiated=own_words)
-        found.append(_Clause(quote, statement, category, round(importance + bonus, 2), initiated, turn.seq, order))
+        found.append(_Clause(quote, statement, category, round(importance + bonus, 2), initiated, turn.seq, order, lead))
 
     # Text inside code fences is never about the user.
     fenced = [(m.start(), m.end()) for m in re.finditer(r"```[\s\S]*?(?:```|$)", text)]
@@ -253,14 +317,16 @@ def _turn_clauses(turn: Turn, *, previous_assistant: str | None, order_start: in
             reading = _english_reading(
                 text[c_start:c_end], sentence=sentence.strip(), at_sentence_start=c_start == s_start,
                 first_sentence=first_sentence, starts_first_person=starts_first_person, question=question,
-                previous_assistant=previous_assistant,
+                previous_assistant=previous_assistant, they=they,
             )
             if reading is None:
                 continue
             quote, statement, borrowed = reading
             if borrowed and sensitive_category(statement):
                 continue  # "Do you take insulin?" → "I do" says more than the user's two words
-            add(quote, statement, en.category_en(statement), is_zh=False, initiated=volunteered)
+            said = text[c_start:c_end]
+            lead = said[: said.find(quote)] if quote in said else ""
+            add(quote, statement, en.category_en(statement), is_zh=False, initiated=volunteered, lead=lead)
             if borrowed:
                 continue
             bare = en.LEAD_FILLER_RE.sub("", text[c_start:c_end])
@@ -273,6 +339,15 @@ def _turn_clauses(turn: Turn, *, previous_assistant: str | None, order_start: in
                 implied = en.en_statement(f"I {relative.group('verb')[:-1]} {relative.group('x')}")
                 add(relative.group("quote"), implied, "preference", is_zh=False, initiated=volunteered)
         if not sentence.rstrip().endswith("?") and not en.EN_HYPOTHETICAL_RE.search(sentence):
+            quoted = " ".join(c.quote for c in found)
+            # "I love music, black sabbath is my favorite": the favourite after the comma is a second reading.
+            tail = _favourite(sentence.rstrip(" .!…").rsplit(",", 1)[-1]) if "," in sentence else None
+            readings = [en.made_by_me(sentence), en.named_statement(en.LEAD_FILLER_RE.sub("", sentence)),
+                        tail[:2] if tail else None]
+            for reading in readings + en.introduced_statements(sentence):
+                if reading and reading[0] not in quoted:
+                    add(reading[0], reading[1], en.category_en(reading[1]), is_zh=False, initiated=volunteered,
+                        lead=sentence[: max(0, sentence.find(reading[0]))])
             stated = " ".join(c.statement.lower() for c in found)
             for quote, statement, category in en.implied_possessions(sentence):
                 noun = re.escape(statement.split()[-1].lower())
@@ -287,6 +362,7 @@ def extract_candidates(turns: list[Turn], *, limit: int = MAX_CANDIDATES) -> lis
     previous_assistant: str | None = None
     seen: set[str] = set()
     recent_people: list[list[tuple[str, str, str | None]]] = []  # relatives named in the last user turns
+    user_groups: list[str] = []  # "my kids" in the user's turn before this one
     for turn in turns:
         if turn.role == "assistant":
             previous_assistant = turn.content
@@ -297,9 +373,14 @@ def extract_candidates(turns: list[Turn], *, limit: int = MAX_CANDIDATES) -> lis
         recent_people = (recent_people + [resolve.people_mentioned(text)])[-2:]
         people = [p for mentions in recent_people for p in mentions]
         said_before: list[str] = []
-        for clause in _turn_clauses(turn, previous_assistant=previous_assistant, order_start=len(clauses)):
+        own_groups = resolve.groups_mentioned(text, by_user=True)
+        they = resolve.the_group(user_groups + own_groups + resolve.groups_mentioned(
+            (previous_assistant or "")[-300:], by_user=False))
+        user_groups = own_groups
+        for clause in _turn_clauses(turn, previous_assistant=previous_assistant, order_start=len(clauses), they=they):
             clause = _read_in_context(clause, people=people, before=said_before)
             said_before.append(clause.statement)
+            clause = _dated(clause, said_at=turn.created_at)
             key = " ".join(content_tokens(clause.statement))
             if key in seen:
                 continue
@@ -329,6 +410,15 @@ def _read_in_context(clause: _Clause, *, people: list, before: list[str]) -> _Cl
         return clause
     return replace(clause, statement=statement, category=en.category_en(statement) if not CJK_RE.search(statement[:4])
                    else clause.category)
+
+
+def _dated(clause: _Clause, *, said_at) -> _Clause:
+    """"yesterday" → "on 7 May 2023" in the statement, counted from when the user said it (dates.py)."""
+    if CJK_RE.search(clause.statement[:4]):
+        statement = dates.absolute_dates(clause.statement, said_at=said_at, chinese=True)
+    else:
+        statement = dates.with_date(clause.statement, lead=clause.lead, said_at=said_at)
+    return clause if statement == clause.statement else replace(clause, statement=statement)
 
 
 def most_important(candidates: list[ExtractedCandidate], *, limit: int = MAX_CANDIDATES) -> list[ExtractedCandidate]:

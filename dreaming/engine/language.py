@@ -3,6 +3,8 @@ from __future__ import annotations
 
 import re
 
+from dreaming.engine.dates import DATE_PHRASE_RE
+
 CJK_RE = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 _WORD_RE = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")
 
@@ -55,14 +57,15 @@ def in_own_words(*, quote: str, statement: str, share: float = 0.66) -> bool:
     "I am!" → "User is a student" (built from the assistant's question) and "tokyo maybe" → "User
     moved to Tokyo" (one word of two) are not."""
     said = {_stem(t) for t in content_tokens(quote)}
-    stated = [_stem(t) for t in content_tokens(statement)]
+    # A date worked out from "yesterday" (dates.py) is still the user's own word.
+    stated = [_stem(t) for t in content_tokens(DATE_PHRASE_RE.sub(" ", statement))]
     if not stated or not said:
         return False
     return sum(1 for t in stated if t in said) / len(stated) >= share
 
 
 # Sentence ends: . ! ? (not inside numbers like 3.5), CJK enders, line breaks, semicolons.
-_SENTENCE_END_RE = re.compile(r"(?<=[.!?…])\s+|(?<=[。！？!?；;])|\n+|(?<=[.!?])(?=[A-Z])")
+_SENTENCE_END_RE = re.compile(r"(?<=[.!?…])\s+|(?<=[.!?…][\"”])\s+(?=[A-Z])|(?<=[。！？!?；;])|\n+|(?<=[.!?])(?=[A-Z])")
 
 
 def sentences(text: str) -> list[tuple[int, int]]:

@@ -45,6 +45,27 @@ _COMPANION_RE = re.compile(
 _ARTICLE_CAPITAL_RE = re.compile(r"(?<=[a-z,] )(The|A|An|This|That|These|Those|Some|My|Our|Their)(?= [a-z])")
 
 
+# "The kids look so cute! How did they handle it?" → "They were scared" is about the user's kids.
+_GROUP_NOUNS = (
+    "kids|children|sons|daughters|twins|grandkids|grandchildren|parents|folks|siblings|brothers|sisters|"
+    "students|dogs|cats|pets|turtles|puppies|kittens|horses|chickens|birds|fish|rabbits|plants|paintings"
+)
+_USER_GROUP_RE = re.compile(rf"\b(?:[Mm]y|[Oo]ur|[Tt]he)\s+(?:(?:two|three|four|little|older|younger|new|)\s*)?(?P<noun>{_GROUP_NOUNS})\b")
+_ASSISTANT_GROUP_RE = re.compile(rf"\b(?:[Yy]our|[Tt]he)\s+(?:(?:two|three|four|little|older|younger|new|)\s*)?(?P<noun>{_GROUP_NOUNS})\b")
+
+
+def groups_mentioned(text: str, *, by_user: bool) -> list[str]:
+    """Plural things of the user's named in a turn: "my kids" / "our turtles" (the user), "your kids" (the
+    other side speaking of the user's), "the kids" (either)."""
+    pattern = _USER_GROUP_RE if by_user else _ASSISTANT_GROUP_RE
+    return [m.group("noun").lower() for m in pattern.finditer(text)]
+
+
+def the_group(mentions: list[str]) -> str | None:
+    """The one plural thing named lately, or None when there are none or several."""
+    return mentions[0] if len(set(mentions)) == 1 else None
+
+
 def people_mentioned(text: str) -> list[tuple[str, str, str | None]]:
     """(gender, kin word, name) for each relative the user names: "my sister Lena", "我姐姐Lena"."""
     found = []

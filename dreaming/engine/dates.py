@@ -1,0 +1,126 @@
+"""Relative times made absolute with the date the user said them: "yesterday" → "on 7 May 2023".
+
+A memory outlives the conversation it came from: "User went to a support group yesterday" read a month
+later says nothing about when. The statement (never the quote, which stays the user's words) gets the
+date worked out from the message time: yesterday / last night → "on 7 May 2023", last week → "in the
+week before 8 May 2023", last Friday → "on 5 May 2023", last month → "in April 2023", three days ago →
+"on 5 May 2023", two weeks ago → "two weeks before 8 May 2023"; Chinese 昨天 → "5月7日", 上个月 →
+"2023年4月". Plans keep their words ("next week", "tomorrow", "this weekend"; see _RELATIVE_EN_RE).
+Without a message time nothing changes.
+"""
+from __future__ import annotations
+
+import re
+from datetime import date, datetime, timedelta
+
+MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
+          "November", "December")
+_WEEKDAYS = {"mon": 0, "tue": 1, "wed": 2, "thu": 3, "fri": 4, "sat": 5, "sun": 6}
+_NUMBERS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
+            "eight": 8, "nine": 9, "ten": 10}
+
+# Only what already happened (or is happening): a plan keeps its "next week" / "tomorrow" / "this weekend",
+# which is how deep sleep knows it is a plan (scoring.PLAN_WORDS) and weekly dates it once it is outdated.
+_RELATIVE_EN_RE = re.compile(
+    r"\b(?:(?P<dby>the day before yesterday)|(?P<yesterday>yesterday|last night)"
+    r"|(?P<today>earlier today|today|this morning|this afternoon)"
+    r"|(?P<weekend>last weekend)|(?P<week>(?:last|this) week)|(?P<month>(?:last|this) month)"
+    r"|(?P<year>(?:last|this) year)"
+    r"|last (?P<weekday>mon|tue|wed|thu|fri|sat|sun)(?:day|s|sday|nesday|rsday|urday|\.)?"
+    r"|(?P<count>\d+|an?|one|two|three|four|five|six|seven|eight|nine|ten|a few|a couple of|a couple|couple of|"
+    r"several)\s+(?P<unit>day|week|weekend|month|year)s?\s+ago)\b",
+    re.IGNORECASE,
+)
+
+# What this module writes, so scoring can tell a worked-out date from a detail the user gave.
+DATE_PHRASE_RE = re.compile(
+    r"\b(?:(?:on|in|around) )?(?:the (?:week|weekend) (?:before|after|of) )?\d{1,2} (?:" + "|".join(MONTHS)
+    + r") \d{4}\b|\bin (?:" + "|".join(MONTHS) + r") \d{4}\b"
+    r"|\b(?:\d+|a few|a couple of|several|one|two|three|four|five|six|seven|eight|nine|ten) (?:days|weeks|weekends|"
+    r"months|years|day|week|weekend|month|year) before \d{1,2} (?:" + "|".join(MONTHS) + r") \d{4}\b"
+    r"|\d{4}年\d{1,2}月(?:\d{1,2}日)?(?:的前一周|的后一周|那周)?|\d{1,2}月\d{1,2}日",
+)
+DAY_PRECISE_RE = re.compile(r"\bon \d{1,2} (?:" + "|".join(MONTHS) + r") \d{4}\b|\d{1,2}月\d{1,2}日")
+
+
+def day_text(day: date) -> str:
+    return f"{day.day} {MONTHS[day.month - 1]} {day.year}"
+
+
+def _month_shift(day: date, months: int) -> date:
+    index = day.year * 12 + day.month - 1 + months
+    return date(index // 12, index % 12 + 1, 1)
+
+
+def _english(m: re.Match, day: date) -> str:
+    word = m.group(0).lower()
+    if m.group("dby"):
+        return f"on {day_text(day - timedelta(days=2))}"
+    if m.group("yesterday"):
+        return f"on {day_text(day - timedelta(days=1))}"
+    if m.group("today"):
+        return f"on {day_text(day)}"
+    if m.group("weekend") or m.group("week"):
+        unit = "weekend" if m.group("weekend") else "week"
+        relation = {"last": "before", "this": "of"}[word.split()[0]]
+        return f"{'on' if unit == 'weekend' else 'in'} the {unit} {relation} {day_text(day)}"
+    if m.group("month"):
+        shifted = _month_shift(day, {"last": -1, "this": 0}[word.split()[0]])
+        return f"in {MONTHS[shifted.month - 1]} {shifted.year}"
+    if m.group("year"):
+        return f"in {day.year + {'last': -1, 'this': 0}[word.split()[0]]}"
+    if m.group("weekday"):
+        back = (day.weekday() - _WEEKDAYS[m.group("weekday").lower()[:3]]) % 7 or 7
+        return f"on {day_text(day - timedelta(days=back))}"
+    count, unit = m.group("count").lower(), m.group("unit").lower()
+    number = int(count) if count.isdigit() else _NUMBERS.get(count)
+    if unit == "day" and number:
+        return f"on {day_text(day - timedelta(days=number))}"
+    plural = "" if number == 1 else "s"
+    return f"{count} {unit}{plural} before {day_text(day)}"
+
+
+_RELATIVE_ZH = (
+    (re.compile(r"前天"), lambda d: f"{(d - timedelta(days=2)).month}月{(d - timedelta(days=2)).day}日"),
+    (re.compile(r"昨天|昨晚"), lambda d: f"{(d - timedelta(days=1)).month}月{(d - timedelta(days=1)).day}日"),
+    (re.compile(r"今天"), lambda d: f"{d.month}月{d.day}日"),
+    (re.compile(r"上(?:个)?(?:周|星期|礼拜)"), lambda d: f"{d.year}年{d.month}月{d.day}日的前一周"),
+    (re.compile(r"上个月"), lambda d: f"{_month_shift(d, -1).year}年{_month_shift(d, -1).month}月"),
+    (re.compile(r"这个月|本月"), lambda d: f"{d.year}年{d.month}月"),
+    (re.compile(r"去年"), lambda d: f"{d.year - 1}年"),
+)
+
+
+def time_phrase_en(lead: str) -> str | None:
+    """The time said right before a clause ("Yep. Last Friday, " → "Last Friday"); a time further back
+    ("I went shopping yesterday and found out ") belongs to another clause."""
+    m = _RELATIVE_EN_RE.search(lead)
+    if not m or lead[m.end():].strip(" ,.;:!-–—") or len(re.findall(r"\w+", lead[: m.start()])) > 2:
+        return None
+    return m.group(0)
+
+
+def absolute_dates(statement: str, *, said_at: datetime | None, chinese: bool = False) -> str:
+    """The statement with its relative times replaced by dates counted from `said_at`."""
+    if said_at is None:
+        return statement
+    day = said_at.date()
+    if chinese:
+        for pattern, render in _RELATIVE_ZH:
+            statement = pattern.sub(lambda _m: render(day), statement)
+        return statement
+    return _RELATIVE_EN_RE.sub(lambda m: _english(m, day), statement)
+
+
+def with_date(statement: str, *, lead: str, said_at: datetime | None) -> str:
+    """The statement with its times made absolute; a time said just before the quote ("Last Friday I
+    went to a council meeting" → "User went to a council meeting on 5 May 2023") is added to it."""
+    if said_at is None:
+        return statement
+    resolved = absolute_dates(statement, said_at=said_at)
+    if resolved != statement or DATE_PHRASE_RE.search(statement):
+        return resolved
+    phrase = time_phrase_en(lead)
+    if not phrase:
+        return statement
+    return f"{statement.rstrip(' .!')} {absolute_dates(phrase.lower(), said_at=said_at)}"
