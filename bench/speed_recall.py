@@ -24,7 +24,7 @@ import numpy as np
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.management import call_command
-from django.db import connection
+from django.db import connection, transaction
 from django.utils import timezone
 
 from bench.report import Figure, percentile
@@ -116,15 +116,22 @@ def run(ctx) -> list[Figure]:
 
 
 def _shortlist_plan(*, user, query: str, embedder) -> str:
-    """How Postgres runs recall's candidates query here, with its default settings (no hints)."""
-    from dreaming.recall import _CANDIDATES_SQL, COARSE_CANDIDATES, _vector_literal, recall_query_key
+    """How Postgres runs the shortlist function's query here (with the function's own settings)."""
+    from dreaming.recall import COARSE_CANDIDATES, _vector_literal, recall_query_key
 
     vector = embedder.embed([query], kind="query")[0]
-    params = {"vector": _vector_literal(vector), "key": _vector_literal(recall_query_key(vector)), "user_id": user.pk,
-              "persona_id": None, "exclude": [], "limit": COARSE_CANDIDATES, "scan": COARSE_CANDIDATES}
+    key = _vector_literal(recall_query_key(vector))
     with connection.cursor() as cursor:
-        cursor.execute("EXPLAIN " + _CANDIDATES_SQL, params)
-        lines = [row[0].strip() for row in cursor.fetchall()]
+        cursor.execute("SELECT prosrc, proconfig FROM pg_proc WHERE proname = 'memory_recall_shortlist'")
+        body, config = cursor.fetchone()
+        with transaction.atomic():
+            for setting in config or []:
+                cursor.execute("SELECT set_config(%s, %s, true)", setting.split("=", 1))
+            for name, value in (("p_user_id", str(int(user.pk))), ("p_persona_id", "NULL::bigint"),
+                                ("p_key", f"'{key}'::vector"), ("p_limit", str(COARSE_CANDIDATES))):
+                body = body.replace(name, value)
+            cursor.execute("EXPLAIN " + body)
+            lines = [row[0].strip() for row in cursor.fetchall()]
     scans = [line.split("  (")[0].lstrip("-> ") for line in lines if "Scan" in line]
     return "; ".join(scans)
 

@@ -188,26 +188,26 @@ def test_recall_is_a_few_queries_whatever_the_number_of_memories(user, django_as
 
 
 def test_the_shortlist_is_an_index_only_scan_of_the_covering_index(user):
-    """The index holds every column the shortlist reads: with heap-reading plans ruled out, the
-    candidates query (the shortlist function inlined into it) scans only memory_recall_key_idx."""
-    from dreaming.recall import _CANDIDATES_SQL, _vector_literal
-
+    """The index holds every column the shortlist reads, and the function's own settings rule out
+    the heap-reading plans a planner would pick when one user owns most of the table."""
     for i in range(20):
         remember(user, f"User visited city number {i}")
-    vector = EMBEDDER.embed(["city"])[0]
-    params = {"vector": _vector_literal(vector), "key": _vector_literal(recall_query_key(vector)), "user_id": user.pk,
-              "persona_id": None, "exclude": [], "limit": 100, "scan": 100}
     with connection.cursor() as cursor:
         cursor.execute("SELECT indexdef FROM pg_indexes WHERE indexname = %s", [RECALL_INDEX])
         assert "INCLUDE (user_id, status, persona_id, id, recall_key)" in cursor.fetchone()[0]
-        cursor.execute("SELECT proconfig FROM pg_proc WHERE proname = 'memory_recall_shortlist'")
-        assert cursor.fetchone()[0] is None  # no SET clause: the function is inlined
-        cursor.execute("SET LOCAL enable_seqscan = off")
-        cursor.execute("SET LOCAL enable_bitmapscan = off")
-        cursor.execute("EXPLAIN " + _CANDIDATES_SQL, params)
+        cursor.execute("SELECT prosrc, proconfig FROM pg_proc WHERE proname = 'memory_recall_shortlist'")
+        body, config = cursor.fetchone()
+        assert sorted(config) == ["enable_bitmapscan=off", "enable_seqscan=off"]
+        for name, number in (("p_user_id", 1), ("p_persona_id", 2), ("p_key", 3), ("p_limit", 4)):
+            body = body.replace(name, f"${number}")
+        for setting in config:  # the function's own SET clauses
+            cursor.execute("SELECT set_config(%s, %s, true)", setting.split("=", 1))
+        cursor.execute(f"PREPARE shortlist(bigint, bigint, vector, integer) AS {body}")
+        key = "[" + ",".join(map(str, recall_query_key(EMBEDDER.embed(["city"])[0]))) + "]"
+        cursor.execute("EXPLAIN EXECUTE shortlist(%s, NULL, %s::vector, 100)", [user.pk, key])
         plan = "\n".join(row[0] for row in cursor.fetchall())
+        cursor.execute("DEALLOCATE shortlist")
     assert f"Index Only Scan using {RECALL_INDEX}" in plan, plan
-    assert "Function Scan" not in plan, plan
 
 
 def test_recall_tool_definition_is_an_openai_function():
