@@ -174,8 +174,7 @@ def _vector_literal(values) -> str:
 
 
 def recall_candidates(
-    *, user_id: int, persona_id: int | None, vector: list[float], exclude_ids: list[int], now: datetime,
-    limit: int | None = None,
+    *, user_id: int, persona_id: int | None, vector: list[float], exclude_ids: list[int], limit: int | None = None,
 ) -> list[tuple]:
     """The shortlist's rows (COARSE_CANDIDATES unless `limit`) with their EXACT cosine distance (last column)."""
     exclude = sorted({int(i) for i in exclude_ids})
@@ -519,7 +518,7 @@ def recall(
     total_weight = sum(weight for _, weight in keywords)
     now_epoch, tau_seconds = now.timestamp(), settings.RECALL_TAU_WEEKS * 7 * 86400
     scored: list[tuple[float, int, tuple, dict]] = []
-    for row in recall_candidates(user_id=user.pk, persona_id=persona_id, vector=vector, exclude_ids=list(exclude_ids), now=now):
+    for row in recall_candidates(user_id=user.pk, persona_id=persona_id, vector=vector, exclude_ids=list(exclude_ids)):
         memory_id, statement, _, importance, confidence, last_seen, distance = row
         text_match = None
         if keywords:
