@@ -186,10 +186,15 @@ def memory_md_get(*, user: AbstractBaseUser, persona: Persona | None = None) -> 
     """
     user_id = getattr(user, "pk", user)
     persona_id = getattr(persona, "pk", persona)
-    if not settings.MEMORY_MD_CACHE or connection.in_atomic_block:
+    if not memory_md_cache_usable():
         return _memory_md_fetch(user_id, persona_id)
     kept = memory_md_cached(key=(user_id, persona_id), fetch=lambda: _memory_md_fetch(user_id, persona_id))
     return None if kept is None else _document_copy(kept)
+
+
+def memory_md_cache_usable() -> bool:
+    """Whether memory_md_get may answer from the process's cache here (on, and not in a transaction)."""
+    return settings.MEMORY_MD_CACHE and not connection.in_atomic_block
 
 
 def _memory_md_fetch(user_id: int, persona_id: int | None) -> MemoryDocument | None:

@@ -26,7 +26,7 @@ from django.db import IntegrityError, connection
 from django.utils import timezone
 
 from chat.models import ChatSession, Message, Persona
-from dreaming.context import memory_md_get
+from dreaming.context import memory_md_cache_usable, memory_md_get
 from dreaming.models import Memory, MemoryDocument, MemoryRecall, MemorySettings, MemorySource, Phase
 from dreaming.providers import CallContext, Embedder, get_embedder
 
@@ -359,8 +359,15 @@ DROP FUNCTION IF EXISTS memory_embedding_coarse(vector)
 """
 
 
-def _embedding_dimensions(cursor) -> int | None:
-    cursor.execute("SELECT atttypmod FROM pg_attribute WHERE attrelid = %s::regclass AND attname = 'embedding'", [_TABLE])
+def embedding_column_dimensions(model, *, cursor=None) -> int | None:
+    """The dimension the model's `embedding` column really has (None when unconstrained)."""
+    if cursor is None:
+        with connection.cursor() as cursor:
+            return embedding_column_dimensions(model, cursor=cursor)
+    cursor.execute(
+        "SELECT atttypmod FROM pg_attribute WHERE attrelid = %s::regclass AND attname = 'embedding'",
+        [model._meta.db_table],
+    )
     row = cursor.fetchone()
     return row[0] if row and row[0] > 0 else None
 
@@ -379,7 +386,7 @@ def recall_index_sync(*, schema_editor=None) -> bool:
         # 1536- or 3072-dim rows (6-12 KB) stay in the page where they fit: no TOAST lookup per row.
         cursor.execute(f"ALTER TABLE {PROJECTION_TABLE} ALTER COLUMN r SET STORAGE MAIN")
         cursor.execute(f"ALTER TABLE {PROJECTION_TABLE} SET (toast_tuple_target = 8160)")
-        dimensions = _embedding_dimensions(cursor)
+        dimensions = embedding_column_dimensions(Memory, cursor=cursor)
         cursor.execute(f"SELECT count(*), min(vector_dims(r)), max(vector_dims(r)) FROM {PROJECTION_TABLE}")
         count, low, high = cursor.fetchone()
         if dimensions and (count != KEY_DIM or low != dimensions or high != dimensions):
@@ -499,8 +506,7 @@ def recall(
     # The scope's MEMORY.md from the process's cache (no query once cached): a document is only
     # served while memory is on. Without one (never rendered, memory off) or without the cache
     # (MEMORY_MD_CACHE off, inside a transaction), one query answers both.
-    cached = settings.MEMORY_MD_CACHE and not connection.in_atomic_block
-    document = memory_md_get(user=user, persona=persona) if cached else None
+    document = memory_md_get(user=user, persona=persona) if memory_md_cache_usable() else None
     if document is not None:
         enabled, memory_md_ids = True, document.memory_ids
     else:

@@ -13,20 +13,9 @@ from django.db import connection, transaction
 
 from dreaming.models import Candidate, Memory
 from dreaming.providers import CallContext, ProviderUnavailable, get_embedder
-from dreaming.recall import recall_index_sync
+from dreaming.recall import embedding_column_dimensions, recall_index_sync
 
 MODELS = (Memory, Candidate)
-
-
-def embedding_column_dimensions(model) -> int | None:
-    """The dimension the database column really has (None when unconstrained)."""
-    with connection.cursor() as cursor:
-        cursor.execute(
-            "SELECT atttypmod FROM pg_attribute WHERE attrelid = %s::regclass AND attname = 'embedding'",
-            [model._meta.db_table],
-        )
-        row = cursor.fetchone()
-    return row[0] if row and row[0] > 0 else None
 
 
 def embedding_column_resize(model, *, dimensions: int) -> None:
