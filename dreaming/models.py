@@ -289,8 +289,17 @@ class DiaryEntry(models.Model):
 class MemoryDocument(models.Model):
     """The rendered MEMORY.md for one user and scope: the only thing the chat path reads."""
 
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="memory_documents")
-    persona = models.ForeignKey(Persona, null=True, blank=True, on_delete=models.CASCADE, related_name="memory_documents")
+    # The chat path's row must come from the scope's unique index (user_id, persona_id). So neither
+    # key has a full index of its own: user lookups use the scope index's leading column, and the
+    # persona index is partial (persona cascades only need real personas). With a full persona index
+    # the planner, misled by stale statistics, read "persona_id IS NULL" through it and filtered by
+    # user: every profile document in the table for one chat turn.
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="memory_documents", db_index=False
+    )
+    persona = models.ForeignKey(
+        Persona, null=True, blank=True, on_delete=models.CASCADE, related_name="memory_documents", db_index=False
+    )
     content = models.TextField()
     version = models.PositiveIntegerField(default=1)
     token_count = models.PositiveIntegerField(default=0)
@@ -301,6 +310,9 @@ class MemoryDocument(models.Model):
     class Meta:
         constraints = [
             models.UniqueConstraint(fields=["user", "persona"], nulls_distinct=False, name="memory_document_unique_scope"),
+        ]
+        indexes = [
+            models.Index(fields=["persona"], condition=models.Q(persona__isnull=False), name="memory_document_persona_idx"),
         ]
 
     def __str__(self) -> str:

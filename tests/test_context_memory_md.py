@@ -163,4 +163,4 @@ def test_memory_md_get_uses_the_scope_index(user):
         cursor.execute("EXPLAIN " + sql)
         plan = "\n".join(row[0] for row in cursor.fetchall())
         cursor.execute("SET enable_seqscan = on")
-    assert "memory_document_unique_scope" in plan
+    assert "memory_document_unique_scope" in plan, plan
