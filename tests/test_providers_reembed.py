@@ -132,3 +132,14 @@ def test_a_provider_outage_stops_with_one_readable_line_and_keeps_finished_batch
 def test_a_bad_batch_size_is_refused():
     with pytest.raises(CommandError, match="--batch must be at least 1"):
         _run("--batch", "0")
+
+
+def test_resizing_the_column_keeps_memory_embeddings_stored_in_the_row(settings, user):
+    """ALTER COLUMN TYPE resets a column's storage to the type's default; recall's exact stage
+    relies on the vectors being inline, so reembed puts the storage back."""
+    MemoryFactory(user=user, statement="User has a dog named Milo")
+    settings.EMBEDDING_DIM = 256
+    _run()
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT attstorage FROM pg_attribute WHERE attrelid = 'dreaming_memory'::regclass AND attname = 'embedding'")
+        assert cursor.fetchone()[0] == "m"

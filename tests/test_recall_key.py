@@ -159,6 +159,11 @@ def test_a_vector_of_another_size_gets_no_key_instead_of_failing_the_write(user)
         cursor.execute("ALTER TABLE dreaming_memory ALTER COLUMN embedding TYPE vector")  # any size, as mid-reembed
     memory = MemoryFactory(user=user, statement="User likes tea", embedding=[0.5] * 64)
     assert stored_key(memory.pk) is None
+    with connection.cursor() as cursor:
+        # The type change also reset the column's storage, which the sync sets again with an ALTER
+        # TABLE: Postgres refuses that while the factory's deferred foreign-key checks are pending
+        # (reembed and migrate sync before writing any row).
+        cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")
     recall_index_sync()  # the projection follows the column: still unsized here, so nothing changes
     assert stored_key(memory.pk) is None
 
@@ -226,3 +231,35 @@ def test_a_small_shortlist_still_ranks_by_the_score_s_factors_not_by_similarity_
     monkeypatch.setattr(recall_module, "COARSE_CANDIDATES", 30)
     queries = [statement for _, statement in memory_statements(count=30, seed=98)]
     assert _agreement(user=user, queries=queries, now=now) >= 0.6
+
+
+def _memory_toast_rows_and_storage():
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT c.reltoastrelid::regclass::text, a.attstorage FROM pg_class c JOIN pg_attribute a "
+            "ON a.attrelid = c.oid AND a.attname = 'embedding' WHERE c.oid = 'dreaming_memory'::regclass"
+        )
+        toast, storage = cursor.fetchone()
+        cursor.execute(f"SELECT count(*) FROM {toast}")
+        return cursor.fetchone()[0], storage
+
+
+def test_embeddings_are_stored_in_the_row_so_the_exact_stage_reads_no_toast(user):
+    """A 512-d vector (2,056 bytes) is over Postgres' 2 KB out-of-line threshold: with the default
+    storage every memory would leave two TOAST chunks behind (and recall read them back)."""
+    rng = np.random.default_rng(3)
+    dense = lambda: rng.standard_normal(512).tolist()  # noqa: E731 — a model's vectors: nothing to compress
+    for i in range(5):
+        MemoryFactory(user=user, statement=f"User owns guitar number {i}", embedding=dense())
+    Memory.objects.filter(user=user).update(embedding=dense())  # updates too
+    assert _memory_toast_rows_and_storage() == (0, "m")
+    with connection.cursor() as cursor:  # the control: the same rows with the type's default storage
+        cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")  # ALTER TABLE waits for no deferred FK check
+        cursor.execute("ALTER TABLE dreaming_memory ALTER COLUMN embedding SET STORAGE EXTENDED")
+        cursor.execute("ALTER TABLE dreaming_memory RESET (toast_tuple_target)")
+        cursor.execute("UPDATE dreaming_memory SET embedding = embedding::real[]::vector")
+    assert _memory_toast_rows_and_storage() == (10, "x")
+    recall_index_sync()  # what migration 0008 and reembed run: back to inline for every later write
+    with connection.cursor() as cursor:
+        cursor.execute("UPDATE dreaming_memory SET embedding = embedding::real[]::vector")
+    assert _memory_toast_rows_and_storage() == (0, "m")
