@@ -74,6 +74,13 @@ _STABLE_RE = re.compile(
     r"(?:(?!(?:no|some|any|every)thing)[a-z-]+ing|yoga|pilates|karate|judo|taekwondo|crossfit|ballet|tai chi|zumba|"
     r"martial arts|parkour|archery)|"
     r"plays (?:the )?\w+|goes [a-z]+ing|"
+    # what the user does as a rule, said in the present simple ("bakes desserts", "writes screenplays"), and an
+    # activity that has been going on for a while ("has been running farther to de-stress")
+    r"(?<=^User )(?:also |often |usually |sometimes )?(?:bakes|cooks|paints|draws|writes|knits|sews|grows|builds|designs|"
+    r"collects|brews|runs|swims|hikes|reads|teaches|volunteers|coaches|dances|sings|practi[cs]es|trains|rides|"
+    r"makes (?:\w+ )?(?:art|music|pottery|jewelry|videos|content|clothes|furniture|candles|desserts))\b|"
+    r"has been (?!(?:feeling|thinking|wondering|waiting|trying|going through|having|dealing|struggling|worrying|"
+    r"stressing|busy|sick|ill|tired|so|really|very|a bit|kind of)\b)[a-z]+ing\b|"
     # a diet the user keeps: "can't have dairy", "doesn't eat meat", "is lactose intolerant"
     r"(?:can't|cannot|can not|doesn't|does not|never) (?:have|eat|drink|digest)|lactose|gluten-free|dairy-free)\b"
     r"|住在|搬到|搬去|来自|出生|长大|工作|上班|职业|是一名|是个|叫|岁|结婚|离婚|单身|喜欢|爱|讨厌|不吃|养了|养着|"

@@ -69,7 +69,7 @@ _PRONOUN_ANSWER_RE = re.compile(
 
 FAVOURITE_RE = re.compile(
     r"^(?P<x>[\w'’ ,&-]{2,60}?)(?:\s+(?:is|are)|'s|’s)\s+(?:(?:probably|definitely|really|totally|still)\s+)?"
-    r"my\s+(?:all[- ]time\s+)?(?:favou?rite|fave|fav)(?:\s+(?P<k>[a-z]+(?:\s+[a-z]+)?))?\s*$",
+    r"(?P<one>one of\s+)?my\s+(?:all[- ]time\s+)?(?:favou?rite|fave|fav)s?(?:\s+(?P<k>[a-z]+(?:\s+[a-z]+)?))?\s*$",
     re.IGNORECASE,
 )
 
@@ -157,6 +157,9 @@ _ANSWER_FRAMES = [
     (re.compile(r"how long have you (?:two |guys )?been (?P<k>[a-z]+(?: (?!for\b)[a-z]+){0,3})", re.I),
      "User has been {k} for {f}"),
     (re.compile(r"how many (?P<k>[a-z]+(?: [a-z]+)?) do you have\b", re.I), "User has {f} {k}"),
+    # "How often do you go running?" → "Three times a week" → "User goes running three times a week"
+    (re.compile(r"how often do you (?:all |guys |two |both )?(?:get to )?(?P<v>[a-z]+)(?P<k>(?: (?!you\b|your\b)[a-z']+){0,5}?)"
+                r"(?= together\b| with\b| on\b| at\b| in\b|\s*\?)", re.I), "User {v}{k} {f}"),
 ]
 
 # An activity, not a thing: "creating gaming content for YouTube" (but "a painting", "my wedding ring").
@@ -168,7 +171,7 @@ _DOING_RE = re.compile(
 )
 
 _FRAGMENT_REJECT_RE = re.compile(
-    r"^(?:you|he|she|it|it's|its|that|that's|thats|this|they|we|there|what|how|why|who|when|where|yes|no|"
+    r"^(?:you|he|she|it|it's|its|that|that's|thats|this|they|them|those|these|him|her|we|there|what|how|why|who|when|where|yes|no|"
     r"yeah|yep|nope|nah|sure|ok|okay|thanks|thank|sounds|wow|lol|haha|hi|hello|hey|not|nothing|none|me|"
     r"same|i|i'm|my)\b|\b(?:is|are|was|were|sounds|seems|looks|do|does|did|can|will|would|should|you|your)\b",
     re.I,
@@ -186,6 +189,7 @@ def answer_to_wh_question(fragment: str, question_text: str | None) -> tuple[str
     if not question_text or "?" not in question_text:
         return None
     fragment = _ASK_BACK_RE.sub("", fragment.strip()).strip(" .!…,")
+    fragment = re.split(r"\s*(?:;|\s[-–—]\s)\s*", fragment, maxsplit=1)[0]  # "Three times a week; it keeps us on track"
     size = len(fragment.split())
     if not fragment or size > 8 or fragment.endswith("?") or _FRAGMENT_REJECT_RE.search(fragment):
         return None
@@ -193,6 +197,7 @@ def answer_to_wh_question(fragment: str, question_text: str | None) -> tuple[str
     asked = next((q for q in reversed(last_question) if q.rstrip(". ").endswith("?")), "")
     if _ABOUT_A_PRONOUN_RE.search(asked):
         return None  # "What do you love most about it?" → "The bathhouse": the answer is about an "it" we do not name
+    said = fragment
     for pattern, template in _ANSWER_FRAMES:
         m = pattern.search(asked)
         if not m:
@@ -210,14 +215,21 @@ def answer_to_wh_question(fragment: str, question_text: str | None) -> tuple[str
         if template == "User has {f} {k}" and not re.fullmatch(r"(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten)",
                                                              fragment, re.I):
             template = "User has {f}"
+        if template == "User {v}{k} {f}":
+            if not re.search(r"\b(?:times?|once|twice|every|each|daily|weekly|monthly|a (?:day|week|month|year)|"
+                             r"always|never|often|rarely|usually|sometimes|weekends?)\b", fragment, re.I):
+                return None  # a frequency, or it is not the answer
+            groups["v"] = "work out" if groups["v"].lower() == "workout" else groups["v"]  # the noun used as the verb
+            said = fragment
+            fragment = fragment[:1].lower() + fragment[1:]  # "User goes running every morning"; the quote keeps "Every"
         if template == "User is {f}" and "old" in asked.lower() and not re.search(r"\d|ty\b|teen", fragment):
             return None
         verb = ""
         if groups.get("v"):
             head, _, particle = groups["v"].lower().partition(" ")
             verb = f"{conjugate(head)} {particle}".strip()
-        statement = template.format(f=to_third_person_en(fragment), k=groups.get("k") or "", v=verb)
-        return fragment, re.sub(r"\s+", " ", statement).strip()
+        statement = template.format(f=to_third_person_en(fragment), k=(groups.get("k") or "").replace("your", "their"), v=verb)
+        return said, re.sub(r"\s+", " ", statement).strip()
     return None
 
 

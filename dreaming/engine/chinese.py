@@ -121,3 +121,35 @@ def zh_clause(clause: str) -> str | None:
 
 def zh_statement(quote: str) -> str:
     return to_third_person_zh(quote)
+
+
+# "这部三部曲是我最喜欢的书之一", "玩游戏和看电影是我的主要爱好": the thing comes first, the user after 是.
+_ZH_FAVOURITE_RE = re.compile(
+    r"^(?P<x>[\u4e00-\u9fffA-Za-z0-9《》“”、和与 ]{2,24}?)是我(?P<rest>(?:最喜欢|最爱)的[\u4e00-\u9fff]{0,6}?(?:之一)?|"
+    r"的(?:主要|最大的?|日常)?(?:爱好|兴趣|乐趣)(?:之一)?)$"
+)
+# "给你看看我的软木板", "这是我养的乌龟", "分享一下我画的画": showing something of one's own.
+_ZH_SHOWN_RE = re.compile(
+    r"(?:给你看看|给你看|看看|分享一下|晒一下|这是|这就是|这些是)我(?P<how>的|养的|做的|画的|拍的|买的|种的|织的|写的)"
+    r"(?P<x>[\u4e00-\u9fffA-Za-z]{1,8})$"
+)
+_ZH_NOT_SHOWN_RE = re.compile(r"错|想法|意见|看法|问题|生活|心情|故事|感觉|荣幸|责任|本分|最爱|最喜欢")
+_ZH_DEMONSTRATIVE_RE = re.compile(r"^[这那](?:个|部|本|首|只|条|张|幅|件|些|家|种)?")
+
+
+def zh_value(clause: str) -> tuple[str, str] | None:
+    """(quote, statement) for "X是我最喜欢的…之一" / "X是我的爱好" / "给你看看我的X" / "这是我养的X", or None."""
+    text = _ZH_TRAILING_RE.sub("", _ZH_LEAD_FILLER_RE.sub("", clause))
+    favourite = _ZH_FAVOURITE_RE.match(text)
+    if favourite:
+        thing = _ZH_DEMONSTRATIVE_RE.sub("", favourite.group("x"))
+        if len(CJK_RE.findall(thing)) + len(re.findall(r"[A-Za-z]+", thing)) < 2 or re.search(r"[你他她它]", thing):
+            return None
+        return text, f"{thing}是用户{favourite.group('rest')}"
+    shown = _ZH_SHOWN_RE.search(text)
+    if shown and not _ZH_NOT_SHOWN_RE.search(shown.group("x")):
+        how, thing = shown.group("how"), shown.group("x")
+        verb = {"的": "有", "养的": "养了", "做的": "做了", "画的": "画了", "拍的": "拍了", "买的": "买了", "种的": "种了",
+                "织的": "织了", "写的": "写了"}[how]
+        return text[shown.start():], f"用户{verb}{thing}"
+    return None

@@ -100,6 +100,25 @@ def time_phrase_en(lead: str) -> str | None:
     return m.group(0)
 
 
+# A plan's time said before the "I" ("Next month I'm having an art show"): kept in the statement as said, which is
+# how deep sleep knows it is a plan (dreaming.scoring.PLAN_WORDS).
+FUTURE_LEAD_RE = re.compile(
+    r"\b(?:next (?:week|weekend|month|year|summer|winter|spring|fall|autumn|monday|tuesday|wednesday|thursday|friday|"
+    r"saturday|sunday)|this (?:coming )?(?:weekend|summer|winter|spring|fall|autumn|friday|saturday|sunday)|"
+    r"tomorrow|tonight|later today|soon)\b",
+    re.IGNORECASE,
+)
+
+
+def plan_phrase_en(lead: str) -> str | None:
+    """A plan's time said right before a clause ("Yay! Next month " → "next month"), kept as said."""
+    matches = list(FUTURE_LEAD_RE.finditer(lead))
+    m = matches[-1] if matches else None
+    if not m or lead[m.end():].strip(" ,.;:!-–—") or len(re.findall(r"\w+", lead[: m.start()])) > 2:
+        return None
+    return m.group(0).lower()
+
+
 def absolute_dates(statement: str, *, said_at: datetime | None, chinese: bool = False) -> str:
     """The statement with its relative times replaced by dates counted from `said_at`."""
     if said_at is None:
@@ -115,6 +134,10 @@ def absolute_dates(statement: str, *, said_at: datetime | None, chinese: bool = 
 def with_date(statement: str, *, lead: str, said_at: datetime | None) -> str:
     """The statement with its times made absolute; a time said just before the quote ("Last Friday I
     went to a council meeting" → "User went to a council meeting on 5 May 2023") is added to it."""
+    plan = plan_phrase_en(lead)
+    if plan:
+        # "Next month I'm having an art show" → "User is having an art show next month", message time or not
+        return statement if re.search(rf"\b{plan}\b", statement, re.I) else f"{statement.rstrip(' .!')} {plan}"
     if said_at is None:
         return statement
     resolved = absolute_dates(statement, said_at=said_at)

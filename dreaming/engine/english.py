@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from dreaming.engine.language import content_tokens
-from dreaming.engine.third_person import to_third_person_en
+from dreaming.engine.third_person import conjugate, to_third_person_en
 
 _SUBJ = r"(?:I|i|I'm|I’m|i'm|Im|im|I m|[Ii]am|I've|I’ve|i've|Ive|I'd|I’d|I'll|I’ll|[Mm]y|MY)"
 
@@ -19,6 +19,11 @@ EN_CLAUSE_SPLIT_RE = re.compile(
     r"dance|draw|paint|travel|hike|swim|fish|hunt|volunteer|got|went|moved|started|bought|"
     # a second past-tense verb of the same "I": "I took your advice and watched The Lord of the Rings"
     r"watched|tried|finished|visited|explored|joined|won|met|saw|made|took|ran|played|learned|signed up|adopted|baked|cooked|painted|wrote|built|found|decided|ended up|had)\b)"
+    # "The hardest part is that we had to say goodbye to Max": what follows "is that" is the news
+    r"|\s+(?:is|was)\s+that\s+(?=(?:I|I've|I’ve|I'm|I’m|we|my)\b)"
+    # a dropped "I" after a dash or a semicolon: "Been quite a ride - had an audition yesterday"
+    r"|(?:\s[-–—]\s|(?<=\w)[-–—]\s+|;\s*)(?=(?:just\s+)?(?:had|got|went|finished|started|took|made|won|bought|"
+    r"visited|joined|moved|booked|signed up)\s)"
     r"|,?\s+but\s+|,\s*(?:do|did|are|have|what|how|where|which|who|would|can|could|is)\s+you\b.*$"
     r"|[,\s]+(?:what|how) about you\b.*$|,\s*(?:and )?(?:you|yours|u)\s*\?.*$",
 )
@@ -37,14 +42,19 @@ LEAD_FILLER_RE = re.compile(
     r"not bad|pretty good|not much|i'm (?:good|great|fine|ok|okay|doing (?:well|good|great|ok|okay|fine))|"
     r"i am (?:good|great|fine|ok|okay|doing (?:well|good|great|ok|okay|fine))|hi there|hello there|hey there|maybe that's why|maybe thats why|"
     r"that's probably why|probably because|well then|good to know|thank you|thanks|awe|aww+|"
-    r"i (?:learned|learnt|realized|realised|found out|discovered|noticed) that|"
+    r"i (?:just |recently |finally )?(?:learned|learnt|realized|realised|found out|discovered|noticed) that|"
+    r"i (?:gotta|got to|have got to) say|gotta say|"
     # "I found out recently I'm allergic to cockroaches": what was found out is the disclosure
     r"i (?:learned|learnt|realized|realised|found out|discovered|noticed)(?: recently| lately| today| last \w+)?"
     r"(?= (?:I|I'm|I’m|I've|I’ve|my)\b)|"
     # when it happened, said first: "Last week I won my second tournament" (the message's date keeps the when)
     r"last (?:week|weekend|month|year|night|summer|winter|spring|fall|autumn|monday|tuesday|wednesday|thursday|"
     r"friday|saturday|sunday)|yesterday|just yesterday|the other day|earlier today|this (?:morning|afternoon)|"
-    r"recently|lately|a (?:few|couple of) (?:days|weeks|months) ago|(?:two|three|\d+) (?:days|weeks|months) ago)"
+    r"recently|lately|a (?:few|couple of) (?:days|weeks|months) ago|(?:two|three|\d+) (?:days|weeks|months) ago|"
+    # a plan's time said first: "Next month I'm having an art show" (extract.py puts it back in the statement)
+    r"next (?:week|weekend|month|year|summer|winter|spring|fall|autumn|monday|tuesday|wednesday|thursday|friday|"
+    r"saturday|sunday)|this (?:coming )?(?:weekend|summer|winter|spring|fall|autumn|friday|saturday|sunday)|"
+    r"tomorrow|tonight|later today|soon)"
     r"(?:[\s,!.…:;-]+|$))+",
     re.IGNORECASE,
 )
@@ -75,7 +85,7 @@ _EN_GENERIC_RE = re.compile(
     r"do as well|do!?$|am!?$|have!?$|did!?$|love!?$|like!?$|dunno|reckon|assume|doubt|admit|promise|swear|"
     r"apologi[sz]e|recommend|suggest|realize|realise|notice|noticed|gotta go|love you|hate to say|"
     r"say|said|told you|mean it|was just (?:saying|kidding|joking|wondering|asking|curious)|"
-    r"hope(?! to)|could|would|should|might|may|must|will have to|'ll have to|’ll have to|'ll (?:check|look|try|give)|"
+    r"hope(?! to)|could|would|should|(?:might|may)(?! have (?:just )?(?:found|got|gotten|landed|booked|met|bought|sold)\b)|must|will have to|'ll have to|’ll have to|'ll (?:check|look|try|give)|"
     r"will (?:check|look|try|give)|'ll be (?:more than )?happy|will be (?:more than )?happy)\b",
     re.IGNORECASE,
 )
@@ -122,7 +132,9 @@ _EN_QUESTION_START_RE = re.compile(
 EN_HYPOTHETICAL_RE = re.compile(
     r"^(?:if|unless|suppose|imagine|what if|pretend|in case|maybe|perhaps)\b|"
     r"\b(?:suppose|imagine|what if|pretend|maybe|perhaps|someday)\b|"
-    r"^(?:I|i)(?:'d|’d| would| could| might| may| should)\b(?! (?:been|had|gone|lived|(?:really )?(?:like|love) to\b))|"
+    r"^(?:I|i)(?:'d|’d| would| could| might| may| should)\b(?! (?:been|had|gone|lived|(?:really )?(?:like|love) to\b))"
+    # "I may have found a job": news said with a hedge, not a hypothetical
+    r"(?!(?<=may|ght) have (?:just )?(?:found|got|gotten|landed|booked|met|bought|sold)\b)|"
     r"^(?:I|i)(?: want| wanna| need| would like|'d like|’d like| would love|'d love|’d love| plan| hope) (?:to )?"
     r"(?:know|see|ask|say|hear|tell|thank|"
     r"check|make sure|try it|try that|try this|look)\b",
@@ -137,7 +149,7 @@ _EN_REQUEST_RE = re.compile(
 )
 
 _EN_TASK_NOUN_RE = re.compile(
-    r"\b(?:poem|story|essay|article|email|e-mail|letter|code|script|function|program|prompt|paragraph|"
+    r"\b(?:poem|story|essay|article|email|e-mail|(?<!rejection )(?<!acceptance )(?<!offer )(?<!admission )(?<!love )letter|code|script|function|program|prompt|paragraph|"
     r"sentence|summary|translation|caption|title|outline|response|reply|answer|example|examples|list|"
     r"slogan|description|lyrics|speech|joke|riddle|word count|words|file|files|error|bug|question|"
     r"questions|chatbot|this chat|assistant|ai|gpt|chatgpt|your answer|the text|the following|output|"
@@ -185,8 +197,8 @@ _RELATION_EN_RE = re.compile(
 
 _PREFERENCE_EN_RE = re.compile(
     r"\b(?:like|likes|liked|love|loves|loved|adore|enjoy|enjoys|enjoyed|hate|hates|dislike|dislikes|prefer|"
-    r"prefers|favorite|favourite|fan of|into|can't stand|cannot stand|passion|passionate|obsessed|"
-    r"addicted to|big on|crazy about|drawn to|(?:important|special|meaningful|significant|interesting|dear|precious) (?:to|for) User|means a lot to User|motivates User|inspires User|significance for User|go-to|"
+    r"prefers|favorites?|favourites?|faves?|hobby|hobbies|fan of|into|can't stand|cannot stand|passion|passionate|obsessed|"
+    r"addicted to|big on|crazy about|drawn to|(?:important|special|meaningful|significant|interesting|dear|precious) (?:to|for) User|means a lot to User|motivates User|inspires User|guides? User|(?:has|have) (?:allowed|helped|enabled) User|significance for User|go-to|"
     r"happy place|helps User|keeps User|brings User|gives User|top of User's list|reminds? User|speaks to User)\b",
     re.IGNORECASE,
 )
@@ -194,7 +206,9 @@ _PREFERENCE_EN_RE = re.compile(
 _EMOTION_EN_RE = re.compile(
     r"\b(?:feel|feels|feeling|felt|happy|sad|stressed|excited|nervous|worried|scared|afraid|tired|"
     r"exhausted|lonely|angry|upset|frustrated|overwhelmed|proud|grateful|bored|anxious|heartbroken|"
-    r"thrilled|relieved|disappointed|jealous|homesick|miserable|content|hopeful|ashamed|embarrassed)\b",
+    # "content" is a feeling only after a linking word ("gaming content" is a thing)
+    r"thrilled|relieved|disappointed|jealous|homesick|miserable|(?<=is )content|(?<=feel )content|(?<=feels )content|"
+    r"(?<=so )content|(?<=very )content|(?<=was )content|hopeful|ashamed|embarrassed)\b",
     re.IGNORECASE,
 )
 
@@ -274,26 +288,87 @@ IMPLICIT_SUBJECT_RE = re.compile(
 # Chat often drops the "I": "Just got home from work", "Thinking about quitting my job".
 PRO_DROP_RE = re.compile(
     r"^(?:just\s+|recently\s+|finally\s+|still\s+)?(?:got|finished|came|went|started|moved|bought|adopted|graduated|"
-    r"retired|quit|joined|love|like|enjoy|hate|prefer|work|live|took|visited|spent|lost|won|dyed|booked|signed up|"
+    r"retired|quit|joined|(?:love|like|enjoy|hate|prefer)(?!\s+and\b)|work|live|took|visited|spent|lost|won|dyed|booked|signed up|"
     r"picked up|baked|painted|wrote|gonna|"
     # "Researching adoption agencies", "Been reading a lot", "Getting ready for the move": an activity, unless
     # the gerund is a subject ("Reading is my escape", "Getting sponsors was difficult").
+    # "Been real busy tackling a project", "Trying to get a petition going", "had an audition yesterday"
+    r"been\s+(?:(?:real|really|so|super|pretty|very|quite|crazy)\s+)?busy\s+(?:with\b|\w+ing\b)|trying to|"
+    r"had(?=\s+(?:a|an|my|our|some|\d+)\s+(?!(?:good|great|nice|wonderful|lovely|fun|blast|ball|bad|rough|tough|long|"
+    r"busy|crazy|wild|hard|great|amazing|awesome|fantastic|terrible|horrible|weird|strange)\s+(?:time|day|week|night|"
+    r"weekend|month|year|one)\b))|"
+    r"been\s+(?:\w+ly\s+)?(?!going\b)\w+ing\b|been\s+(?:only\s+|just\s+|once\s+)?to\s+(?=(?-i:[A-Z]))|"
     r"(?:been\s+)?(?:moving|thinking about|heading|planning|getting|training|studying|working on|learning|saving up|"
     r"looking forward to|researching|reading|writing|painting|volunteering|practicing|practising|preparing|"
     r"building|renovating|decorating|applying|interviewing|recovering|exploring)"
-    r"(?!(?:\s+[\w'-]+){0,5}\s+(?:is|was|are|were|has|had|helps|makes|keeps|brings|gives|means)\b)|"
+    r"(?!(?:\s+[\w'-]+){0,5}\s+(?:is|was|are|were|isn't|wasn't|aren't|has|have|had|helps|help|makes|made|keeps|brings|gives|"
+    r"means|looks|seems|sounds|feels|does|doesn't|can|will)\b)(?!['’]s\b)|"
     # "Dyed my hair last week", "Booked our flights": a past action on the user's own things.
     r"(?!(?:loved|liked|enjoyed|hated|needed|wanted|missed|wished|guessed|figured|agreed|noticed|realized|"
     r"realised|appreciated|used|supposed|seemed|looked|sounded|reminded|excited|tired|bored|interested|"
     r"pleased|surprised|confused|worried|impressed|scared|stressed)\b)[a-z]{3,}ed(?=\s+(?:my|our|a|an|some|two|three)\b))"
-    r"\b(?!\s+(?:it|that|this|them|you|your|to hear|hearing|the idea|that idea)\b)",
+    r"\b(?!\s+(?:it|that|this|them|you|your|to hear|hearing|the idea|that idea|should|can|could|will|would)\b)",
     re.IGNORECASE,
 )
+
+# "After finishing my screenplay I got a rejection letter", "When I was younger, we had money problems": the
+# main clause after a subordinate opening says what happened. (A sentence ending in a subordinate tail is cut by
+# _EN_TAIL_RE instead.)
+_SUBORDINATE_OPENING_RE = re.compile(
+    r"(?:[A-Z][a-z]+,\s+|(?:oh|well|yeah|yes|so|and|but|then|also|anyway),?\s+)?"
+    r"(?P<sub>(?:(?:especially|right|just|even|ever|only)\s+)?(?:after|when|once|since|before|while|as soon as)\s+"
+    r"(?P<body>[^,;?]{3,80}?))"
+    # without a comma only "I" can open the main clause ("after finishing my screenplay I got …")
+    r"(?:\s*,\s*(?=(?:I|I'm|I’m|I've|I’ve|I'd|I’d|I'll|I’ll|my|My|we|We|we've|we’ve|we're|we’re)\b)"
+    r"|\s+(?=(?:I|I'm|I’m|I've|I’ve|I'd|I’d|I'll|I’ll)\s))",
+    re.IGNORECASE,
+)
+# The subordinate clause is itself news when it is a first-person deed: "after I failed the test recently, …".
+_SUBORDINATE_DEED_RE = re.compile(r"(?:I|i)\s+(?:(?:just|recently|finally)\s+)?(?!was\b|were\b|had been\b)[a-z]{2,}ed\b|"
+                                  r"(?:I|i)\s+(?:(?:just|recently|finally)\s+)?(?:got|went|won|lost|met|made|took|saw|"
+                                  r"left|quit|began|ran|wrote|bought|found|gave|sold|built|drove|flew)\b")
+# "when I was younger" / "when I was a kid": when the main clause happened, kept in its statement.
+_CHILDHOOD_RE = re.compile(r"when (?:I|i) was (?P<x>younger|little|young|a kid|a child|a teenager|a teen|a boy|a girl|"
+                           r"growing up|in (?:high school|middle school|college|school))$", re.IGNORECASE)
+
+
+_SUBORDINATE_ONLY_RE = re.compile(
+    r"(?:[A-Z][a-z]+,\s+|(?:oh|well|yeah|yes|so|and|but|then|also|anyway),?\s+)?"
+    r"(?P<sub>(?:(?:especially|right|just|even|ever|only)\s+)?(?:after|when|once|since|before|while|as soon as)\s+"
+    r"(?P<body>[^,;?]{3,80}?))[\s,]*$",
+    re.IGNORECASE,
+)
+
+
+def subordinate_split(text: str, pieces: list[tuple[int, int]]) -> list[tuple[int, int, str]]:
+    """(start, end, suffix) clauses: a piece opening with "after …" / "when …" is split before its main clause
+    (or, split off by a comma already, is only the subordinate part); the subordinate part stays only when it
+    is a first-person deed; suffix is "when they were younger" for a main clause about the user's childhood."""
+    out, carried = [], ""
+    for start, end in pieces:
+        m = _SUBORDINATE_OPENING_RE.match(text, start, end)
+        if not m or m.end() >= end:
+            m = _SUBORDINATE_ONLY_RE.match(text, start, end)
+            if not m:
+                out.append((start, end, carried))
+                carried = ""
+                continue
+        if _SUBORDINATE_DEED_RE.match(text, m.start("body"), m.end("body")):
+            out.append((m.start("body"), m.end("body"), ""))
+        childhood = _CHILDHOOD_RE.search(m.group("sub"))
+        suffix = f" when they were {childhood.group('x').lower()}" if childhood else ""
+        if m.end() < end and m.re is _SUBORDINATE_OPENING_RE:
+            out.append((m.end(), end, suffix))
+            carried = ""
+        else:
+            carried = suffix  # the main clause is the next piece
+    return out
+
 
 # "We have a dog and a cat" / "We live in Ohio": the user's household.
 WE_RE = re.compile(
     r"^(?:[Ww]e|[Ww]e've|[Ww]e’ve)\s+(?:(?:also|still|just|recently|now)\s+)?"
-    r"(?:(?P<verb>live|moved|rent)\b(?P<rest>.*)|(?P<verb2>have|own|bought|adopted|got|raise)\b"
+    r"(?:(?P<verb>live|lived|moved|rent)\b(?P<rest>.*)|(?P<verb2>have|own|bought|adopted|got|raise)\b"
     r"(?P<rest2>.*\b(?:kids?|children|sons?|daughters?|babies|baby|twins|dogs?|cats?|pets?|puppy|horses?|chickens|"
     r"house|home|apartment|flat|farm|garden|cabin|boat|car|cars|truck)\b.*))$"
 )
@@ -376,7 +451,9 @@ VALUE_RE = re.compile(
     r"|(?:helps|help|keeps|keep)\s+me\s+(?:to\s+)?(?:unwind|relax|de-?stress|destress|calm|stay (?:focused|calm|"
     r"sane|grounded|motivated|positive|fit|healthy|creative)|focus|recharge|cope|sleep|think|grounded|sane|"
     r"motivated|going|express myself)\b[\w' -]{0,40}"
-    r"|(?:motivates|motivate|inspires|inspire|drives|drive)\s+me\b[\w' -]{0,40}"
+    r"|(?:motivates|motivate|inspires|inspire|drives|drive|guides|guide|grounds|ground)\s+me\b[\w', -]{0,60}"
+    # "Art's allowed me to explore who I am", "Running has helped me stay sane"
+    r"|(?:has\s+|have\s+)?(?:allowed|helped|enabled)\s+me\s+(?:to\s+)?[\w' -]{3,60}"
     r"|(?:has|have)\s+(?:given|taught|shown)\s+me\s+[\w' -]{3,60}"
     r"|(?:brings|bring|gives|give)\s+me\s+(?:so much\s+|a lot of\s+|such\s+|great\s+)?(?:joy|peace|comfort|"
     r"happiness|strength|hope|energy)\b[\w' -]{0,40})$",
@@ -384,12 +461,60 @@ VALUE_RE = re.compile(
 )
 
 
+# "Playing video games and watching movies are my main hobbies" → "User's main hobbies are …".
+_HOBBIES_RE = re.compile(
+    r"^(?P<x>[A-Za-z][\w'’ ,&-]{2,80}?)\s+(?:is|are)\s+(?:(?:probably|definitely|really|basically)\s+)?my\s+"
+    r"(?P<k>(?:main|favou?rite|biggest|two|three|only|other)\s+)?(?P<h>hobby|hobbies|passions?|interests)$",
+    re.IGNORECASE,
+)
+# "… my love of reading", "my passion for baking": what the user loves, said as a noun.
+_LOVE_OF_RE = re.compile(r"\b[Mm]y\s+(?:(?:deep|great|huge|big|lifelong|own)\s+)?(?P<n>love|passion)\s+(?:of|for)\s+"
+                         r"(?P<x>(?!(?:it|that|this|them|you|your)\b)[\w' -]{3,40}?)(?=\s+(?:even|more|and|so|too|as|ever|since|is|was|has|"
+                         r"have|had|are|were|made|makes|keeps|helps|led|grew|started|will|can|brought)\b|[,.!?;]|$)")
+
+
+def love_of(sentence: str) -> tuple[str, str] | None:
+    """(quote, statement) for "… appreciate my love of reading" → "User loves reading"."""
+    m = _LOVE_OF_RE.search(sentence)
+    if not m or EN_HYPOTHETICAL_RE.search(sentence) or sentence.rstrip().endswith("?"):
+        return None
+    x = m.group("x").strip()
+    return m.group(0), f"User loves {x}" if m.group("n") == "love" else f"User is passionate about {x}"
+
+
+_DESCRIBED_RE = re.compile(
+    r"^(?P<np>(?!(?:it|this|that|they|he|she|there|what|which|my|our)\b)[A-Za-z][\w' -]{2,40}?) (?:is|was) "
+    r"(?!(?:[\w']+ ){0,5}?(?:my|me|I|mine)\b)(?:[\w']+ ){0,5}?[\w']+\s*(?:[-–—,;]|\band\b)\s*it (?P<rest>(?:really |always |just |truly |totally |still )?"
+    r"(?:speaks?|helps?|keeps?|brings?|gives?|reminds?|motivates?|inspires?|means?|guides?|grounds?)\b.+)$",
+    re.IGNORECASE,
+)
+
+
 def value_statement(clause: str) -> tuple[str, str] | None:
     """(quote, statement) for "X is important to me" / "X helps me unwind" (VALUE_RE), or None."""
-    m = VALUE_RE.match(cut_tail(clause).rstrip(" ,;:-.!…"))
+    hobbies = _HOBBIES_RE.match(clause.rstrip(" ,;:-.!…"))
+    if hobbies and not re.match(r"(?:it|that|this|they|those|these)\b", hobbies.group("x"), re.I) and not (
+        _EN_NOT_ABOUT_USER_RE.search(hobbies.group("x"))
+    ):
+        x = hobbies.group("x")
+        kind = (hobbies.group("k") or "") + hobbies.group("h")
+        verb = "are" if kind.endswith("s") else "is"
+        return hobbies.group(0), f"User's {kind} {verb} {x[:1].lower() + x[1:] if not x[:2].isupper() else x}"
+    # "Contemporary dance is so expressive - it really speaks to me": "it" is the thing just described
+    described = _DESCRIBED_RE.match(clause.rstrip(" ,;:-.!…"))
+    if described and not _EN_NOT_ABOUT_USER_RE.search(described.group("np")):
+        read = value_statement(f"{described.group('np')} {described.group('rest')}")
+        if read:
+            return described.group(0), read[1]
+    # "…help me discover who I am": the relative clause is the point, not a tail to cut
+    m = VALUE_RE.match((clause if re.search(r"\bwho I am\b", clause) else cut_tail(clause)).rstrip(" ,;:-.!…"))
     if not m or not content_tokens(m.group("x")) or _EN_NOT_ABOUT_USER_RE.search(m.group("x")):
         return None  # "Your support means a lot to me" is about the other side
-    thing = m.group("x")
+    thing, pred = m.group("x"), m.group("pred")
+    if re.match(r"(?:allowed|helped|enabled)\b", pred):
+        if not re.search(r"(?:'s|’s)$", thing):
+            return None  # "X allowed me to …" without "has" is one past event, not what X means to the user
+        thing, pred = thing[:-2], "has " + pred  # "Art's allowed me" → "Art has allowed User"
     if thing.lower() in ("that", "this", "they", "these", "those") or re.search(r"\b(?:I|I've|I’ve)\b", thing):
         # "This is important to me": about something the memory would not name; "the figurines I bought
         # remind me of…" is read by made_by_me
@@ -402,8 +527,9 @@ def value_statement(clause: str) -> tuple[str, str] | None:
     thing = thing[:1].upper() + thing[1:]
     # The first "me" / "my" is the user by name, later ones "them" / "their".
     # "User" by name even after "User's family": "them" at the end would read as someone unnamed.
-    predicate = re.sub(r"\b(me|my)\b", lambda w: "User" if w.group(1) == "me" else "User's", m.group("pred"), count=1)
+    predicate = re.sub(r"\b(me|my)\b", lambda w: "User" if w.group(1) == "me" else "User's", pred, count=1)
     predicate = re.sub(r"\bmyself\b", "themself", re.sub(r"\bme\b", "them", re.sub(r"\bmy\b", "their", predicate)))
+    predicate = re.sub(r"\bwho I am\b", "who they are", predicate)
     predicate = re.sub(r"\bI(?:'m|’m| am)\b", "they are", re.sub(r"\bI\b(?!'|’)", "they", predicate))
     thing = re.sub(r"\bmy\b", "their", re.sub(r"\bMy\b", "User's", thing))
     return m.group(0), f"{thing} {predicate}"
@@ -414,11 +540,18 @@ def value_statement(clause: str) -> tuple[str, str] | None:
 MADE_BY_ME_RE = re.compile(
     r"\b(?P<det>(?i:the|this|that|these|those|my))\s+(?P<np>(?:[\w'-]+\s+){0,2}?[\w'-]{3,})\s+(?:I|I've|I’ve)\s+"
     r"(?:just\s+|recently\s+|finally\s+)?(?P<verb>bought|made|painted|drew|wrote|baked|cooked|built|designed|read|"
-    r"watched|found|took|visited|planted|knitted|sewed|crafted|created|won|received|adopted|finished|did|got)\b"
+    r"watched|found|took|visited|planted|knitted|sewed|crafted|created|won|received|adopted|finished|did|got|saw|"
+    r"went to|attended|tried|climbed|hiked|"
+    # what the user does habitually: "the desserts I bake", "the songs I write"
+    r"bake|make|cook|paint|draw|write|knit|sew|grow|build|design|collect|brew)\b"
+    # "after finishing my screenplay I got a rejection letter": the verb has its own object, no relative clause
+    r"(?:(?=\s+(?:a few|a couple|a while|the other day))"
+    r"|(?!\s+(?:a|an|the|my|our|some|this|that|these|those|his|her|their|its|it|him|them|\d+)\b))"
     r"(?P<when>\s+(?:yesterday|today|last (?:week|weekend|month|year|night|\w+day)|this (?:week|weekend|month|year|"
-    r"morning)|recently|a while (?:ago|back)|(?:a few|a couple of|two|three|\d+) (?:days|weeks|months|years) ago))?"
+    r"morning)|recently|the other day|a while (?:ago|back)|(?:a few|a couple of|two|three|\d+) (?:days|weeks|months|years) ago))?"
 )
 _NOT_A_THING = frozenset("one thing way time day stuff lot kind bit".split())
+_HABIT_VERBS = frozenset("bake make cook paint draw write knit sew grow build design collect brew".split())
 
 
 def made_by_me(sentence: str) -> tuple[str, str] | None:
@@ -427,14 +560,85 @@ def made_by_me(sentence: str) -> tuple[str, str] | None:
     if not m or m.group("np").split()[-1].lower() in _NOT_A_THING or _EN_NOT_ABOUT_USER_RE.search(m.group("np")):
         return None
     np = m.group("np")
-    det = m.group("det").lower()
+    det, verb = m.group("det").lower(), m.group("verb")
+    if verb in _HABIT_VERBS:  # "the desserts I bake" → "User bakes desserts"
+        obj = np if np.endswith("s") and not np.endswith("ss") else f"their {np}" if det == "my" else np
+        return m.group(0), f"User {conjugate(verb)} {obj}"
     if det == "my":
         obj = f"their {np}"
     elif np.endswith("s") and det in ("these", "those"):
         obj = np
     else:
         obj = f"the {np}" if det in ("the", "that") else f"a {np}" if np[:1].lower() not in "aeiou" else f"an {np}"
-    return m.group(0), f"User {m.group('verb')} {obj}{m.group('when') or ''}"
+    return m.group(0), f"User {verb} {obj}{m.group('when') or ''}"
+
+
+# "Here's a pic of my cork board", "Check out my painting for the art show", "Here's one of my trophies from a
+# dance contest": showing something of one's own says the user has it.
+_SHOWN_MINE_RE = re.compile(
+    r"\b(?:here'?s|here’s|here is|here are|check out|check|take a look at|have a look at|look at|(?:a|another)\s+(?:pic|picture|"
+    r"photo|snap|shot|snapshot|peek)\s+(?:of|at))\s+(?:(?:a|another|the|this)\s+(?:pic|picture|photo|snap|shot|snapshot|"
+    r"peek)\s+(?:of|at)\s+)?(?P<one>(?:one|some|a few|two|a couple) of\s+)?my\s+(?P<np>[^,.!?;:()\-–—]{2,80})",
+    re.IGNORECASE,
+)
+_SHOWN_NP_END_RE = re.compile(
+    r"\s+(?:that|which|who|when|where|I|I'm|I’m|I've|I’ve|and|so|because|it|it's|they|we|you|if|but|to|as)\b.*$"
+    # "my dog playing in the snow": the activity is not the thing ("my painting for the show" is)
+    r"|(?<=\w)\s+\w+ing\s+(?:at|in|on|with|around|outside|by|together|the|a|an)\b.*$"
+    r"|\s+(?:now|today|yesterday|lately|recently|again|too|here|there|lol|haha)$",
+)
+# Not things one has: "my life", "my favorite", "my way", people (implied_possessions reads "my kids" …).
+_NOT_SHOWN = frozenset(
+    "life day week weekend year time way journey heart mind thoughts feelings favorite favourite fave place turn "
+    "family friend friends mom dad mother father wife husband son daughter kids children sister brother parents "
+    "partner boyfriend girlfriend baby grandma grandpa self own fam folks crew squad team gang buddies pals boys girls "
+    "fave favourite".split())
+
+
+def shown_mine(sentence: str) -> tuple[str, str] | None:
+    """(quote, statement) for "Here's a pic of my cork board" → "User has a cork board", or None."""
+    if sentence.rstrip().endswith("?") or EN_HYPOTHETICAL_RE.search(sentence):
+        return None
+    m = _SHOWN_MINE_RE.search(sentence)
+    if not m:
+        return None
+    np = _SHOWN_NP_END_RE.sub("", m.group("np").strip()).strip()
+    if re.match(r"(?:ideal|dream|future|next|perfect|imaginary)\b", np, re.I):
+        return None  # "Check my ideal dance studio": wished for, not had
+    words = np.split()
+    if not 1 <= len(words) <= 7:
+        return None
+    head = re.split(r"\s+(?:from|for|at|in|with|by|of|on)\s+", np)[0].split()[-1].lower()
+    if head in _NOT_SHOWN or head.rstrip("s") in _NOT_SHOWN or _EN_NOT_ABOUT_USER_RE.search(np):
+        return None
+    quote = m.group(0)[: m.start("np") - m.start() + len(np)]
+    if m.group("one"):  # "one of my trophies" → the user has trophies
+        return quote, f"User has {np}"
+    plural = head.endswith("s") and not head.endswith("ss")
+    article = "" if plural else ("an " if words[0][:1].lower() in "aeiou" else "a ")
+    return quote, f"User has {article}{np}"
+
+
+# "Oscar, my guinea pig", "my sister, Lena,": a name set beside what the person or pet is to the user.
+_APPOSITIVE_RE = re.compile(
+    r"\b(?:(?P<name>[A-Z][a-z]{2,})\s*,\s*my\s+(?P<x>(?:[\w'-]+\s+){0,2}?(?:%(nouns)s))\b"
+    r"|[Mm]y\s+(?P<x2>(?:[\w'-]+\s+){0,2}?(?:%(nouns)s))\s*,\s*(?P<name2>[A-Z][a-z]{2,})\s*(?:,|$|[.!]))"
+    % {"nouns": "dog|cat|puppy|kitten|pet|turtle|tortoise|horse|pony|bird|parrot|fish|hamster|guinea pig|rabbit|bunny|"
+                "snake|lizard|ferret|son|daughter|kid|baby|brother|sister|husband|wife|partner|boyfriend|girlfriend|"
+                "mom|dad|mother|father|grandma|grandpa|best friend|friend|nephew|niece|cousin|aunt|uncle"}
+)
+_NOT_NAMES = frozenset("thanks thank yes yeah yep yup wow well hey oh sure okay cool nice aww haha hello hi".split())
+
+
+def appositive_name(sentence: str) -> tuple[str, str] | None:
+    m = _APPOSITIVE_RE.search(sentence)
+    if not m:
+        return None
+    name, x = (m.group("name"), m.group("x")) if m.group("name") else (m.group("name2"), m.group("x2"))
+    if name.lower() in _NOT_NAMES or name.lower().endswith("ly"):
+        return None  # "Thankfully, my son is ok"
+    quote = m.group(0).rstrip(" ,.!")
+    return quote, f"User's {x} is named {name}"
 
 
 # "Our one-year-old is so cute, his name is Kyle", "My new puppy, her name is Shadow".
@@ -447,6 +651,28 @@ NAMED_RE = re.compile(
 )
 
 
+# "Her name is Shadow!" after "I just adopted this cute pup" / "What's your puppy's name?": the one pet or child
+# named in the last exchange.
+_PRONOUN_NAME_RE = re.compile(r"^(?:(?:oh|well|yes|yeah|haha|aw+),?\s+)?(?:[Hh]er|[Hh]is|[Ii]ts) name is (?P<name>[A-Z][\w'-]+)")
+_NAMEABLE_RE = re.compile(
+    r"\b(?:my|our|this|your|a|the)\s+(?:(?:new|little|cute|sweet|adorable|baby|rescue|tiny)\s+)*(?P<n>pup|puppy|dog|cat|"
+    r"kitten|kitty|bunny|rabbit|hamster|turtle|tortoise|bird|parrot|horse|pony|fish|snake|lizard|baby|son|daughter|"
+    r"guinea pig)\b", re.IGNORECASE,
+)
+
+
+def pronoun_name(sentence: str, *, before: str) -> tuple[str, str] | None:
+    """(quote, statement) for "Her name is Shadow" when exactly one pet or child was named in `before`."""
+    m = _PRONOUN_NAME_RE.match(sentence.strip())
+    if not m:
+        return None
+    nouns = {n.group("n").lower() for n in _NAMEABLE_RE.finditer(before)}
+    nouns = {"puppy" if n == "pup" else n for n in nouns}
+    if len(nouns) != 1:
+        return None
+    return m.group(0), f"User's {nouns.pop()} is named {m.group('name')}"
+
+
 def named_statement(sentence: str) -> tuple[str, str] | None:
     m = NAMED_RE.match(sentence)
     return (m.group(0), f"User's {m.group('x')} is named {m.group('name')}") if m else None
@@ -455,7 +681,7 @@ def named_statement(sentence: str) -> tuple[str, str] | None:
 # "Someone wrote me a letter after reading my blog post", "a stranger gave me flowers": something that
 # happened to the user, told with another person as the subject.
 TO_ME_RE = re.compile(
-    r"^(?P<who>(?:someone|somebody|a (?:friend|stranger|reader|fan|neighbou?r|coworker|co-worker|colleague|student|"
+    r"^(?P<who>(?:one of (?:the|my|our) (?:[\w'-]+ ){0,3}?[\w'-]+s(?:,\s*[A-Z][a-z]+,)?|someone|somebody|a (?:friend|stranger|reader|fan|neighbou?r|coworker|co-worker|colleague|student|"
     r"customer|client|kid|child|woman|man|lady|guy|teacher|mentor|publisher|company|producer|director|recruiter)))\s+"
     r"(?:(?:just|recently|even|finally)\s+)?(?P<verb>wrote|sent|gave|told|asked|invited|offered|called|messaged|emailed|"
     r"texted|showed|taught|recommended|bought|made|hired|contacted|thanked)\s+(?:me|us)\b(?P<rest>[^,.!?;]{3,160})$",
@@ -550,7 +776,8 @@ def en_clause(clause: str, *, sentence: str) -> str | None:
         if not re.match(r"^(?:[Mm]y|MY)\s+name\s+\w|^(?:[Mm]y|MY)\s+(?:[\w-]+\s+){0,2}?[\w-]+(?:'s|’s)\s+(?:a|an|the|so|very|"
                         r"really|not|in|at|from|on|been|\w+ing)\b|"
                         r"^(?:[Mm]y|MY)\s+(?:[\w'-]+\s+){0,3}?(?:is|are|was|were|has|have|had|just|will|"
-                        r"used to|got|died|passed|went|came|took|made|[a-z]{2,}(?<!s)s|[a-z]{3,}ed|'s|’s|s)\b",
+                        r"used to|got|died|passed|went|came|took|made|broke|fell|ran|won|lost|left|grew|became|began|gave|"
+                        r"[a-z]{2,}(?<!s)s|[a-z]{3,}ed|'s|’s|s)\b",
                         stripped):
             return None
     elif not re.match(r"^(?:I|i)(?:'m|’m| m|'ve|’ve| ve|'d|’d|'ll|’ll)\b|^(?:Im|im|Ive|[Ii]am)\b", stripped) and not (
@@ -586,7 +813,7 @@ def trailing_dropped(text: str) -> str:
 def en_statement(quote: str) -> str:
     text = _EN_FILLER_WORDS_RE.sub("", quote)
     text = re.sub(r"\s+by\s+myself\s*$", " alone", text)  # "I live in a condo by myself"
-    text = re.sub(r"\s+myself\s*$", "", text)
+    text = re.sub(r"(?<!\bof)(?<!\bfor)(?<!\bwith)\s+myself\s*$", "", text)  # "proud of myself" keeps its object
     text = _EN_TRAILING_RE.sub("", text)
     text = re.sub(r"\s+", " ", text).strip(" ,;:-")
     text = re.sub(r"\b[Oo]ur\b", "their", to_third_person_en(text))  # "I took our kids" → "… their kids"

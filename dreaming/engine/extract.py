@@ -98,7 +98,7 @@ _WORTH_A_LOOK_RE = re.compile(
     r"\b(?:I|i|I'm|I’m|Im|im|[Ii]am|my|My|MY|me|we|We|mine|Mine|our|Our)\b|我|^\W*(?:[Jj]ust|[Rr]ecently|[Ff]inally|\d+|[Tt]wo|"
     r"[Tt]hree|[Ff]our|[Ff]ive|[Ll]ove|[Ll]ike|[Ee]njoy|[Hh]ate|[Pp]refer|[Ww]ork|[Ll]ive|[Mm]oving|[Tt]hinking|"
     r"[Gg]ot|[Ff]inished|[Ss]tarted|[Mm]oved|[Hh]eading|[Pp]lanning|[Gg]etting|[Tt]raining|[Ss]tudying|[Ll]earning|"
-    r"[Tt]ook|[Vv]isited|[Ss]pent|[Ss]till|[Bb]een)\b"
+    r"[Tt]ook|[Vv]isited|[Ss]pent|[Ss]till|[Bb]een|[Hh]ad|[Tt]rying)\b"
 )
 
 _REACTION_RE = re.compile(
@@ -136,17 +136,58 @@ def _they_reading(clause: str, *, they: str) -> tuple[str, str, bool] | None:
     return quote, en.en_statement(read), False
 
 
+_COMPANION_RE = re.compile(r"(?:[Mm]y|[Oo]ur)\s+(?P<who>(?:[\w'-]+\s+){0,2}?[\w'-]+)")
+_PLURAL_VERB = {"is": "are", "was": "were", "has": "have"}
+
+
+def _together(text: str, *, companion: tuple[int, int], start: int, quote: str, statement: str) -> tuple[str, str] | None:
+    """"My mom and I made dinner last night" → ("My mom and I made dinner last night", "User and their mom made
+    dinner …"): the clause split at "and I" would lose who the user did it with."""
+    c_start, c_end = companion
+    head = en.LEAD_FILLER_RE.sub("", text[c_start:c_end])
+    m = _COMPANION_RE.fullmatch(head)
+    said = text[start:]
+    if not m or not re.fullmatch(r"\s+and\s+", text[c_end:start]) or not said.startswith(quote) or not quote.startswith("I"):
+        return None
+    verb = re.match(r"^User (\w+)\b", statement)
+    if not verb or (verb.group(1).endswith("s") and verb.group(1) not in _PLURAL_VERB):
+        return None  # "User and their mom loves …" would not read; the plain clause is kept instead
+    rest = statement[verb.end():]
+    whole = text[c_end - len(head) : start + len(quote)]
+    return whole, f"User and their {m.group('who')} {_PLURAL_VERB.get(verb.group(1), verb.group(1))}{rest}"
+
+
+def _them_reading(clause: str, *, sentence: str, they: str) -> tuple[str, str, bool] | None:
+    """"I also like holding them" after "How are your turtles?" → "User likes holding their turtles"."""
+    m = re.search(r"\bthem\b", clause)
+    if not m or not re.match(r"^(?:I|i)\s", en.LEAD_FILLER_RE.sub("", clause)):
+        return None
+    named = f"my {they}"
+    read = en.en_clause(clause[: m.start()] + named + clause[m.end():], sentence=sentence)
+    if not read or not read.endswith(named) and named not in read:
+        return None
+    offset = len(clause) - len(en.LEAD_FILLER_RE.sub("", clause))
+    quote = clause[offset : offset + len(read) - len(named) + len("them")]
+    return quote, en.en_statement(read), False
+
+
 def _favourite(text: str) -> tuple[str, str, bool] | None:
     """"Pizza is my favorite food" → "User's favorite food is Pizza" (quote, statement, borrowed)."""
     m = answers.FAVOURITE_RE.match(text.strip())
+    if not m:
+        return None
+    # "This trilogy is one of my faves" names its thing ("the trilogy"); a bare "This is my favorite" does not.
+    x = re.sub(r"^(?:this|that)\s+(?=[a-z]{3,})", "the ", m.group("x").strip(), flags=re.I)
     if (
-        not m or re.match(r"^(?:it|that|this|they|those|these|he|she|I|i|my)\b", m.group("x"))
+        re.match(r"^(?:it|that|this|they|those|these|he|she|I|i|my|here|there|what|which|who)\b", x, re.I)
         # "…have you ever seen X, it's my favorite": the favourite is an "it" inside a question
-        or re.search(r"\b(?:you|your|it|that|this|they|he|she)$|\b(?:you|your)\b", m.group("x"), re.I)
+        or re.search(r"\b(?:you|your|it|that|this|they|he|she)$|\b(?:you|your)\b", x, re.I)
     ):
         return None
     kind = f" {m.group('k')}" if m.group("k") else ""
-    return m.group(0), f"User's favorite{kind} is {m.group('x').strip()}", False
+    if m.group("one"):
+        return m.group(0), f"{x[:1].upper() + x[1:]} is one of User's favorite{kind or 's'}", False
+    return m.group(0), f"User's favorite{kind} is {x}", False
 
 
 def _says_something(rest: str) -> bool:
@@ -210,7 +251,7 @@ def _english_reading(
         implicit = en.en_clause(subject + dropped, sentence=sentence)
         if not implicit:
             return None
-        quote = en.cut_tail(dropped).rstrip(" ,;:-.!")
+        quote = bare[: len(en.cut_tail(dropped).rstrip(" ,;:-.!"))]  # as said, capital letter and all
         return quote, en.habit_statement(quote) or en.en_statement(implicit), False
     if not at_sentence_start and starts_first_person and en.IMPLICIT_SUBJECT_RE.match(clause):
         implicit = en.en_clause("I " + clause, sentence=sentence)
@@ -232,6 +273,8 @@ def _english_reading(
         if value:
             return value[0], value[1], False
     quote = en.en_clause(clause, sentence=sentence)
+    if not quote and they:
+        return _them_reading(clause, sentence=sentence, they=they)
     if not quote:
         return None
     statement = en.habit_statement(quote) or en.en_statement(quote)
@@ -253,7 +296,7 @@ def _chinese_reading(clause: str, *, after_first_person: bool) -> tuple[str, str
 
 
 def _turn_clauses(
-    turn: Turn, *, previous_assistant: str | None, order_start: int, they: str | None = None,
+    turn: Turn, *, previous_assistant: str | None, order_start: int, they: str | None = None, earlier: str = "",
 ) -> list[_Clause]:
     """Every self-disclosure clause of one user turn, in order (see the module docstring)."""
     text = turn.content[:MAX_CHARS_READ]
@@ -277,7 +320,9 @@ def _turn_clauses(
     fenced = [(m.start(), m.end()) for m in re.finditer(r"```[\s\S]*?(?:```|$)", text)]
     spans = sentences(text)
     # The answer to the assistant's question comes first, after any reaction ("That's cool. Pizza, you?").
-    first_start = next((a for a, b in spans if not _REACTION_RE.match(text[a:b])), spans[0][0] if spans else 0)
+    # "Thanks, Maria! Three times a week" — a greeting with a name is not the answer either.
+    first_start = next((a for a, b in spans if not _REACTION_RE.match(text[a:b]) and not _VOCATIVE_RE.match(text[a:b])),
+                       spans[0][0] if spans else 0)
     # Questions are found once per turn (a long paste would make a per-sentence search quadratic).
     frames = list(answers.QUESTION_FRAME_RE.finditer(text))
     assistant_question = answers.last_question(previous_assistant[-300:]) if previous_assistant else None
@@ -303,7 +348,7 @@ def _turn_clauses(
             after_first_person = False
             for c_start, c_end in _split_clauses(text, s_start, s_end, zh.ZH_CLAUSE_SPLIT_RE):
                 clause = text[c_start:c_end]
-                reading = _chinese_reading(clause, after_first_person=after_first_person)
+                reading = _chinese_reading(clause, after_first_person=after_first_person) or zh.zh_value(clause)
                 if reading is None and first_sentence and c_start == s_start and zh.ZH_OPENING_STATE_RE.match(clause):
                     reading = (clause, "用户" + clause.rstrip("。！!~～ "))
                 after_first_person = reading is not None
@@ -313,20 +358,36 @@ def _turn_clauses(
         # The question a short answer refers to: an earlier one of the user's own, or the assistant's last one.
         question = answers.question_before(frames, s_start) or assistant_question
         starts_first_person = bool(en.EN_START_RE.match(en.LEAD_FILLER_RE.sub("", sentence[:80])))
-        for c_start, c_end in _split_clauses(text, s_start, s_end, en.EN_CLAUSE_SPLIT_RE):
+        previous_piece = (s_start, s_start)
+        for c_start, c_end, suffix in en.subordinate_split(text, _split_clauses(text, s_start, s_end, en.EN_CLAUSE_SPLIT_RE)):
+            companion_piece, previous_piece = previous_piece, (c_start, c_end)
+            # after a dash or a semicolon the clause starts afresh: "Been quite a ride - had an audition yesterday"
+            fresh = c_start == s_start or bool(re.search(r"[-–—;]\s*$", text[s_start:c_start]))
             reading = _english_reading(
-                text[c_start:c_end], sentence=sentence.strip(), at_sentence_start=c_start == s_start,
+                text[c_start:c_end], sentence=sentence.strip(), at_sentence_start=fresh,
                 first_sentence=first_sentence, starts_first_person=starts_first_person, question=question,
                 previous_assistant=previous_assistant, they=they,
             )
             if reading is None:
                 continue
             quote, statement, borrowed = reading
+            category = en.category_en(statement)  # "… when they were a kid" does not make it about a kid
+            if suffix and not borrowed:
+                statement = f"{statement.rstrip(' .!')}{suffix}"
             if borrowed and sensitive_category(statement):
                 continue  # "Do you take insulin?" → "I do" says more than the user's two words
             said = text[c_start:c_end]
+            together = _together(text, companion=companion_piece, start=c_start, quote=quote, statement=statement)
+            if together:
+                quote, statement, said = together[0], together[1], together[0]
+                category = en.category_en(statement)
             lead = said[: said.find(quote)] if quote in said else ""
-            add(quote, statement, en.category_en(statement), is_zh=False, initiated=volunteered, lead=lead)
+            before = text[s_start:c_start] if not together else ""
+            if before.strip() and not en.LEAD_FILLER_RE.sub("", before).strip() and dates.plan_phrase_en(before):
+                # "Tomorrow, I'm flying to Denver": the plan's time was split off with the comma. (A past time split off
+                # this way is not added: dated news of the day waits in the pool, see docs/engine.md round 4.)
+                lead = before + lead
+            add(quote, statement, category, is_zh=False, initiated=volunteered, lead=lead)
             if borrowed:
                 continue
             bare = en.LEAD_FILLER_RE.sub("", text[c_start:c_end])
@@ -343,7 +404,8 @@ def _turn_clauses(
             # "I love music, black sabbath is my favorite": the favourite after the comma is a second reading.
             tail = _favourite(sentence.rstrip(" .!…").rsplit(",", 1)[-1]) if "," in sentence else None
             readings = [en.made_by_me(sentence), en.named_statement(en.LEAD_FILLER_RE.sub("", sentence)),
-                        tail[:2] if tail else None]
+                        tail[:2] if tail else None, en.shown_mine(sentence), en.appositive_name(sentence),
+                        en.love_of(sentence), en.pronoun_name(sentence, before=f"{earlier} {(previous_assistant or '')[-300:]}")]
             for reading in readings + en.introduced_statements(sentence):
                 if reading and reading[0] not in quoted:
                     add(reading[0], reading[1], en.category_en(reading[1]), is_zh=False, initiated=volunteered,
@@ -363,6 +425,7 @@ def extract_candidates(turns: list[Turn], *, limit: int = MAX_CANDIDATES) -> lis
     seen: set[str] = set()
     recent_people: list[list[tuple[str, str, str | None]]] = []  # relatives named in the last user turns
     user_groups: list[str] = []  # "my kids" in the user's turn before this one
+    previous_user = this_user = ""
     for turn in turns:
         if turn.role == "assistant":
             previous_assistant = turn.content
@@ -377,8 +440,10 @@ def extract_candidates(turns: list[Turn], *, limit: int = MAX_CANDIDATES) -> lis
         they = resolve.the_group(user_groups + own_groups + resolve.groups_mentioned(
             (previous_assistant or "")[-300:], by_user=False))
         user_groups = own_groups
-        for clause in _turn_clauses(turn, previous_assistant=previous_assistant, order_start=len(clauses), they=they):
-            clause = _read_in_context(clause, people=people, before=said_before)
+        previous_user, this_user = this_user, text[-400:]  # "I adopted a pup" … "What's her name?" … "Her name is Shadow"
+        for clause in _turn_clauses(turn, previous_assistant=previous_assistant, order_start=len(clauses), they=they,
+                                    earlier=previous_user):
+            clause = _read_in_context(clause, people=people, before=said_before, group=they)
             said_before.append(clause.statement)
             clause = _dated(clause, said_at=turn.created_at)
             key = " ".join(content_tokens(clause.statement))
@@ -401,9 +466,10 @@ def extract_candidates(turns: list[Turn], *, limit: int = MAX_CANDIDATES) -> lis
     return most_important(found, limit=limit)
 
 
-def _read_in_context(clause: _Clause, *, people: list, before: list[str]) -> _Clause:
+def _read_in_context(clause: _Clause, *, people: list, before: list[str], group: str | None = None) -> _Clause:
     """The clause's statement with its pronoun or missing object filled from what came before."""
     statement = resolve.resolve_ellipsis(resolve.resolve_pronoun(clause.statement, people=people), before=before)
+    statement = resolve.resolve_them(statement, group=group)
     if not CJK_RE.search(statement[:4]):
         statement = resolve.tidy_en(statement)
     if statement == clause.statement:

@@ -108,6 +108,20 @@ def resolve_pronoun(statement: str, *, people: list[tuple[str, str, str]]) -> st
     return statement
 
 
+_THEM_OBJECT_EN_RE = re.compile(r"^(?P<head>User (?:[a-z']+ ){0,3}?[a-z']+) them\b(?P<rest>[^,;]*)$")
+
+
+def resolve_them(statement: str, *, group: str | None) -> str:
+    """"User likes holding them" → "User likes holding their turtles" when one group of the user's (kids, pets,
+    …) was named lately (groups_mentioned / the_group); otherwise unchanged."""
+    if not group:
+        return statement
+    m = _THEM_OBJECT_EN_RE.match(statement)
+    if not m or re.search(r"\b(?:they|they'd|they're|they've|he|she|we|it|you|try|tried)\b", m.group("head")):
+        return statement  # "User figured they'd try them out": "them" belongs to another clause
+    return f"{m.group('head')} their {group}{m.group('rest')}"
+
+
 def resolve_ellipsis(statement: str, *, before: list[str]) -> str:
     """Fill a missing destination or object from the statement said just before (same turn)."""
     if not before:
