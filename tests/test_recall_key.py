@@ -263,3 +263,30 @@ def test_embeddings_are_stored_in_the_row_so_the_exact_stage_reads_no_toast(user
     with connection.cursor() as cursor:
         cursor.execute("UPDATE dreaming_memory SET embedding = embedding::real[]::vector")
     assert _memory_toast_rows_and_storage() == (0, "m")
+
+
+@pytest.mark.django_db(transaction=True)
+def test_migration_0008_moves_stored_vectors_into_their_rows_and_fills_missing_keys(user):
+    from django.db.migrations.executor import MigrationExecutor
+
+    def migrate(target):
+        executor = MigrationExecutor(connection)
+        executor.migrate([("dreaming", target)])
+
+    leaf = MigrationExecutor(connection).loader.graph.leaf_nodes("dreaming")[0][1]
+    migrate("0007_memory_document_scope_index_only")
+    try:
+        rng = np.random.default_rng(5)
+        memories = [MemoryFactory(user=user, statement=f"User plays tune {i}", embedding=rng.standard_normal(512).tolist())
+                    for i in range(3)]
+        with connection.cursor() as cursor:  # a key lost by an older version (no trigger ran)
+            cursor.execute("ALTER TABLE dreaming_memory DISABLE TRIGGER memory_recall_key_sync")
+            cursor.execute("UPDATE dreaming_memory SET recall_key = NULL WHERE id = %s", [memories[0].pk])
+            cursor.execute("ALTER TABLE dreaming_memory ENABLE TRIGGER memory_recall_key_sync")
+        assert _memory_toast_rows_and_storage() == (6, "x")
+        assert stored_key(memories[0].pk) is None
+    finally:
+        migrate(leaf)
+    assert _memory_toast_rows_and_storage() == (0, "m")
+    for memory in memories:
+        assert_key_is_current(memory.pk)

@@ -4,7 +4,9 @@ recall_index_sync() sets the column's storage and the table's toast_tuple_target
 rewrites the existing rows so their vectors move into the row (a value Postgres already stored out
 of line stays there until it is written again: `embedding = embedding` would keep the old TOAST
 pointer, so the value is rebuilt through real[]). On a large install this rewrites the memory table
-once; the trigger sees an unchanged embedding and leaves the recall keys alone.
+once; the trigger sees an unchanged embedding and leaves the recall keys alone. A row that has an
+embedding but no key (possible in a database that went through a development version of 0006,
+which only computed keys when it built the projection) gets its key in the same pass.
 Backwards: the default storage again (rows stay where they are).
 """
 from django.db import migrations
@@ -15,7 +17,9 @@ def forward(apps, schema_editor):
 
     recall_index_sync(schema_editor=schema_editor)
     schema_editor.execute(
-        "UPDATE dreaming_memory SET embedding = embedding::real[]::vector WHERE embedding IS NOT NULL"
+        "UPDATE dreaming_memory SET embedding = embedding::real[]::vector, "
+        "recall_key = coalesce(recall_key, memory_recall_key(embedding, importance, confidence, last_seen)) "
+        "WHERE embedding IS NOT NULL"
     )
 
 
