@@ -17,6 +17,22 @@ from bench.report import Figure
 from dreaming.verify import normalize_for_match
 
 
+def person_sessions(*, username: str, person: dict) -> list[dict]:
+    """One chat session per day of the person's history: their queries as the user's turns, a minute apart."""
+    sessions = []
+    for day, exchanges in sorted(person["history"].items()):
+        at = datetime.fromisoformat(day).replace(hour=20, tzinfo=timezone.utc)
+        messages = []
+        for j, x in enumerate(exchanges):
+            for role, text in (("user", x.get("query")), ("assistant", x.get("response"))):
+                if text and text.strip():
+                    messages.append({"role": role, "content": text, "external_id": f"{day}-{j}-{role[0]}",
+                                     "created_at": (at + timedelta(seconds=60 * j + (role == "assistant"))).isoformat()})
+        if messages:
+            sessions.append({"user": username, "external_id": day, "started_at": messages[0]["created_at"], "messages": messages})
+    return sessions
+
+
 def run(ctx) -> list[Figure]:
     path = ctx.dataset("memorybank_cn/memory_bank_cn_dev.json")
     if path is None:
@@ -28,16 +44,7 @@ def run(ctx) -> list[Figure]:
     for i, (name, person) in enumerate(data.items()):
         username = f"memorybank{i}"
         users.append((username, name, person))
-        for day, exchanges in sorted(person["history"].items()):
-            at = datetime.fromisoformat(day).replace(hour=20, tzinfo=timezone.utc)
-            messages = []
-            for j, x in enumerate(exchanges):
-                for role, text in (("user", x.get("query")), ("assistant", x.get("response"))):
-                    if text and text.strip():
-                        messages.append({"role": role, "content": text, "external_id": f"{day}-{j}-{role[0]}",
-                                         "created_at": (at + timedelta(seconds=60 * j + (role == "assistant"))).isoformat()})
-            if messages:
-                sessions.append({"user": username, "external_id": day, "started_at": messages[0]["created_at"], "messages": messages})
+        sessions.extend(person_sessions(username=username, person=person))
     chats_import(jsonl_write(sessions, ctx.workdir / "memorybank.jsonl"))
     total = found = found_pending = raw_found = 0
     missing: dict[str, list[str]] = {}

@@ -364,7 +364,8 @@ def _cluster_new(night: _Night, cluster: Cluster, *, contradicts: Memory | None 
         return
     for candidate in cluster.candidates:
         _candidate_close(candidate, status=Candidate.Status.DISMISSED, now=night.now, score=score, breakdown=breakdown,
-                         reason=f"Dismissed: score {score:.2f} is below the pending threshold.")
+                         reason=f"Dismissed: score {score:.2f} is below the pending threshold"
+                                f"{' (' + breakdown['vague'] + ')' if breakdown.get('vague') else ''}.")
     night.counters["dropped"] += len(cluster.candidates)
 
 

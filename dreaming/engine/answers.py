@@ -173,9 +173,15 @@ _DOING_RE = re.compile(
 _FRAGMENT_REJECT_RE = re.compile(
     r"^(?:you|he|she|it|it's|its|that|that's|thats|this|they|them|those|these|him|her|we|there|what|how|why|who|when|where|yes|no|"
     r"yeah|yep|nope|nah|sure|ok|okay|thanks|thank|sounds|wow|lol|haha|hi|hello|hey|not|nothing|none|me|"
-    r"same|i|i'm|my)\b|\b(?:is|are|was|were|sounds|seems|looks|do|does|did|can|will|would|should|you|your)\b",
+    r"same|i|i'm|my)\b|\b(?:is|are|was|were|sounds|seems|looks|do|does|did|can|will|would|should|you|your)\b"
+    # an exclamation or a wish is no answer ("Woohoo, Nate!", "Have fun with that", "Good luck!")
+    r"|^(?:woo+hoo+|woo+t|yay+|yippee|hooray|whoa|omg|aw+|oh|ah|congrat\w*|cheers|hehe|have (?:fun|a)|good luck|"
+    r"take care|let's|hang in|go for it|enjoy|keep (?:it|up|going)|awesome|amazing|great|cool|nice|sweet|"
+    r"wonderful|fantastic|perfect)\b",
     re.I,
 )
+# "…, Nate": a name addressed to the other side ends the fragment; it is not part of any answer.
+_ADDRESSED_RE = re.compile(r",\s*[A-Z][a-z]+\W*$")
 
 
 _ABOUT_A_PRONOUN_RE = re.compile(r"\b(?:about|in|of|from|on) (?:it|that|this|them|those|these)\b[^?]*\?\s*$", re.I)
@@ -191,6 +197,7 @@ def answer_to_wh_question(fragment: str, question_text: str | None) -> tuple[str
     fragment = _ASK_BACK_RE.sub("", fragment.strip()).strip(" .!…,")
     fragment = re.split(r"\s*(?:;|\s[-–—]\s)\s*", fragment, maxsplit=1)[0]  # "Three times a week; it keeps us on track"
     size = len(fragment.split())
+    fragment = _ADDRESSED_RE.sub("", fragment).strip(" .!…,")
     if not fragment or size > 8 or fragment.endswith("?") or _FRAGMENT_REJECT_RE.search(fragment):
         return None
     last_question = re.split(r"(?<=[.!?])\s+", question_text.strip())
@@ -203,6 +210,8 @@ def answer_to_wh_question(fragment: str, question_text: str | None) -> tuple[str
         if not m:
             continue
         groups = m.groupdict()
+        if re.search(r"\b(?:or|and)$", groups.get("k") or ""):
+            return None  # "Do you have any goals or activities…?" → "One": one of which?
         if template == "User has been {k} for {f}":
             fragment = re.sub(r"\s+(?:already|now|so far|and counting)$", "", fragment, flags=re.I)
             if not re.match(r"(?:\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten|almost|about|over|nearly)\b",

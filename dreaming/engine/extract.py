@@ -195,7 +195,7 @@ def _says_something(rest: str) -> bool:
     return bool([w for w in content_tokens(rest) if w not in en.PRONOUN_ONLY])
 
 
-_EMPTY_STATEMENT_RE = re.compile(r"^User (?:goes|does|has|gets|makes|takes|is|was|did|had|can't|can|will)$")
+_EMPTY_STATEMENT_RE = re.compile(r"^User (?:goes|does|has|gets|makes|takes|is|was|did|had|can't|can|will|works|tries|knows)$")
 
 
 def _english_reading(
@@ -444,6 +444,8 @@ def extract_candidates(turns: list[Turn], *, limit: int = MAX_CANDIDATES) -> lis
         for clause in _turn_clauses(turn, previous_assistant=previous_assistant, order_start=len(clauses), they=they,
                                     earlier=previous_user):
             clause = _read_in_context(clause, people=people, before=said_before, group=they)
+            if _EMPTY_STATEMENT_RE.match(clause.statement):
+                continue  # "User works, Maria" once the name said to the other side is gone: nothing left
             said_before.append(clause.statement)
             clause = _dated(clause, said_at=turn.created_at)
             key = " ".join(content_tokens(clause.statement))

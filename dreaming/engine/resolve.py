@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import re
 
+from dreaming.engine.third_person import AND_VERBS, conjugate
+
 _FEMALE_EN = "sister|mom|mum|mother|wife|girlfriend|fiancee|fiancée|daughter|aunt|niece|grandma|grandmother|granddaughter"
 _MALE_EN = "brother|dad|father|husband|boyfriend|fiance|fiancé|son|uncle|nephew|grandpa|grandfather|grandson"
 _FEMALE_ZH = "姐姐|妹妹|妈妈|母亲|老婆|妻子|女朋友|女友|女儿|奶奶|外婆|姥姥|闺蜜|姐|妹|妈"
@@ -48,21 +50,31 @@ _ARTICLE_CAPITAL_RE = re.compile(r"(?<=[a-z,] )(The|A|An|This|That|These|Those|S
 # "The kids look so cute! How did they handle it?" → "They were scared" is about the user's kids.
 _GROUP_NOUNS = (
     "kids|children|sons|daughters|twins|grandkids|grandchildren|parents|folks|siblings|brothers|sisters|"
-    "students|dogs|cats|pets|turtles|puppies|kittens|horses|chickens|birds|fish|rabbits|plants|paintings"
+    "students|dogs|cats|pets|turtles|puppies|kittens|horses|chickens|birds|fish|rabbits|plants|paintings|family"
 )
 _USER_GROUP_RE = re.compile(rf"\b(?:[Mm]y|[Oo]ur|[Tt]he)\s+(?:(?:two|three|four|little|older|younger|new|)\s*)?(?P<noun>{_GROUP_NOUNS})\b")
 _ASSISTANT_GROUP_RE = re.compile(rf"\b(?:[Yy]our|[Tt]he)\s+(?:(?:two|three|four|little|older|younger|new|)\s*)?(?P<noun>{_GROUP_NOUNS})\b")
 
 
+# "Family's super important to me": a group named without "my" when the user says what it is to them.
+_BARE_GROUP_RE = re.compile(rf"(?:^|[.!?]\s+)(?P<noun>{_GROUP_NOUNS.title()})(?:'s| is| are| means?)\b[^.!?]*?\bme\b")
+
+
 def groups_mentioned(text: str, *, by_user: bool) -> list[str]:
     """Plural things of the user's named in a turn: "my kids" / "our turtles" (the user), "your kids" (the
-    other side speaking of the user's), "the kids" (either)."""
-    pattern = _USER_GROUP_RE if by_user else _ASSISTANT_GROUP_RE
+    other side speaking of the user's), "the kids" (either), "Family's everything to me" (the user)."""
+    if by_user:
+        bare = [m.group("noun").lower() for m in _BARE_GROUP_RE.finditer(text)]
+        return bare + [m.group("noun").lower() for m in _USER_GROUP_RE.finditer(text)]
+    pattern = _ASSISTANT_GROUP_RE
     return [m.group("noun").lower() for m in pattern.finditer(text)]
 
 
 def the_group(mentions: list[str]) -> str | None:
     """The one plural thing named lately, or None when there are none or several."""
+    # "family" is everyone: it stands for "they" only when no narrower group (the kids, the dogs) was named
+    narrower = [m for m in mentions if m != "family"]
+    mentions = narrower or mentions
     return mentions[0] if len(set(mentions)) == 1 else None
 
 
@@ -108,7 +120,11 @@ def resolve_pronoun(statement: str, *, people: list[tuple[str, str, str]]) -> st
     return statement
 
 
-_THEM_OBJECT_EN_RE = re.compile(r"^(?P<head>User (?:[a-z']+ ){0,3}?[a-z']+) them\b(?P<rest>[^,;]*)$")
+_THEM_OBJECT_EN_RE = re.compile(r"^(?P<head>User (?:[a-z']+ ){0,3}?[a-z']+) them\b(?!-)(?P<rest>[^,;]*)$")
+
+
+# "…how much they need them": the user ("they") cannot be their own verb's "them", so it is the group.
+_THEY_VERB_THEM_RE = re.compile(r"^(?P<head>User\b[^,;]*\bthey (?:[a-z']+ )?[a-z']+) them$")
 
 
 def resolve_them(statement: str, *, group: str | None) -> str:
@@ -116,6 +132,9 @@ def resolve_them(statement: str, *, group: str | None) -> str:
     …) was named lately (groups_mentioned / the_group); otherwise unchanged."""
     if not group:
         return statement
+    they_them = _THEY_VERB_THEM_RE.match(statement)
+    if they_them:
+        return f"{they_them.group('head')} their {group}"
     m = _THEM_OBJECT_EN_RE.match(statement)
     if not m or re.search(r"\b(?:they|they'd|they're|they've|he|she|we|it|you|try|tried)\b", m.group("head")):
         return statement  # "User figured they'd try them out": "them" belongs to another clause
@@ -140,6 +159,64 @@ def resolve_ellipsis(statement: str, *, before: list[str]) -> str:
     return statement
 
 
+# "…with their business, Jon" / "…, btw": a name addressed to the other side, or a chat tic, after the last comma.
+# Not after a noun that takes a name ("User has a dog, Max") nor after a capitalised word ("Austin, Texas").
+_NAMEABLE = (r"dog|cat|puppy|pup|kitten|pet|hamster|rabbit|bunny|bird|parrot|horse|fish|turtle|snake|son|daughter|"
+             r"baby|kid|child|boy|girl|brother|sister|mom|mum|dad|wife|husband|partner|boyfriend|girlfriend|friend|"
+             r"cousin|aunt|uncle|niece|nephew|grandma|grandpa|name|named|called|band|book|song|album|film|movie|"
+             r"show|game|team|city|town|country|state")
+_TRAILING_ADDRESS_RE = re.compile(
+    r"(?P<before>\S+),\s*(?P<who>[A-Z][a-z]+)\W*$|,\s*(?P<tic>btw|lol|haha+|tbh|imo|fyi|honestly|hehe|lmao)\W*$"
+)
+_NAMEABLE_RE = re.compile(rf"^(?:{_NAMEABLE})s?$|^[A-Z]")
+
+
+def _address_match(statement: str) -> re.Match | None:
+    m = _TRAILING_ADDRESS_RE.search(statement)
+    if m and m.group("who") and _NAMEABLE_RE.match(m.group("before")):
+        return None
+    return m
+
+
+def trailing_address(statement: str) -> str | None:
+    """The name or chat tic a statement ends with, said to the other side ("User works hard, Maria" → "Maria")."""
+    m = _address_match(statement.rstrip(" .!"))
+    return (m.group("who") or m.group("tic")) if m else None
+
+
+# "…soaking in the sun like this": pointing at a photo the memory does not have.
+_LIKE_THIS_RE = re.compile(r"\s+like (?:this|that)(?: one)?\s*$")
+# "User loves climbing, sliding": the engine cut a list before its "and"; the cut item goes too.
+_NOT_A_LIST_ITEM = r"too|though|again|now|then|anyway|either|also|thanks|please|sorry|right|yeah|yes|no|ok|okay|lol|haha"
+_CUT_LIST_RE = re.compile(rf",\s*(?!(?:{_NOT_A_LIST_ITEM})\b)(?![a-z]+ly\b)[a-z]+\s*$")
+
+
+def _repair_cut_list(statement: str) -> str:
+    """"User loves climbing, sliding" → "User loves climbing and sliding"; "User watches movies, hike" → "… and
+    hikes". Only the shape the engine leaves when it cuts "X, Y, and Z" at the "and": one comma, one word after it
+    (a list said without "and", "cuisines mexican, italian, chinese", has more commas and is left alone)."""
+    cut = _CUT_LIST_RE.search(statement)
+    if not cut or statement.count(",") != 1 or not statement.startswith("User"):
+        return statement
+    head, item = statement[: cut.start()], cut.group(0).strip(" ,")
+    first_verb = re.match(r"^User (?:\w+ly |still |also |usually |often )?(\w+)", head)
+    if item in AND_VERBS and first_verb and first_verb.group(1).endswith("s") and not re.search(r"\bto \w+$", head):
+        item = conjugate(item)  # the user's second activity agrees with the first: "watches movies and hikes"
+    return f"{head} and {item}"
+
+
+def trim_tail_en(statement: str) -> str:
+    """Take off what the statement does not need to stand on its own: a trailing name addressed to the other side,
+    "btw", a "like this" pointing at a photo, an item of a list cut short. The quote keeps the user's words."""
+    m = _address_match(statement.rstrip(" .!"))
+    if m:
+        statement = statement[: m.start("who") if m.group("who") else m.start("tic")].rstrip(" ,")
+    trimmed = _LIKE_THIS_RE.sub("", statement)
+    if len(trimmed.split()) >= 3:
+        statement = trimmed
+    return _repair_cut_list(statement)
+
+
 def tidy_en(statement: str) -> str:
     """"…Lena lives in Berlin, we video call" → "…, User and Lena video call"; "loves The bathhouse" → "the"."""
     if _WE_RE.search(statement):
@@ -154,4 +231,5 @@ def tidy_en(statement: str) -> str:
             if cut:
                 statement = statement[: cut.start()]
     statement = re.sub(r"^User also ", "User ", statement)  # "also" leans on a previous clause the memory lacks
+    statement = trim_tail_en(statement)
     return _ARTICLE_CAPITAL_RE.sub(lambda m: m.group(1).lower(), statement)

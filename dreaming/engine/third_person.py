@@ -37,10 +37,14 @@ _I_VERB_RE = re.compile(
     r"\b(?:I|i)\b( (?:(?:" + "|".join(sorted(_ADVERBS))
     + r"|(?!(?:fly|rely|apply|reply|supply|imply|multiply|comply|ally)\b)[a-z]+ly) )*)([A-Za-z'’]+)"
 )
+# Verbs common enough after "and" to be read as a second verb of the user's ("… and love to browse").
+AND_VERBS = frozenset(
+    """love like enjoy hate prefer have own work live play go do want need spend make take watch read teach study run
+    ride drive cook bake collect listen write paint draw sing dance travel hike swim find keep try stay feel learn""".split()
+)
 _AND_VERB_RE = re.compile(
     r"^([^,;]*?\b(?:and|or) (?:(?:also|still|really|often|usually|always|sometimes) )*)"
-    r"(love|like|enjoy|hate|prefer|have|own|work|live|play|go|do|want|need|spend|make|take|watch|read|"
-    r"teach|study|run|ride|drive|cook|bake|collect|listen|write|paint|draw|sing|dance|travel|hike|swim)\b"
+    rf"({'|'.join(sorted(AND_VERBS))})\b"
 )
 _MY_X_AND_I_RE = re.compile(r"^(?:[Mm]y) ((?:\w+ ){0,2}\w+) and (?:I|me)\b")
 
@@ -78,7 +82,13 @@ def to_third_person_en(text: str) -> str:
     else:
         head, tail = "", text
     # "User is quiet and love to browse" → "… and loves to browse".
-    tail = _AND_VERB_RE.sub(lambda m: f"{m.group(1)}{conjugate(m.group(2))}", tail)
+    # …but not under an infinitive, a modal or "let / make / help": "User tries to stay calm and find a way", "User
+    # can expand their store and get closer to customers", "lets them show their creativity and share their love".
+    bare_infinitive = re.search(r"\b(?:can|could|will|would|shall|should|may|might|must|cannot|can't|won't|wouldn't|"
+                                r"couldn't|shouldn't|didn't|doesn't|don't|let|lets|make|makes|help|helps)$", head)
+    tail = _AND_VERB_RE.sub(lambda m: m.group(0) if bare_infinitive or re.search(
+        r"\b(?:to|let|lets|make|makes|help|helps|can|could|will|would|should|might|may|must) \w+", m.group(1)) else
+                            f"{m.group(1)}{conjugate(m.group(2))}", tail)
     tail = re.sub(r"\b(?:I|i)(?:'|’)m\b", "they're", tail)
     tail = re.sub(r"\b(?:I|i)(?:'|’)(ve|ll|d)\b", r"they'\1", tail)
     tail = re.sub(r"\bI (?:am|m)\b", "they are", tail)
