@@ -10,7 +10,8 @@ secondary indexes dropped during the load and rebuilt afterwards, then VACUUM AN
 scans need the visibility map; the same VACUUM runs after a new migration touched the cached table).
 
 Measured: `recall(user=..., query=..., k=10)` — the function the API and `manage.py recall` call —
-on natural chat messages, p50/p95. Baseline: the same user with the same 10k memories in the small
+on natural chat messages, p50/p95, as a web process runs it (MEMORY.md cache and recall's key
+cache on, warmed by 20 queries), and again with those caches off (the index-only scan per query). Baseline: the same user with the same 10k memories in the small
 bench database (10k rows in the table), so the ratio shows what the other 990k rows cost.
 """
 from __future__ import annotations
@@ -31,7 +32,7 @@ from bench.report import Figure, percentile
 from bench.speed_context import memories_create
 from bench.synth import memory_statements, user_turns
 from dreaming.context import memory_md_render_all
-from dreaming.context_cache import memory_md_cache_stop
+from dreaming.context_cache import memory_md_cache_stop, memory_md_cache_wait_live
 from dreaming.models import Memory
 from dreaming.providers import get_embedder
 from dreaming import recall as recall_module
@@ -62,6 +63,8 @@ def _migrations_digest() -> str:
 
 
 def _measure(*, user, queries: list[str], embedder) -> list[float]:
+    if settings.MEMORY_MD_CACHE:
+        memory_md_cache_wait_live()  # as in a running web process: the listener is up
     for query in queries[:20]:  # warm the buffer cache and the code paths
         recall(user=user, query=query, k=10, embedder=embedder)
     times = []
@@ -89,16 +92,21 @@ def run(ctx) -> list[Figure]:
         rows = Memory.objects.count()
         mine = Memory.objects.filter(user=big_user).count()
         big = _measure(user=big_user, queries=queries, embedder=embedder)
+        # The same without the process's key cache: the index-only scan on every query.
+        with _key_cache_off():
+            scan = _measure(user=big_user, queries=queries, embedder=embedder)
         plan = _shortlist_plan(user=big_user, query=queries[0], embedder=embedder)
         overlap, identical = _agreement(user=big_user, queries=queries[: ctx.pick(full=150, quick=50)], embedder=embedder)
 
     ms = lambda values, p: 1000 * percentile(values, p)  # noqa: E731
     big_p50, big_p95, small_p50, small_p95 = ms(big, 50), ms(big, 95), ms(small, 50), ms(small, 95)
+    scan_p50, scan_p95 = ms(scan, 50), ms(scan, 95)
     cache_note = (f"built the {rows:,}-row table in {seconds:.0f} s" if built
                   else f"reused the cached {rows:,}-row database {BIG_DB}")
     ctx.details["recall"] = {
         "rows": rows, "user_rows": mine, "queries": len(queries), "built": built, "build_seconds": seconds,
         "big_ms": {"p50": big_p50, "p95": big_p95}, "small_ms": {"p50": small_p50, "p95": small_p95},
+        "big_index_scan_ms": {"p50": scan_p50, "p95": scan_p95},
         "exact_overlap_at_10": overlap, "exact_identical_top_10": identical, "shortlist_plan": plan,
     }
     return [
@@ -108,11 +116,26 @@ def run(ctx) -> list[Figure]:
                     f"the planner's shortlist plan on this table: {plan}"),
         Figure("recall", f"Recall p50, {mine:,} memories in {rows:,} rows (vs alone)", big_p50, small_p50, "ms",
                ratio=big_p50 / small_p50),
+        Figure("recall", f"Recall p95 without the process's key cache: index-only scan per query (vs with it)", scan_p95, big_p95, "ms",
+               ratio=scan_p95 / big_p95,
+               note=f"p50 {scan_p50:.2f} ms; MEMORY_MD_CACHE off (as in a transaction, or with PgBouncer in transaction mode): "
+                    "the shortlist comes from memory_recall_shortlist() instead of the keys held by the process"),
         Figure("recall", "Recall top 10 vs scoring every memory exactly (overlap@10)", overlap, None, "",
                note=f"the fast plan (shortlist key in the index + exact re-scoring of {recall_module.COARSE_CANDIDATES}) "
                     f"against the same score computed for all {mine:,} memories of the user in NumPy; "
                     f"identical top 10 in {identical:.0%} of queries"),
     ]
+
+
+class _key_cache_off:
+    """MEMORY_MD_CACHE off for a while: recall reads MEMORY.md and shortlists in the database."""
+
+    def __enter__(self):
+        self.saved = settings.MEMORY_MD_CACHE
+        settings.MEMORY_MD_CACHE = False
+
+    def __exit__(self, *exc):
+        settings.MEMORY_MD_CACHE = self.saved
 
 
 def _shortlist_plan(*, user, query: str, embedder) -> str:

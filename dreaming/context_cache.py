@@ -136,9 +136,11 @@ class MemoryMdCache:
 class _Listener(threading.Thread):
     """LISTENs on its own autocommit connection and invalidates; reconnects with backoff."""
 
-    def __init__(self, *, cache: MemoryMdCache, params: dict):
+    def __init__(self, *, cache: MemoryMdCache, params: dict, companions: tuple[MemoryMdCache, ...] = ()):
         super().__init__(name="memory-md-listener", daemon=True)
         self.cache = cache
+        # Caches keyed by user that follow the same notifications (recall's shortlist keys).
+        self.caches = (cache, *companions)
         self.params = params
         self.stopping = threading.Event()
         self.backend_pid: int | None = None  # of the current connection (tests terminate it)
@@ -151,7 +153,8 @@ class _Listener(threading.Thread):
                     conn.execute(f"LISTEN {CHANNEL}")
                     self.backend_pid = conn.info.backend_pid
                     # Changes committed while we were not listening were never announced to us.
-                    self.cache.reset(live=True)
+                    for cache in self.caches:
+                        cache.reset(live=True)
                     self.cache.stats.connects += 1
                     failures = 0
                     self._listen(conn)
@@ -159,7 +162,8 @@ class _Listener(threading.Thread):
                 if not self.stopping.is_set():
                     log.warning("MEMORY.md cache listener lost its connection: %s", exc)
             finally:
-                self.cache.reset(live=False)
+                for cache in self.caches:
+                    cache.reset(live=False)
                 self.backend_pid = None
             if self.stopping.is_set():
                 break
@@ -184,9 +188,11 @@ class _Listener(threading.Thread):
         try:
             user_id = int(payload)
         except ValueError:  # '*' (a TRUNCATE) or anything unexpected: forget everything
-            self.cache.reset(live=True)
+            for cache in self.caches:
+                cache.reset(live=True)
             return
-        self.cache.invalidate_user(user_id)
+        for cache in self.caches:
+            cache.invalidate_user(user_id)
 
     def stop(self, timeout: float = 5.0) -> None:
         self.stopping.set()
@@ -195,14 +201,18 @@ class _Listener(threading.Thread):
 
 # --- The process's cache ------------------------------------------------------------------
 _cache: MemoryMdCache | None = None
+# Recall's shortlist keys per user (dreaming/recall.py), invalidated by the same listener: the
+# memory table notifies the same channel (migration 0009). A separate LRU because its entries are
+# large (264 bytes per memory) and bounded by RECALL_KEY_CACHE_SIZE users instead.
+_recall_cache: MemoryMdCache | None = None
 _start_lock = threading.Lock()
 
 
 def _forget_parent_state() -> None:
     # The parent's lock may be held by one of its threads at fork time, and its listener thread
     # does not exist here: start over. (psycopg does not close a connection inherited by fork.)
-    global _cache, _start_lock
-    _cache, _start_lock = None, threading.Lock()
+    global _cache, _recall_cache, _start_lock
+    _cache, _recall_cache, _start_lock = None, None, threading.Lock()
 
 
 os.register_at_fork(after_in_child=_forget_parent_state)
@@ -232,12 +242,12 @@ def memory_md_cache() -> MemoryMdCache:
 
 
 def _start() -> MemoryMdCache:
-    global _cache
+    global _cache, _recall_cache
     with _start_lock:
         if _cache is None or _cache.pid != os.getpid():
-            _cache = MemoryMdCache()
+            _cache, _recall_cache = MemoryMdCache(), MemoryMdCache()
         if _cache.listener is None:
-            _cache.listener = _Listener(cache=_cache, params=_listener_params())
+            _cache.listener = _Listener(cache=_cache, params=_listener_params(), companions=(_recall_cache,))
             _cache.listener.start()
         return _cache
 
@@ -256,11 +266,26 @@ def memory_md_cached(*, key: Key, fetch: Callable[[], object | None]) -> object 
     return value
 
 
+def recall_keys_cached(*, user_id: int, fetch: Callable[[], object]) -> object:
+    """Recall's shortlist keys of one user from this process's cache, or `fetch()` (stored only
+    when no invalidation raced it). Read-only for the caller, like memory_md_cached."""
+    memory_md_cache()  # the listener, which also keeps this cache live
+    cache = _recall_cache
+    if cache is None:  # stopped meanwhile (tests, bench)
+        return fetch()
+    hit, value, ticket = cache.lookup((user_id, None))
+    if hit:
+        return value
+    value = fetch()
+    cache.store((user_id, None), value, ticket, max_entries=settings.RECALL_KEY_CACHE_SIZE)
+    return value
+
+
 def memory_md_cache_evict(*, user_id: int) -> None:
     """Drop a user's entries now (writers in this process call it on commit)."""
-    cache = _cache
-    if cache is not None and cache.pid == os.getpid():
-        cache.invalidate_user(user_id)
+    for cache in (_cache, _recall_cache):
+        if cache is not None and cache.pid == os.getpid():
+            cache.invalidate_user(user_id)
 
 
 def memory_md_cache_wait_live(*, timeout: float = 5.0) -> bool:
@@ -274,9 +299,12 @@ def memory_md_cache_wait_live(*, timeout: float = 5.0) -> bool:
 
 def memory_md_cache_stop() -> None:
     """Stop the listener, close its connection and drop the cache (tests, bench, shutdown)."""
-    global _cache
+    global _cache, _recall_cache
     with _start_lock:
         cache, _cache = _cache, None
+        recall_cache, _recall_cache = _recall_cache, None
     if cache is not None and cache.pid == os.getpid() and cache.listener is not None:
         cache.listener.stop()
         cache.reset(live=False)
+    if recall_cache is not None:
+        recall_cache.reset(live=False)

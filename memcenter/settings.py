@@ -150,6 +150,9 @@ TOMBSTONE_KEY = env_str("TOMBSTONE_KEY", SECRET_KEY)
 # the cache's own tests turn it on with transaction=True.
 MEMORY_MD_CACHE = env_bool("MEMORY_MD_CACHE", not TESTING)
 MEMORY_MD_CACHE_SIZE = env_int("MEMORY_MD_CACHE_SIZE", 5000, minimum=1)  # documents per process (LRU)
+# Recall's shortlist keys (264 bytes per memory) kept per process for this many users (LRU), while
+# MEMORY_MD_CACHE is on: recall then ranks them in NumPy instead of scanning the index.
+RECALL_KEY_CACHE_SIZE = env_int("RECALL_KEY_CACHE_SIZE", 64, minimum=1)
 
 # --- Deep sleep and weekly consolidation (area: deep; see docs/deep.md) --------------
 # Cosine similarity at which two candidates are "the same topic" (clustering) and two active

@@ -370,8 +370,10 @@ def test_recall_reads_memory_md_s_ids_from_the_cache(live_cache, django_assert_n
 
     user = rendered_user("User has a dog named Milo")
     extra = MemoryFactory(user=user, statement="User walks Milo every morning")
+    settle()  # a new memory notifies too (recall's cached keys follow it)
     in_md = memory_md_get(user=user).memory_ids
     assert in_md and extra.pk not in in_md
+    recall(user=user, query="Milo", k=5, record=False)  # reads the user's shortlist keys once
     with django_assert_num_queries(2):
         results = recall(user=user, query="Milo", k=5)
     assert [r.id for r in results] == [extra.pk]  # the MEMORY.md memory is not repeated
