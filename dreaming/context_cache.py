@@ -18,6 +18,7 @@ Correctness rules (docs/context.md, "The MEMORY.md cache"):
 """
 from __future__ import annotations
 
+import atexit
 import logging
 import os
 import threading
@@ -249,6 +250,10 @@ def _start() -> MemoryMdCache:
         if _cache.listener is None:
             _cache.listener = _Listener(cache=_cache, params=_listener_params(), companions=(_recall_cache,))
             _cache.listener.start()
+            # Stop before the interpreter's other exit handlers (atexit runs them last-in first-out):
+            # the embedded Postgres shuts down in one of them, and the listener would otherwise log
+            # a lost connection at the end of every management command.
+            atexit.register(memory_md_cache_stop)
         return _cache
 
 
