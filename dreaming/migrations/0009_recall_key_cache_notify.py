@@ -1,43 +1,28 @@
 """Recall's per-process key cache (dreaming/context_cache.py, dreaming/recall.py) follows the memory table.
 
-AFTER INSERT/DELETE on Memory, and UPDATE of what recall's shortlist reads (owner, status, persona,
-recall key), send `pg_notify('memcenter_memory_md', user_id)` — the MEMORY.md cache's channel, so
-one listener per process serves both caches; TRUNCATE sends '*'. Postgres delivers a NOTIFY at
-commit and de-duplicates equal payloads within a transaction, so a night's writes for one user
-cost one notification; updates of other columns (scores, counters, statements) send none.
+The MEMORY.md cache's notify function (migration 0005) fires on Memory too: INSERT and DELETE, and
+UPDATE only when something recall's shortlist reads changed (owner, status, persona, recall key) —
+scores, counters and statements send nothing; TRUNCATE sends '*'. Same channel, so one listener per
+process serves both caches. Postgres delivers a NOTIFY at commit and de-duplicates equal payloads
+within a transaction, so a night's writes for one user cost one notification.
 """
 from django.db import migrations
 
-FORWARD = r"""
-CREATE OR REPLACE FUNCTION memory_recall_notify() RETURNS trigger LANGUAGE plpgsql AS $$
-BEGIN
-    IF TG_OP = 'TRUNCATE' THEN
-        PERFORM pg_notify('memcenter_memory_md', '*');
-    ELSIF TG_OP = 'DELETE' THEN
-        PERFORM pg_notify('memcenter_memory_md', OLD.user_id::text);
-    ELSIF TG_OP = 'INSERT' THEN
-        PERFORM pg_notify('memcenter_memory_md', NEW.user_id::text);
-    ELSIF NEW.status IS DISTINCT FROM OLD.status OR NEW.persona_id IS DISTINCT FROM OLD.persona_id
-          OR NEW.recall_key IS DISTINCT FROM OLD.recall_key OR NEW.user_id IS DISTINCT FROM OLD.user_id THEN
-        PERFORM pg_notify('memcenter_memory_md', NEW.user_id::text);
-        IF NEW.user_id IS DISTINCT FROM OLD.user_id THEN
-            PERFORM pg_notify('memcenter_memory_md', OLD.user_id::text);
-        END IF;
-    END IF;
-    RETURN NULL;
-END
-$$;
-
-CREATE TRIGGER memory_recall_notify AFTER INSERT OR UPDATE OR DELETE ON dreaming_memory
-    FOR EACH ROW EXECUTE FUNCTION memory_recall_notify();
+FORWARD = """
+CREATE TRIGGER memory_recall_notify AFTER INSERT OR DELETE ON dreaming_memory
+    FOR EACH ROW EXECUTE FUNCTION memory_md_notify();
+CREATE TRIGGER memory_recall_notify_update AFTER UPDATE ON dreaming_memory
+    FOR EACH ROW WHEN (NEW.status IS DISTINCT FROM OLD.status OR NEW.persona_id IS DISTINCT FROM OLD.persona_id
+                       OR NEW.recall_key IS DISTINCT FROM OLD.recall_key OR NEW.user_id IS DISTINCT FROM OLD.user_id)
+    EXECUTE FUNCTION memory_md_notify();
 CREATE TRIGGER memory_recall_notify_truncate AFTER TRUNCATE ON dreaming_memory
-    FOR EACH STATEMENT EXECUTE FUNCTION memory_recall_notify();
+    FOR EACH STATEMENT EXECUTE FUNCTION memory_md_notify();
 """
 
 BACKWARD = """
 DROP TRIGGER IF EXISTS memory_recall_notify ON dreaming_memory;
+DROP TRIGGER IF EXISTS memory_recall_notify_update ON dreaming_memory;
 DROP TRIGGER IF EXISTS memory_recall_notify_truncate ON dreaming_memory;
-DROP FUNCTION IF EXISTS memory_recall_notify();
 """
 
 
