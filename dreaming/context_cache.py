@@ -262,12 +262,15 @@ def memory_md_cached(*, key: Key, fetch: Callable[[], object | None]) -> object 
 
     The caller must treat the value as read-only: it is shared by every thread of the process.
     """
-    cache = memory_md_cache()
+    return _cached(memory_md_cache(), key=key, fetch=fetch, max_entries=settings.MEMORY_MD_CACHE_SIZE)
+
+
+def _cached(cache: MemoryMdCache, *, key: Key, fetch: Callable[[], object | None], max_entries: int) -> object | None:
     hit, value, ticket = cache.lookup(key)
     if hit:
         return value
     value = fetch()
-    cache.store(key, value, ticket, max_entries=settings.MEMORY_MD_CACHE_SIZE)
+    cache.store(key, value, ticket, max_entries=max_entries)
     return value
 
 
@@ -278,12 +281,7 @@ def recall_keys_cached(*, user_id: int, fetch: Callable[[], object]) -> object:
     cache = _recall_cache
     if cache is None:  # stopped meanwhile (tests, bench)
         return fetch()
-    hit, value, ticket = cache.lookup((user_id, None))
-    if hit:
-        return value
-    value = fetch()
-    cache.store((user_id, None), value, ticket, max_entries=settings.RECALL_KEY_CACHE_SIZE)
-    return value
+    return _cached(cache, key=(user_id, None), fetch=fetch, max_entries=settings.RECALL_KEY_CACHE_SIZE)
 
 
 def memory_md_cache_evict(*, user_id: int) -> None:

@@ -160,9 +160,12 @@ COARSE_CANDIDATES = 200  # rows of the shortlist, scored exactly
 # the excluded ones are dropped from those, which leaves exactly the best `limit` of the rest.
 # Inside the scan, `NOT (id = ANY(exclude))` compared every one of the user's rows with every id of
 # MEMORY.md (10k × ~70): 4.6 ms of the query's 11.
+# What the exact stage reads of each shortlisted memory (the shortlist from the index or from the
+# process's keys): the scoring loop in recall() unpacks exactly these columns.
+_EXACT_COLUMNS = """m.id, m.statement, m.category, m.importance, m.confidence, EXTRACT(EPOCH FROM m.last_seen)::float8,
+       m.embedding <=> %(vector)s::vector"""
 _CANDIDATES_SQL = f"""
-SELECT m.id, m.statement, m.category, m.importance, m.confidence, EXTRACT(EPOCH FROM m.last_seen)::float8,
-       m.embedding <=> %(vector)s::vector
+SELECT {_EXACT_COLUMNS}
 FROM memory_recall_shortlist(%(user_id)s, %(persona_id)s, %(key)s::vector, %(scan)s) s
 JOIN {Memory._meta.db_table} m ON m.id = s.memory_id
 WHERE NOT (s.memory_id = ANY(%(exclude)s::bigint[]))
@@ -269,11 +272,10 @@ def recall_shortlist(block: KeyBlock, *, persona_id: int | None, query_key, excl
 
 
 _EXACT_SQL = f"""
-SELECT id, statement, category, importance, confidence, EXTRACT(EPOCH FROM last_seen)::float8,
-       embedding <=> %(vector)s::vector
-FROM {Memory._meta.db_table}
-WHERE id = ANY(%(ids)s::bigint[]) AND {{active_owner}} = %(user_id)s
-  AND COALESCE(persona_id, 0) IN (0, COALESCE(%(persona_id)s, 0))
+SELECT {_EXACT_COLUMNS}
+FROM {Memory._meta.db_table} m
+WHERE m.id = ANY(%(ids)s::bigint[]) AND {{active_owner}} = %(user_id)s
+  AND COALESCE(m.persona_id, 0) IN (0, COALESCE(%(persona_id)s, 0))
 """
 
 
