@@ -25,6 +25,7 @@ run: migrate
 	DJANGO_DEBUG=1 $(PY) manage.py serve --addr 127.0.0.1:8000
 
 test: setup
+	$(VENV)/bin/lint-imports --no-cache
 	$(PY) -m pytest $(PYTEST_ARGS)
 
 bench: migrate

@@ -79,8 +79,8 @@ def engine_buckets(conversations: list) -> dict[tuple[str, str], dict]:
     from datetime import datetime, timedelta, timezone
 
     from dreaming.engine.extract import MAX_CANDIDATES, extract_candidates, most_important
-    from dreaming.providers.base import Turn
-    from dreaming.sensitive import mask_secrets, sensitive_category
+    from dreaming.protocol import Turn
+    from dreaming.engine.sensitive import mask_secrets, sensitive_category
 
     result = {}
     for view, speaker, conversation in _views(conversations):
@@ -148,7 +148,7 @@ def pipeline_buckets(conversations: list, *, keepdb: bool, reuse: bool) -> dict[
         return _read_database(conversations)
     finally:
         if not reuse:
-            from dreaming.context_cache import memory_md_cache_stop
+            from dreaming.memory.context_cache import memory_md_cache_stop
 
             memory_md_cache_stop()
             connection.creation.destroy_test_db(old_name, verbosity=0, keepdb=keepdb)
@@ -157,7 +157,7 @@ def pipeline_buckets(conversations: list, *, keepdb: bool, reuse: bool) -> dict[
 def _read_database(conversations: list) -> dict[tuple[str, str], dict]:
     from chat.models import Message
     from dreaming.models import Candidate
-    from dreaming.sensitive import sensitive_category
+    from dreaming.engine.sensitive import sensitive_category
 
     result = {}
     for view, _, _ in _views(conversations):

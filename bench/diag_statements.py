@@ -8,7 +8,7 @@ LoCoMo (both speakers of every conversation), MSC and MemoryBank are imported an
 local engine) on a database of its own (MEMCENTER_TEST_DB), as the quality benches do. Every *active* memory's
 statement is then judged twice:
 
-- `product`: dreaming.scoring.vague_reason — the very check deep sleep uses to dismiss a candidate;
+- `product`: dreaming.memory.scoring.vague_reason — the very check deep sleep uses to dismiss a candidate;
 - `regex`: an independent, deliberately simple count (a bare pronoun as the last word, a capitalised name or
   "btw" after the last comma, an interjection after "User has", a Chinese statement ending in a bare pronoun),
   so the figure is not only graded by the rule that produced it.
@@ -118,7 +118,7 @@ def dream_all(datasets: Path, *, only: list[str]) -> dict[str, list[dict]]:
                                  "quotes": [s.quote for s in m.sources.all()]}
                                 for m in rows.select_related("user").prefetch_related("sources")]
     finally:
-        from dreaming.context_cache import memory_md_cache_stop
+        from dreaming.memory.context_cache import memory_md_cache_stop
 
         memory_md_cache_stop()
         connection.creation.destroy_test_db(old_name, verbosity=0)
@@ -126,7 +126,7 @@ def dream_all(datasets: Path, *, only: list[str]) -> dict[str, list[dict]]:
 
 
 def report(memories: dict[str, list[dict]], *, examples: int) -> dict:
-    from dreaming.scoring import vague_reason
+    from dreaming.memory.scoring import vague_reason
 
     counts = {}
     print(f"{'dataset':11} {'active':>7} {'product':>8} {'regex':>6} {'either':>7}")

@@ -20,9 +20,9 @@ import time
 from collections import Counter
 from pathlib import Path
 
-from dreaming.engine.dreamer import LocalDreamer
-from dreaming.providers.base import CallContext, Turn
-from dreaming.verify import normalize_for_match
+from dreaming.providers.local import LocalDreamer
+from dreaming.protocol import CallContext, Turn
+from dreaming.engine.quotes import normalize_for_match
 
 SKIP = {"coding", "document", "translation", "roleplay"}
 

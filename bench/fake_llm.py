@@ -13,8 +13,8 @@ from contextlib import contextmanager
 
 from django.test import override_settings
 
-from dreaming.engine.dreamer import LocalDreamer
-from dreaming.providers.base import Turn
+from dreaming.providers.local import LocalDreamer
+from dreaming.protocol import Turn
 
 _LINE = re.compile(r"^\[seq=(\d+)\] (user|assistant|system): ?(.*)$")
 

@@ -2,7 +2,7 @@
 
 Each of the 7 users' history is imported (one chat session per date; `query` → user, `response` →
 assistant) with `import_chats` and dreamed with `dream --now --backfill --user U`. Coverage: the
-share of the comma-separated hobbies that appear (substring after dreaming.verify.normalize_for_match)
+share of the comma-separated hobbies that appear (substring after dreaming.engine.quotes.normalize_for_match)
 in some memory statement of that user (`export_user`; active memories). Baseline: the same test on the
 user's raw messages — how many hobbies the user ever names literally (the ceiling for substring match).
 """
@@ -14,7 +14,7 @@ from datetime import datetime, timedelta, timezone
 
 from bench.pipeline import chats_import, dream, jsonl_write, user_export
 from bench.report import Figure
-from dreaming.verify import normalize_for_match
+from dreaming.engine.quotes import normalize_for_match
 
 
 def person_sessions(*, username: str, person: dict) -> list[dict]:

@@ -129,7 +129,7 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"bench: {name} done in {time.perf_counter() - t0:.0f} s", file=sys.stderr, flush=True)
             report.details, report.notes, report.sections = ctx.details, ctx.notes, ctx.sections
     finally:
-        from dreaming.context_cache import memory_md_cache_stop
+        from dreaming.memory.context_cache import memory_md_cache_stop
 
         memory_md_cache_stop()  # its listener holds a connection to the database dropped next
         connection.creation.destroy_test_db(old_name, verbosity=0, keepdb=args.keepdb)

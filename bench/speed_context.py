@@ -28,8 +28,8 @@ from pgvector.django import CosineDistance
 
 from bench.report import Figure, percentile
 from bench.synth import memory_statements, user_turns
-from dreaming.context import memory_md_get, memory_md_render_all
-from dreaming.context_cache import memory_md_cache, memory_md_cache_stop, memory_md_cache_wait_live
+from dreaming.memory.context import memory_md_get, memory_md_render_all
+from dreaming.memory.context_cache import memory_md_cache, memory_md_cache_stop, memory_md_cache_wait_live
 from dreaming.models import Memory
 from dreaming.providers import get_embedder
 

@@ -24,11 +24,11 @@ from bench.pipeline import chats_import, dream, jsonl_write
 from bench.report import Figure
 from bench.synth import generate_sessions
 from chat.models import ChatSession, Message
-from dreaming.deep import deep_sleep_all
-from dreaming.engine.dreamer import LocalDreamer
-from dreaming.light import light_sleep_sweep
+from dreaming.pipeline.deep import deep_sleep_all
+from dreaming.providers.local import LocalDreamer
+from dreaming.pipeline.light import light_sleep_sweep
 from dreaming.models import LLMCall
-from dreaming.providers.base import Turn
+from dreaming.protocol import Turn
 
 FULL_SESSIONS = 5782
 SKIP_KINDS = {"document", "coding", "translation", "roleplay"}

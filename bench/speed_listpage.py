@@ -20,7 +20,7 @@ from django.utils import timezone
 from bench.report import Figure, percentile
 from bench.speed_context import memories_create
 from chat.models import ChatSession, Message, Persona
-from dreaming.context import memory_md_render_all
+from dreaming.memory.context import memory_md_render_all
 from dreaming.models import Feedback, Memory, MemorySource
 from dreaming.providers import get_embedder
 

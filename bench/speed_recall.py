@@ -31,12 +31,13 @@ from django.utils import timezone
 from bench.report import Figure, percentile
 from bench.speed_context import memories_create
 from bench.synth import memory_statements, user_turns
-from dreaming.context import memory_md_render_all
-from dreaming.context_cache import memory_md_cache_stop, memory_md_cache_wait_live
+from dreaming.memory.context import memory_md_render_all
+from dreaming.memory.context_cache import memory_md_cache_stop, memory_md_cache_wait_live
 from dreaming.models import Memory
 from dreaming.providers import get_embedder
-from dreaming import recall as recall_module
-from dreaming.recall import recall, recall_index_sync
+from dreaming.memory import recall as recall_module
+from dreaming.memory.recall import recall
+from dreaming.memory.recall_key import recall_index_sync
 
 ROOT = Path(__file__).resolve().parent.parent
 BIG_DB = "bench_memcenter_big"
@@ -140,7 +141,8 @@ class _key_cache_off:
 
 def _shortlist_plan(*, user, query: str, embedder) -> str:
     """How Postgres runs the shortlist function's query here (with the function's own settings)."""
-    from dreaming.recall import COARSE_CANDIDATES, _vector_literal, recall_query_key
+    from dreaming.memory.recall import _vector_literal
+    from dreaming.memory.recall_key import COARSE_CANDIDATES, recall_query_key
 
     vector = embedder.embed([query], kind="query")[0]
     key = _vector_literal(recall_query_key(vector))
@@ -161,7 +163,7 @@ def _shortlist_plan(*, user, query: str, embedder) -> str:
 
 def _agreement(*, user, queries: list[str], embedder) -> tuple[float, float]:
     """Mean overlap@10 and share of identical top 10s: recall() vs the exact score of every memory."""
-    from dreaming.recall import TEXT_WEIGHT, query_keywords
+    from dreaming.memory.recall import TEXT_WEIGHT, query_keywords
 
     rows = list(Memory.objects.filter(user=user, status=Memory.Status.ACTIVE, embedding__isnull=False)
                 .values_list("id", "statement", "importance", "confidence", "last_seen", "embedding"))

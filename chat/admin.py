@@ -1,6 +1,6 @@
 """Staff admin for conversations, personas and API keys.
 
-chat/ may not import dreaming (import direction chat → dreaming → memcenter), so dreaming/admin.py
+chat/ may not import dreaming (import direction chat → dreaming → memcenter), so dreaming/staff/admin.py
 re-registers ChatSession with a subclass whose delete goes through the memory center's
 `conversation_delete` (memories the conversation alone taught are forgotten with it).
 """

@@ -31,6 +31,17 @@ class MemorySettings(models.Model):
     def __str__(self) -> str:
         return f"{self.user} memory {'on' if self.enabled else 'off'}"
 
+    # "Memory is on" is the one rule every phase, page and recall asks; a user with no settings row is on.
+    # (Raw SQL that needs it inline — claims, the chat path's document query — says `NOT ms.enabled`.)
+    @classmethod
+    def is_on(cls, *, user_id: int) -> bool:
+        return not cls.objects.filter(user_id=user_id, enabled=False).exists()
+
+    @staticmethod
+    def exclude_off(queryset: models.QuerySet, *, user_path: str = "") -> models.QuerySet:
+        """`queryset` without the rows of users whose memory is off (`user_path`: "user__" for their rows)."""
+        return queryset.exclude(**{f"{user_path}memory_settings__enabled": False})
+
 
 class DreamRun(models.Model):
     class Status(models.TextChoices):
@@ -124,7 +135,7 @@ class Memory(models.Model):
     score_breakdown = models.JSONField(default=dict, blank=True)
     embedding = VectorField(dimensions=settings.EMBEDDING_DIM, null=True, blank=True)
     # Recall's shortlist key (64 dims: a fixed random projection of `embedding` scaled by the
-    # score's factors, see dreaming/recall.py). Written ONLY by the database (trigger
+    # score's factors, see dreaming/memory/recall.py). Written ONLY by the database (trigger
     # memory_recall_key_sync), so it follows every write path, ORM or raw SQL or COPY; whatever
     # Django sends for it is replaced.
     recall_key = VectorField(dimensions=64, null=True, blank=True, editable=False)

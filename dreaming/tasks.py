@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from django.conf import settings
 
-from dreaming.light import light_sleep_sweep, worker_name
+from dreaming.pipeline.light import light_sleep_sweep, worker_name
 from dreaming.models import DreamRun
 
 
@@ -37,7 +37,7 @@ def light_sleep_task() -> str:
 def deep_sleep_task() -> str:
     """Scheduled nightly at DREAM_DEEP_HOUR: every user with something new. Per-user locks make a
     second worker (or a manual `dream --now`) wait and then find nothing left to do."""
-    from dreaming.deep import deep_sleep_all
+    from dreaming.pipeline.deep import deep_sleep_all
 
     run = deep_sleep_all(worker=f"q:{worker_name()}")
     return (
@@ -49,7 +49,7 @@ def deep_sleep_task() -> str:
 
 def weekly_task() -> str:
     """Scheduled weekly (Sunday 04:00 by default): decay, evict, merge, correct, expire."""
-    from dreaming.weekly import weekly_consolidate_all
+    from dreaming.pipeline.weekly import weekly_consolidate_all
 
     run = weekly_consolidate_all(worker=f"q:{worker_name()}")
     return (

@@ -1,7 +1,7 @@
 from django.urls import path
 from django.views.generic.base import RedirectView
 
-from dreaming import views
+from dreaming.staff import views
 
 app_name = "dreaming"
 urlpatterns = [

@@ -15,10 +15,10 @@ from django.utils import timezone
 
 from chat.models import ChatSession, Message, Persona
 from chat.services import NewMessage, messages_append, session_create
-from dreaming.context import memory_md_get
+from dreaming.memory.context import memory_md_get
 from dreaming.models import Phase
 from dreaming.providers import CallContext, Dreamer, ProviderUnavailable, Turn, UnusableAnswer, get_dreamer
-from dreaming.recall import recall
+from dreaming.memory.recall import recall
 
 log = logging.getLogger(__name__)
 

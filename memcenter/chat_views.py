@@ -14,7 +14,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from chat.models import ChatSession, Persona
-from dreaming.context import memory_md_get
+from dreaming.memory.context import memory_md_get
 from memcenter.assistant import chat_reply, chat_session_current
 
 

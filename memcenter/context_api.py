@@ -7,8 +7,9 @@ from ninja.errors import HttpError
 from pydantic import Field
 
 from chat.models import Persona
-from dreaming.context import memory_md_get, memory_md_render
-from dreaming.recall import RECALL_MAX_K, recall
+from dreaming.memory.context import memory_md_get, memory_md_render
+from dreaming.memory.recall import recall
+from dreaming.protocol import RECALL_MAX_K
 
 router = Router(tags=["context"])
 

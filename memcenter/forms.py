@@ -6,7 +6,7 @@ from django.utils.translation import gettext_lazy as _
 
 from chat.models import Persona
 from dreaming.models import Category, Feedback, Memory
-from dreaming.services import STATEMENT_MAX_CHARS
+from dreaming.memory.services import STATEMENT_MAX_CHARS
 
 SORT_CHOICES = [
     ("confidence", _("Confidence")),
@@ -55,7 +55,7 @@ class MemoryFilterForm(CenterForm):
         ]
 
     def filters(self) -> dict:
-        """Valid filters for dreaming.selectors.memory_list; bad values fall back to the defaults."""
+        """Valid filters for dreaming.memory.selectors.memory_list; bad values fall back to the defaults."""
         data = {}
         if self.is_bound:
             self.is_valid()  # fills cleaned_data with the valid fields: a bad value drops only its own filter

@@ -126,7 +126,7 @@ DREAM_CLAIM_STALE_SECONDS = env_int("DREAM_CLAIM_STALE_SECONDS", 600, minimum=1)
 DREAM_BATCH_SIZE = env_int("DREAM_BATCH_SIZE", 50, minimum=1)
 DREAM_DEEP_HOUR = env_int("DREAM_DEEP_HOUR", 3, minimum=0)
 DREAM_PENDING_MAX_DAYS = env_int("DREAM_PENDING_MAX_DAYS", 60, minimum=1)
-# Score weights of deep sleep, all in one place (see dreaming/scoring.py for what each part is).
+# Score weights of deep sleep, all in one place (see dreaming/memory/scoring.py for what each part is).
 # (area quality: "stability" added and the rest rebalanced so a volunteered lasting preference or
 # relation is promoted the first night, while small talk of the moment waits for recurrence.)
 DREAM_SCORE_WEIGHTS = {
@@ -145,7 +145,7 @@ RECALL_TAU_WEEKS = env_float("RECALL_TAU_WEEKS", 26.0, minimum=0.1)
 RECALL_DEFAULT_K = env_int("RECALL_DEFAULT_K", 10, minimum=1)
 TOMBSTONE_KEY = env_str("TOMBSTONE_KEY", SECRET_KEY)
 
-# --- context: the per-process MEMORY.md cache (dreaming/context_cache.py, docs/context.md) --------
+# --- context: the per-process MEMORY.md cache (dreaming/memory/context_cache.py, docs/context.md) --------
 # Off under tests by default: a test's transaction never commits, so its NOTIFYs never arrive;
 # the cache's own tests turn it on with transaction=True.
 MEMORY_MD_CACHE = env_bool("MEMORY_MD_CACHE", not TESTING)

@@ -20,9 +20,9 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from chat.models import ChatSession, Message
-from dreaming import selectors, services
-from dreaming.context import count_tokens, memory_enabled, memory_md_get
-from dreaming.models import Candidate, Memory
+from dreaming.memory import selectors, services
+from dreaming.memory.context import count_tokens, memory_md_get
+from dreaming.models import Candidate, Memory, MemorySettings
 from memcenter.exports import user_export
 from memcenter.forms import (
     ConfirmForm,
@@ -91,7 +91,7 @@ def memories(request):
         "filters": filters,
         "page": page,
         "in_memory_md": selectors.memory_ids_in_documents(user=request.user),
-        "memory_enabled": memory_enabled(user=request.user),
+        "memory_enabled": MemorySettings.is_on(user_id=request.user.pk),
     }
     # The filter form targets only the list; other htmx requests (boosted links) get the page.
     if request.htmx and request.htmx.target == "memory-list":
@@ -324,7 +324,7 @@ def conversation_delete(request, pk: int):
 @login_required
 @require_http_methods(["GET", "POST"])
 def settings_page(request):
-    enabled = memory_enabled(user=request.user)
+    enabled = MemorySettings.is_on(user_id=request.user.pk)
     form = MemorySettingsForm(request.POST or None, initial={"enabled": enabled})
     if request.method == "POST" and form.is_valid():
         turn_on = form.cleaned_data["enabled"]

@@ -1,8 +1,8 @@
 """Helpers for end-to-end dreaming tests: a session of turns, then one real night (light + deep)."""
 from datetime import timedelta
 
-from dreaming.deep import deep_sleep_user
-from dreaming.light import light_sleep_sweep
+from dreaming.pipeline.deep import deep_sleep_user
+from dreaming.pipeline.light import light_sleep_sweep
 from tests.factories import ChatSessionFactory, MessageFactory
 
 

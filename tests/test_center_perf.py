@@ -6,7 +6,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from chat.models import Message
-from dreaming.context import memory_md_render_all
+from dreaming.memory.context import memory_md_render_all
 from dreaming.models import Feedback, Memory, MemorySource
 from tests.factories import ChatSessionFactory, PersonaFactory
 

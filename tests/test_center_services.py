@@ -6,9 +6,9 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.utils import timezone
 
 from chat.models import ChatSession, Message
-from dreaming.context import memory_md_get, memory_md_render_all
+from dreaming.memory.context import memory_md_get, memory_md_render_all
 from dreaming.models import Candidate, DiaryEntry, Feedback, Memory, MemoryDocument, MemorySettings, MemorySource, Tombstone
-from dreaming.services import (
+from dreaming.memory.services import (
     candidate_confirm,
     candidate_dismiss,
     conversation_delete,
@@ -20,7 +20,7 @@ from dreaming.services import (
     memory_update_statement,
     narrative_without,
 )
-from dreaming.tombstones import is_tombstoned
+from dreaming.memory.tombstones import is_tombstoned
 from tests.factories import (
     CandidateFactory,
     ChatSessionFactory,

@@ -5,9 +5,9 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from dreaming.context import memory_md_get, memory_md_render_all
+from dreaming.memory.context import memory_md_get, memory_md_render_all
 from dreaming.models import Candidate, DiaryEntry, Feedback, Memory, MemorySettings, MemorySource
-from dreaming.tombstones import is_tombstoned
+from dreaming.memory.tombstones import is_tombstoned
 from tests.factories import (
     CandidateFactory,
     ChatSessionFactory,

@@ -1,7 +1,7 @@
 import pytest
 from django.core.management import CommandError, call_command
 
-from dreaming.context import memory_md_render
+from dreaming.memory.context import memory_md_render
 from dreaming.models import MemoryDocument
 from tests.factories import MemoryFactory, MemorySourceFactory, PersonaFactory, api_key_create
 

@@ -13,11 +13,11 @@ import psycopg
 import pytest
 from django.db import connection, transaction
 
-from dreaming import context, context_cache
-from dreaming.context import memory_md_get, memory_md_render
-from dreaming.context_cache import memory_md_cache, memory_md_cache_stop, memory_md_cache_wait_live
+from dreaming.memory import context, context_cache
+from dreaming.memory.context import memory_md_get, memory_md_render
+from dreaming.memory.context_cache import memory_md_cache, memory_md_cache_stop, memory_md_cache_wait_live
 from dreaming.models import MemoryDocument, MemorySettings
-from dreaming.services import memory_settings_set
+from dreaming.memory.services import memory_settings_set
 from tests.factories import MemoryFactory, PersonaFactory, UserFactory
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -366,7 +366,7 @@ def test_a_forked_child_does_not_inherit_the_parents_cache(live_cache):
 def test_recall_reads_memory_md_s_ids_from_the_cache(live_cache, django_assert_num_queries):
     """Recall excludes what MEMORY.md holds and skips users with memory off: with the scope's
     document cached that costs no query, so recall is the shortlist and the sources (+ stats)."""
-    from dreaming.recall import recall
+    from dreaming.memory.recall import recall
 
     user = rendered_user("User has a dog named Milo")
     extra = MemoryFactory(user=user, statement="User walks Milo every morning")

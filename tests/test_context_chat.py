@@ -5,7 +5,7 @@ import pytest
 from django.utils import timezone
 
 from chat.models import ChatSession, Message
-from dreaming.context import memory_md_render
+from dreaming.memory.context import memory_md_render
 from dreaming.models import LLMCall
 from dreaming.providers.local_embedder import LocalEmbedder
 from memcenter.assistant import chat_reply

@@ -1,13 +1,11 @@
-from datetime import timedelta
 
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
-from django.utils import timezone
 
-from dreaming.context import count_tokens, memory_md_get, memory_md_render, memory_md_render_all
+from dreaming.memory.context import count_tokens, memory_md_get, memory_md_render, memory_md_render_all
 from dreaming.models import Category, Feedback, Memory, MemoryDocument, MemorySettings
-from tests.factories import ChatSessionFactory, MemoryFactory, PersonaFactory, UserFactory
+from tests.factories import ChatSessionFactory, MemoryFactory, PersonaFactory
 
 pytestmark = pytest.mark.django_db
 

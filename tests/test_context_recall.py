@@ -6,10 +6,12 @@ from django.core.management import CommandError, call_command
 from django.db import connection
 from django.utils import timezone
 
-from dreaming.context import memory_md_render
+from dreaming.memory.context import memory_md_render
 from dreaming.models import Category, Memory, MemorySettings
 from dreaming.providers.local_embedder import LocalEmbedder
-from dreaming.recall import RECALL_INDEX, RECALL_TOOL, query_keywords, recall, recall_query_key
+from dreaming.memory.recall import query_keywords, recall
+from dreaming.memory.recall_key import RECALL_INDEX, recall_query_key
+from dreaming.protocol import RECALL_TOOL
 from tests.factories import ChatSessionFactory, MemoryFactory, MemorySourceFactory, MessageFactory, PersonaFactory
 
 pytestmark = pytest.mark.django_db
@@ -264,7 +266,7 @@ def test_recall_command_rejects_bad_input(user):
 def test_recall_stats_are_recorded_outside_a_transaction_too(user):
     from django.db import connection as conn
 
-    from dreaming.recall import recall_record
+    from dreaming.memory.recall import recall_record
 
     memory = remember(user, "User collects vinyl records")
     assert not conn.in_atomic_block

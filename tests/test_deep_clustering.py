@@ -3,7 +3,7 @@ from datetime import datetime, timedelta, timezone as dt_timezone
 
 import numpy as np
 
-from dreaming.clustering import candidates_cluster
+from dreaming.pipeline.clustering import candidates_cluster
 from dreaming.models import Candidate
 
 T0 = datetime(2026, 3, 1, tzinfo=dt_timezone.utc)

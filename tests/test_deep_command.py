@@ -8,7 +8,7 @@ from django.core.management.base import CommandError
 from django.utils import timezone
 from django_q.models import Schedule
 
-from dreaming import schedules
+from dreaming.pipeline import schedules
 from dreaming.models import Candidate, DreamRun, Memory
 from tests.factories import MemoryFactory, candidate_said
 

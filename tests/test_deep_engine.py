@@ -9,10 +9,10 @@ from django.contrib.auth import get_user_model
 from django.core.management import call_command
 
 from chat.models import ChatSession
-from dreaming.deep import deep_sleep_user
-from dreaming.light import light_sleep_sweep
+from dreaming.pipeline.deep import deep_sleep_user
+from dreaming.pipeline.light import light_sleep_sweep
 from dreaming.models import DiaryEntry, DreamRun, Memory, MemorySource
-from dreaming.weekly import weekly_consolidate_user
+from dreaming.pipeline.weekly import weekly_consolidate_user
 from tests.factories import ChatSessionFactory, MessageFactory
 
 pytestmark = pytest.mark.django_db

@@ -3,11 +3,11 @@ from datetime import datetime, timedelta, timezone as dt_timezone
 
 import pytest
 
-from dreaming.deep import deep_sleep_all, deep_sleep_user
-from dreaming.feedback import feedback_apply_pending
+from dreaming.pipeline.deep import deep_sleep_all, deep_sleep_user
+from dreaming.memory.feedback import feedback_apply_pending
 from dreaming.models import Candidate, Feedback, Memory, MemoryDocument
 from dreaming.providers.local_embedder import LocalEmbedder
-from dreaming.tombstones import is_tombstoned
+from dreaming.memory.tombstones import is_tombstoned
 from tests.factories import MemoryFactory, candidate_said
 from tests.test_deep_sleep import ScriptedDreamer
 

@@ -3,7 +3,7 @@ from datetime import datetime, timedelta, timezone as dt_timezone
 
 import pytest
 
-from dreaming.scoring import ScoreInput, score_compute, score_decision, specificity, timeliness
+from dreaming.memory.scoring import ScoreInput, score_compute, score_decision, specificity, timeliness
 
 NOW = datetime(2026, 3, 10, 3, 0, tzinfo=dt_timezone.utc)
 

@@ -4,11 +4,11 @@ from datetime import datetime, timedelta, timezone as dt_timezone
 import pytest
 from django.utils import timezone
 
-from dreaming.deep import deep_sleep_all, deep_sleep_user
+from dreaming.pipeline.deep import deep_sleep_all, deep_sleep_user
 from dreaming.models import Candidate, DiaryEntry, DreamRun, Memory, MemoryDocument, MemorySettings, MemorySource
-from dreaming.providers.base import Comparison
+from dreaming.protocol import Comparison
 from dreaming.providers.local_embedder import LocalEmbedder
-from dreaming.tombstones import tombstone_add
+from dreaming.memory.tombstones import tombstone_add
 from tests.factories import ChatSessionFactory, MemoryFactory, MemorySourceFactory, MessageFactory, candidate_said
 
 pytestmark = pytest.mark.django_db
@@ -343,7 +343,7 @@ def test_a_second_night_with_nothing_new_changes_nothing(user):
 
 class DownDreamer(ScriptedDreamer):
     def compare(self, *, statements, memories, ctx):
-        from dreaming.providers.base import ProviderUnavailable
+        from dreaming.protocol import ProviderUnavailable
 
         raise ProviderUnavailable("503 from the model")
 
@@ -363,7 +363,7 @@ def test_a_provider_outage_fails_the_run_and_leaves_everything_for_the_next_nigh
 
 class GarbledDreamer(ScriptedDreamer):
     def compare(self, *, statements, memories, ctx):
-        from dreaming.providers.base import UnusableAnswer
+        from dreaming.protocol import UnusableAnswer
 
         raise UnusableAnswer("not JSON")
 

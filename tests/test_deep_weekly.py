@@ -5,7 +5,7 @@ import pytest
 
 from dreaming.models import Candidate, DreamRun, Feedback, Memory, MemorySource
 from dreaming.providers.local_embedder import LocalEmbedder
-from dreaming.weekly import weekly_consolidate_all, weekly_consolidate_user
+from dreaming.pipeline.weekly import weekly_consolidate_all, weekly_consolidate_user
 from tests.factories import CandidateFactory, MemoryFactory, MemorySourceFactory, candidate_said
 from tests.test_deep_sleep import ScriptedDreamer
 

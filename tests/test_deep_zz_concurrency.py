@@ -6,7 +6,7 @@ from datetime import datetime, timedelta, timezone as dt_timezone
 import pytest
 from django.db import connection
 
-from dreaming.deep import deep_sleep_user
+from dreaming.pipeline.deep import deep_sleep_user
 from dreaming.models import Candidate, DiaryEntry, DreamRun, Memory, MemorySource
 from dreaming.providers.local_embedder import LocalEmbedder
 from tests.factories import UserFactory, candidate_said

@@ -1,8 +1,8 @@
 """Local compare / merge / narrate / reply."""
 from datetime import datetime, timezone
 
-from dreaming.engine.dreamer import LocalDreamer
-from dreaming.providers.base import CallContext, MemoryRef, NightChanges, Turn
+from dreaming.providers.local import LocalDreamer
+from dreaming.protocol import CallContext, MemoryRef, NightChanges, Turn
 
 CTX = CallContext(phase="deep")
 

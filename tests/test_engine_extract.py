@@ -1,10 +1,10 @@
 """Local extraction: verbatim quotes, third-person statements, categories, importance, passing mentions."""
 import pytest
 
-from dreaming.engine.dreamer import LocalDreamer
+from dreaming.providers.local import LocalDreamer
 from dreaming.engine.third_person import to_third_person_en, to_third_person_zh
-from dreaming.providers.base import CATEGORIES, CallContext, Turn
-from dreaming.verify import quote_in_text
+from dreaming.protocol import CATEGORIES, CallContext, Turn
+from dreaming.engine.quotes import quote_in_text
 
 
 def _extract(*turns: Turn):

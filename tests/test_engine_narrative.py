@@ -6,13 +6,13 @@ from datetime import datetime, timedelta, timezone as dt_timezone
 import pytest
 
 from dreaming.engine import dates
-from dreaming.engine.dreamer import LocalDreamer
+from dreaming.providers.local import LocalDreamer
 from dreaming.engine.language import in_own_words
 from dreaming.models import Candidate, Memory
-from dreaming.providers.base import CallContext, Turn
-from dreaming.scoring import half_life_days, is_milestone, is_plan, specificity, stability
-from dreaming.sensitive import sensitive_category
-from dreaming.verify import quote_in_text
+from dreaming.protocol import CallContext, Turn
+from dreaming.memory.scoring import half_life_days, is_milestone, is_plan, specificity, stability
+from dreaming.engine.sensitive import sensitive_category
+from dreaming.engine.quotes import quote_in_text
 from tests.night import chat, dream
 
 UTC = dt_timezone.utc
@@ -212,7 +212,7 @@ def test_faith_as_a_virtue_and_other_peoples_religion_are_not_the_users_religion
 
 @pytest.mark.django_db
 def test_a_milestone_keeps_its_confidence_while_small_news_fades(user):
-    from dreaming.weekly import weekly_consolidate_user
+    from dreaming.pipeline.weekly import weekly_consolidate_user
 
     start = datetime(2026, 3, 2, 10, tzinfo=UTC)
     chat(user, start, "I won my first chess tournament yesterday!", ("assistant", "Congrats!"),

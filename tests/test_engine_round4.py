@@ -10,11 +10,11 @@ from datetime import datetime, timezone as dt_timezone
 
 import pytest
 
-from dreaming.engine.dreamer import LocalDreamer
+from dreaming.providers.local import LocalDreamer
 from dreaming.engine.english import category_en
 from dreaming.models import Candidate, Memory
-from dreaming.providers.base import CallContext, Turn
-from dreaming.scoring import stability
+from dreaming.protocol import CallContext, Turn
+from dreaming.memory.scoring import stability
 from tests.night import chat, dream
 
 UTC = dt_timezone.utc

@@ -1,7 +1,7 @@
 """The sensitive-content rules: secrets are masked, health / religion / credentials are recognised."""
 import pytest
 
-from dreaming.sensitive import SECRET, mask_secrets, sensitive_category
+from dreaming.engine.sensitive import SECRET, mask_secrets, sensitive_category
 
 
 @pytest.mark.parametrize(

@@ -2,7 +2,7 @@
 
 The local engine trims what a statement does not need (a name said to the other side, "btw", "like this", a list
 item cut short) and never fills an answer frame with an exclamation; deep sleep's check
-(dreaming.scoring.vague_reason → dangling_reason) keeps statements whose only object is a pronoun they never
+(dreaming.memory.scoring.vague_reason → dangling_reason) keeps statements whose only object is a pronoun they never
 name out of memory, with a readable reason. Examples are invented.
 """
 from datetime import datetime, timedelta, timezone
@@ -11,9 +11,9 @@ import pytest
 from django.conf import settings
 
 from dreaming.engine.extract import extract_candidates
-from dreaming.providers.base import Turn
-from dreaming.scoring import ScoreInput, score_compute, score_decision, vague_reason
-from dreaming.verify import quote_in_text
+from dreaming.protocol import Turn
+from dreaming.memory.scoring import ScoreInput, score_compute, score_decision, vague_reason
+from dreaming.engine.quotes import quote_in_text
 
 AT = datetime(2026, 3, 1, 9, 0, tzinfo=timezone.utc)
 

@@ -1,6 +1,6 @@
 """Local triage: which sessions are skipped (with a reason naming the signals) and which are kept."""
-from dreaming.engine.dreamer import LocalDreamer
-from dreaming.providers.base import CallContext, Turn
+from dreaming.providers.local import LocalDreamer
+from dreaming.protocol import CallContext, Turn
 
 
 def _triage(*user_and_assistant: str):

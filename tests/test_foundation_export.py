@@ -1,6 +1,6 @@
 import io
 import json
-from datetime import date, timedelta
+from datetime import date
 
 import pytest
 from django.core.management import CommandError, call_command

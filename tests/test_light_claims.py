@@ -8,8 +8,8 @@ from django.db import connection, transaction
 from django.utils import timezone
 
 from chat.models import ChatSession
-from dreaming.claims import sessions_claim
-from dreaming.light import light_sleep_sweep
+from dreaming.pipeline.claims import sessions_claim
+from dreaming.pipeline.light import light_sleep_sweep
 from dreaming.models import Candidate, MemorySettings
 from tests.factories import ChatSessionFactory
 from tests.test_light_pipeline import FakeDreamer, FakeEmbedder, chat, idle_session, sweep

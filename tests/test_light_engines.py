@@ -10,9 +10,9 @@ import pytest
 from django.utils import timezone
 
 from chat.models import ChatSession
-from dreaming.light import light_sleep_sweep
+from dreaming.pipeline.light import light_sleep_sweep
 from dreaming.models import Candidate, LLMCall
-from dreaming.verify import quote_in_text
+from dreaming.engine.quotes import quote_in_text
 from tests.test_light_pipeline import chat, idle_session
 
 EN = [

@@ -6,11 +6,11 @@ from django.conf import settings
 from django.utils import timezone
 
 from chat.models import ChatSession, Message
-from dreaming.light import light_sleep_sweep
+from dreaming.pipeline.light import light_sleep_sweep
 from dreaming.models import Candidate, DreamRun
-from dreaming.providers.base import ExtractedCandidate, ProviderUnavailable, TriageResult, UnusableAnswer
-from dreaming.runs import run_add, run_start
-from dreaming.tombstones import tombstone_add
+from dreaming.protocol import ExtractedCandidate, ProviderUnavailable, TriageResult, UnusableAnswer
+from dreaming.pipeline.runs import run_add, run_start
+from dreaming.memory.tombstones import tombstone_add
 from tests.factories import ChatSessionFactory, PersonaFactory
 
 

@@ -1,7 +1,7 @@
 """The django-q2 entry point: sweeps until nothing is claimable, bounded, and stops on an outage."""
 from chat.models import ChatSession
 from dreaming.models import DreamRun
-from dreaming.providers.base import ProviderUnavailable
+from dreaming.protocol import ProviderUnavailable
 from dreaming.tasks import light_sleep_task
 from tests.test_light_pipeline import FakeDreamer, chat, idle_session
 
@@ -36,7 +36,7 @@ def test_the_task_stops_at_a_provider_outage(user, settings, monkeypatch):
     settings.EMBEDDING_BACKEND = "local"
     settings.DREAM_BATCH_SIZE = 1
     down = FakeDreamer(extract_error=ProviderUnavailable("connection refused"))
-    monkeypatch.setattr("dreaming.light.get_dreamer", lambda: down)
+    monkeypatch.setattr("dreaming.pipeline.light.get_dreamer", lambda: down)
     for _ in range(3):
         chat(idle_session(user), ("user", "I live in Lisbon."))
 

@@ -7,9 +7,9 @@ from django.contrib import admin
 from django.core.management import CommandError, call_command
 from django.urls import reverse
 
-from dreaming.audit import quote_highlight, quote_span
+from dreaming.staff.audit import quote_highlight, quote_span
 from dreaming.models import Candidate, Memory, MemorySettings, MemorySource, Tombstone
-from dreaming.tombstones import tombstone_add
+from dreaming.memory.tombstones import tombstone_add
 from tests.factories import (
     CandidateFactory, ChatSessionFactory, DreamRunFactory, LLMCallFactory, MemoryFactory, MemorySourceFactory,
     MessageFactory, UserFactory,

@@ -10,9 +10,10 @@ from django.core.management import CommandError, call_command
 from django.urls import reverse
 from django.utils import timezone
 
-from dreaming.charts import bar_chart, line_chart
+from dreaming.staff.charts import bar_chart, line_chart
 from dreaming.models import DreamRun
-from dreaming.reports import report_build, run_log
+from dreaming.pipeline.runs import run_log
+from dreaming.staff.reports import report_build
 from tests.factories import ChatSessionFactory, DreamRunFactory, LLMCallFactory, UserFactory
 
 pytestmark = pytest.mark.django_db
@@ -237,7 +238,7 @@ def test_dream_report_rejects_a_bad_window():
 
 
 def test_run_log_writes_one_key_value_line(caplog, known_runs):
-    with caplog.at_level(logging.INFO, logger="dreaming.runs"):
+    with caplog.at_level(logging.INFO, logger="dreaming.pipeline.runs"):
         run_log(known_runs["light_ok"])
         run_log(known_runs["light_failed"])
 

@@ -20,7 +20,7 @@ from dreaming.providers.prompts import (
     TRIAGE_SYSTEM,
     transcript_render,
 )
-from dreaming.sensitive import mask_secrets
+from dreaming.engine.sensitive import mask_secrets
 
 
 @pytest.mark.parametrize("answer", [

@@ -15,7 +15,7 @@ from django.db import connection
 from dreaming.management.commands.reembed import embedding_column_dimensions
 from dreaming.models import Candidate, Memory
 from dreaming.providers.local_embedder import LocalEmbedder
-from dreaming.recall import RECALL_INDEX, recall_index_sync
+from dreaming.memory.recall_key import RECALL_INDEX, recall_index_sync
 from tests.factories import CandidateFactory, MemoryFactory
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -7,8 +7,8 @@ import pytest
 
 from dreaming.engine.extract import extract_candidates
 from dreaming.models import Candidate, Memory
-from dreaming.providers.base import Turn
-from dreaming.scoring import ANSWER_CREDIT, initiative, vague_reason
+from dreaming.protocol import Turn
+from dreaming.memory.scoring import ANSWER_CREDIT, initiative, vague_reason
 from tests.night import chat, dream
 
 UTC = dt_timezone.utc

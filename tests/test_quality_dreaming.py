@@ -201,7 +201,7 @@ def test_skipped_sessions_and_sensitive_sentences_leave_nothing(user):
 
 
 def test_weekly_never_merges_near_identical_memories_about_two_different_people(user, settings):
-    from dreaming.weekly import weekly_consolidate_user
+    from dreaming.pipeline.weekly import weekly_consolidate_user
 
     # A strong embedder can put these two above the merge threshold; here both get the very same vector.
     mine = MemoryFactory(user=user, statement="User lives in Berlin", category="fact")

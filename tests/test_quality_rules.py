@@ -3,10 +3,10 @@ from datetime import datetime, timedelta, timezone as dt_timezone
 
 import pytest
 
-from dreaming.engine.dreamer import LocalDreamer
+from dreaming.providers.local import LocalDreamer
 from dreaming.engine.resolve import tidy_en
-from dreaming.providers.base import CallContext, MemoryRef, Turn
-from dreaming.scoring import ScoreInput, score_compute, score_decision, stability, vague_reason
+from dreaming.protocol import CallContext, MemoryRef, Turn
+from dreaming.memory.scoring import ScoreInput, score_compute, score_decision, stability, vague_reason
 
 NOW = datetime(2026, 3, 10, 3, 0, tzinfo=dt_timezone.utc)
 CTX = CallContext(phase="deep")

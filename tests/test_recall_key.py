@@ -10,13 +10,11 @@ from django.db import connection
 from django.utils import timezone
 
 from bench.synth import memory_statements
-from dreaming import recall as recall_module
+from dreaming.memory import recall as recall_module
 from dreaming.models import Category, Memory, MemoryRecall
 from dreaming.providers.local_embedder import LocalEmbedder
-from dreaming.recall import (
-    KEY_DIM, KEY_RECENCY_POWER, KEY_TAU_SECONDS, query_keywords, recall, recall_index_sync, recall_memory_key, recall_projection,
-    recall_query_key, recall_score,
-)
+from dreaming.memory.recall import query_keywords, recall, recall_score
+from dreaming.memory.recall_key import KEY_DIM, KEY_RECENCY_POWER, KEY_TAU_SECONDS, recall_index_sync, recall_memory_key, recall_projection, recall_query_key
 from tests.factories import MemoryFactory
 
 pytestmark = pytest.mark.django_db

@@ -5,13 +5,13 @@ per warm recall, and never a deleted or archived memory — the memory table's n
 Real commits (transaction=True): NOTIFY is delivered only at commit."""
 import numpy as np
 import pytest
-from django.db import connection
 
-from dreaming import context_cache
-from dreaming.context import memory_md_render
+from dreaming.memory import context_cache
+from dreaming.memory.context import memory_md_render
 from dreaming.models import Memory
 from dreaming.providers.local_embedder import LocalEmbedder
-from dreaming.recall import COARSE_CANDIDATES, recall, recall_candidates
+from dreaming.memory.recall import recall, recall_candidates
+from dreaming.memory.recall_key import COARSE_CANDIDATES
 from tests.factories import MemoryFactory, PersonaFactory, UserFactory
 from tests.test_context_cache import eventually, live_cache, settle  # noqa: F401 — the fixture
 

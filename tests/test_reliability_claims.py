@@ -4,7 +4,7 @@ from django.db import connection
 from django.utils import timezone
 
 from chat.models import ChatSession
-from dreaming.claims import sessions_claim
+from dreaming.pipeline.claims import sessions_claim
 from tests.factories import UserFactory
 from tests.test_light_pipeline import chat, idle_session
 

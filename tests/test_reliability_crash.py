@@ -6,8 +6,8 @@ import time
 import pytest
 
 from chat.models import ChatSession
-from dreaming.deep import deep_sleep_user
-from dreaming.light import light_sleep_sweep
+from dreaming.pipeline.deep import deep_sleep_user
+from dreaming.pipeline.light import light_sleep_sweep
 from dreaming.models import Candidate, DiaryEntry, DreamRun, Memory
 from tests.stress.workload import sessions_seed, worker_start
 
@@ -72,7 +72,7 @@ def _night_open(user_id: int) -> bool:
     """Another backend holds the user's deep-sleep advisory lock: its night transaction is open."""
     from django.db import connection
 
-    from dreaming.locks import USER_LOCK_NAMESPACE
+    from dreaming.pipeline.locks import USER_LOCK_NAMESPACE
 
     with connection.cursor() as cursor:
         cursor.execute(

@@ -12,12 +12,12 @@ from django.urls import reverse
 from django.utils import timezone
 
 from chat.models import ChatSession, Message
-from dreaming.context import memory_md_get
-from dreaming.deep import deep_sleep_user
-from dreaming.light import light_sleep_sweep
+from dreaming.memory.context import memory_md_get
+from dreaming.pipeline.deep import deep_sleep_user
+from dreaming.pipeline.light import light_sleep_sweep
 from dreaming.models import Candidate, DiaryEntry, Memory, MemorySource, Tombstone
-from dreaming.selectors import diary_markdown
-from dreaming.services import memory_forget
+from dreaming.memory.selectors import diary_markdown
+from dreaming.memory.services import memory_forget
 from tests.factories import UserFactory
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -12,10 +12,10 @@ from django.contrib.auth import get_user_model
 from django.utils import timezone
 
 from chat.models import ChatSession
-from dreaming.light import light_sleep_sweep
-from dreaming.deep import deep_sleep_all
+from dreaming.pipeline.light import light_sleep_sweep
+from dreaming.pipeline.deep import deep_sleep_all
 from dreaming.models import Candidate, DiaryEntry, DreamRun, Memory
-from dreaming.verify import quote_in_text
+from dreaming.engine.quotes import quote_in_text
 from tests.factories import ChatSessionFactory, UserFactory
 from tests.fake_openai import Reply, default_chat_answer
 from tests.test_light_pipeline import chat

@@ -7,8 +7,8 @@ import pytest
 from django.utils import timezone
 
 from chat.models import ChatSession, Message
-from dreaming.deep import deep_sleep_user
-from dreaming.light import light_sleep_sweep
+from dreaming.pipeline.deep import deep_sleep_user
+from dreaming.pipeline.light import light_sleep_sweep
 from dreaming.models import Candidate, DiaryEntry, LLMCall, Memory, MemoryDocument, MemorySource
 from tests.factories import UserFactory, api_key_create
 from tests.fake_openai import default_chat_answer

@@ -11,7 +11,7 @@ import re
 from dreaming.engine import english as en
 from dreaming.engine.language import CJK_RE, sentences
 from dreaming.engine.third_person import conjugate, to_third_person_en
-from dreaming.sensitive import sensitive_category
+from dreaming.engine.sensitive import sensitive_category
 
 _VOLUNTEERED_RE = re.compile(r"\b(?:by the way|btw|anyway|oh and|also|fun fact)\b|顺便|对了|另外|说起来", re.I)
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 
 from dreaming.engine.language import content_tokens, is_chinese
-from dreaming.providers.base import Comparison, MemoryRef
+from dreaming.protocol import Comparison, MemoryRef
 
 REINFORCE_AT = 0.6
 

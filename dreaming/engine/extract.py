@@ -22,8 +22,8 @@ from dreaming.engine import english as en
 from dreaming.engine import resolve
 from dreaming.engine.language import CJK_RE, content_tokens, in_own_words, sentences
 from dreaming.engine.third_person import conjugate, to_third_person_en
-from dreaming.providers.base import ExtractedCandidate, Turn
-from dreaming.sensitive import sensitive_category
+from dreaming.protocol import ExtractedCandidate, Turn
+from dreaming.engine.sensitive import sensitive_category
 
 MAX_CANDIDATES = 10
 

@@ -5,7 +5,18 @@ import re
 
 from dreaming.engine.dates import DATE_PHRASE_RE
 
-CJK_RE = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
+# Every "is this Chinese?" and every CJK character class of the app comes from here.
+CJK_CHARS = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"  # CJK ideographs (a regex class body)
+# Scripts written without spaces between words: tokenizers treat them character by character.
+EAST_ASIAN_CHARS = "\u3040-\u30ff" + CJK_CHARS + "\uac00-\ud7af"  # kana, ideographs, hangul
+# Characters a BPE tokenizer spends about one token each on (ideographs, kana, hangul, CJK punctuation,
+# full-width forms): the token estimate of MEMORY.md counts them one by one.
+WIDE_CHARS = (
+    "\u2e80-\u2fff\u3000-\u303f\u3040-\u30ff\u3100-\u31ff\u3200-\u9fff"
+    "\ua960-\ua97f\uac00-\ud7ff\uf900-\ufaff\ufe30-\ufe4f\uff00-\uffef"
+)
+CJK_RE = re.compile(f"[{CJK_CHARS}]")
+CJK_RUN_RE = re.compile(f"[{CJK_CHARS}]+")
 _WORD_RE = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")
 
 STOP_WORDS = frozenset(
@@ -40,7 +51,7 @@ def words(text: str) -> list[str]:
 def content_tokens(text: str) -> list[str]:
     """Lower-cased English words without stop words, plus Chinese character bigrams."""
     tokens = [w for w in words(text) if w not in STOP_WORDS]
-    for run in re.findall(r"[\u3400-\u9fff]+", text):
+    for run in CJK_RUN_RE.findall(text):
         run = run.replace("用户", "").replace("我", "")
         if len(run) == 1:
             tokens.append(run)

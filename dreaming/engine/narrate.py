@@ -5,8 +5,8 @@ from collections.abc import Callable
 from datetime import date, datetime
 
 from dreaming.engine.language import is_chinese
-from dreaming.providers.base import NightChanges, Turn
-from dreaming.sensitive import mask_secrets
+from dreaming.protocol import NightChanges, Turn
+from dreaming.engine.sensitive import mask_secrets
 
 _SHOWN = 5
 

@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import re
 
-USER_EN = "User"
 USER_ZH = "用户"
 
 _ADVERBS = frozenset(

@@ -9,7 +9,7 @@ import re
 from dataclasses import dataclass, field
 
 from dreaming.engine.language import CJK_RE
-from dreaming.providers.base import TriageResult, Turn
+from dreaming.protocol import TriageResult, Turn
 
 SKIP_KINDS = ("coding", "document", "translation", "roleplay")
 

@@ -6,7 +6,7 @@
    trigger exists, so each row is projected once).
 3. recall_index_sync(): the trigger that keeps the column in sync on every INSERT/UPDATE/COPY, the
    covering index of the coarse vectors (replacing 0003's index of the full vectors, if any) and
-   the shortlist function. See dreaming/recall.py and docs/context.md.
+   the shortlist function. See dreaming/memory/recall.py and docs/context.md.
 """
 import pgvector.django.vector
 from django.db import migrations

@@ -3,7 +3,7 @@
 AFTER INSERT/UPDATE/DELETE on MemoryDocument (the document itself) and on MemorySettings (memory
 off hides the document) send `pg_notify('memcenter_memory_md', user_id)`; TRUNCATE (test flushes,
 manual repairs) sends '*' = "forget everything". Each web process's listener thread drops that
-user's cached documents (dreaming/context_cache.py). Postgres delivers a NOTIFY only when the
+user's cached documents (dreaming/memory/context_cache.py). Postgres delivers a NOTIFY only when the
 transaction commits and de-duplicates equal payloads within it, so a render of every scope of a
 user costs one notification, and a rolled-back change costs none.
 """

@@ -1,4 +1,4 @@
-"""Recall's shortlist key replaces the 64-dim coarse vector of 0004 (see dreaming/recall.py).
+"""Recall's shortlist key replaces the 64-dim coarse vector of 0004 (see dreaming/memory/recall.py).
 
 1. Drop 0004's trigger, functions and covering index (if this database has them), then its column.
 2. Add `recall_key` (64 dims; the model declares it so the ORM knows it; only the database
@@ -19,7 +19,7 @@ from django.db import migrations, models
 
 
 def forward(apps, schema_editor):
-    from dreaming.recall import recall_index_sync
+    from dreaming.migrations._frozen_recall_key_0009 import recall_index_sync
 
     recall_index_sync(schema_editor=schema_editor)
 

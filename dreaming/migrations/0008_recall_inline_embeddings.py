@@ -1,4 +1,4 @@
-"""Memory embeddings are stored inline (STORAGE MAIN) instead of in TOAST (see dreaming/recall.py).
+"""Memory embeddings are stored inline (STORAGE MAIN) instead of in TOAST (see dreaming/memory/recall.py).
 
 recall_index_sync() sets the column's storage and the table's toast_tuple_target; the UPDATE then
 rewrites the existing rows so their vectors move into the row (a value Postgres already stored out
@@ -13,7 +13,7 @@ from django.db import migrations
 
 
 def forward(apps, schema_editor):
-    from dreaming.recall import recall_index_sync
+    from dreaming.migrations._frozen_recall_key_0009 import recall_index_sync
 
     recall_index_sync(schema_editor=schema_editor)
     schema_editor.execute(

@@ -1,4 +1,4 @@
-"""Recall's per-process key cache (dreaming/context_cache.py, dreaming/recall.py) follows the memory table.
+"""Recall's per-process key cache (dreaming/memory/context_cache.py, dreaming/memory/recall.py) follows the memory table.
 
 The MEMORY.md cache's notify function (migration 0005) fires on Memory too: INSERT and DELETE, and
 UPDATE only when something recall's shortlist reads changed (owner, status, persona, recall key) —

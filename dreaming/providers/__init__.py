@@ -1,5 +1,5 @@
 """Provider selection by settings: LLM_BACKEND (local | openai), EMBEDDING_BACKEND (local | openai | voyage)."""
-from dreaming.providers.base import (  # noqa: F401
+from dreaming.protocol import (  # noqa: F401
     CallContext,
     Comparison,
     Dreamer,
@@ -21,7 +21,7 @@ def get_dreamer() -> Dreamer:
         from dreaming.providers.openai_dreamer import OpenAIDreamer
 
         return OpenAIDreamer.from_settings()
-    from dreaming.engine.dreamer import LocalDreamer
+    from dreaming.providers.local import LocalDreamer
 
     return LocalDreamer()
 

@@ -12,7 +12,7 @@ from django.conf import settings
 from django.db.models import F
 
 from dreaming.models import DreamRun, LLMCall
-from dreaming.providers.base import CallContext
+from dreaming.protocol import CallContext
 
 ERROR_CHARS = 1000
 _PER_MILLION = Decimal(1_000_000)

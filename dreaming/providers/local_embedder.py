@@ -22,11 +22,9 @@ from typing import Literal
 
 import numpy as np
 
-_CJK = (
-    "\u3040-\u30ff"  # kana
-    "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"  # CJK ideographs
-    "\uac00-\ud7af"  # hangul
-)
+from dreaming.engine.language import EAST_ASIAN_CHARS
+
+_CJK = EAST_ASIAN_CHARS
 _TOKEN_RE = re.compile(rf"[{_CJK}]+|[^\W_{_CJK}]+", re.UNICODE)
 _CJK_RE = re.compile(rf"[{_CJK}]")
 

@@ -23,7 +23,7 @@ from django.conf import settings
 from dreaming.models import LLMCall
 from dreaming.providers import parsing, prompts
 from dreaming.providers.accounting import llm_call_record
-from dreaming.providers.base import (
+from dreaming.protocol import (
     CallContext,
     Comparison,
     ExtractedCandidate,
@@ -34,11 +34,10 @@ from dreaming.providers.base import (
     Turn,
     UnusableAnswer,
 )
-from dreaming.sensitive import mask_secrets
+from dreaming.engine.sensitive import mask_secrets
 
 log = logging.getLogger(__name__)
 
-TASKS = ("triage", "extract", "compare", "merge", "narrate", "reply")
 FORMAT_MODES = ("json_schema", "json_object", "plain")
 TOOL_RESULT_CHARS = 4000
 

@@ -9,8 +9,8 @@ from django.conf import settings
 
 from dreaming.models import LLMCall
 from dreaming.providers.accounting import embedding_call_record
-from dreaming.providers.base import CallContext, ProviderUnavailable
-from dreaming.sensitive import mask_secrets
+from dreaming.protocol import CallContext, ProviderUnavailable
+from dreaming.engine.sensitive import mask_secrets
 
 
 class EmbeddingDimensionMismatch(ProviderUnavailable):

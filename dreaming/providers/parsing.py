@@ -13,7 +13,7 @@ import json
 import re
 from typing import Any
 
-from dreaming.providers.base import (
+from dreaming.protocol import (
     CATEGORIES,
     TRIAGE_KINDS,
     Comparison,
@@ -22,7 +22,7 @@ from dreaming.providers.base import (
     Turn,
     UnusableAnswer,
 )
-from dreaming.verify import quote_in_text
+from dreaming.engine.quotes import quote_in_text
 
 MAX_CANDIDATES = 10
 _FENCE_RE = re.compile(r"```(?:json|JSON)?\s*\n?(.*?)```", re.DOTALL)

@@ -5,9 +5,9 @@ from datetime import datetime, timezone
 import pytest
 from playwright.sync_api import expect
 
-from dreaming.context import memory_md_render_all
+from dreaming.memory.context import memory_md_render_all
 from dreaming.models import Feedback, Memory
-from dreaming.tombstones import is_tombstoned
+from dreaming.memory.tombstones import is_tombstoned
 from tests.factories import (
     CandidateFactory,
     ChatSessionFactory,

@@ -41,8 +41,8 @@ def main() -> int:
     django.setup()
     from django.utils.dateparse import parse_datetime
 
-    from dreaming.engine.dreamer import LocalDreamer
-    from dreaming.light import worker_name
+    from dreaming.providers.local import LocalDreamer
+    from dreaming.pipeline.light import worker_name
 
     dreamer = LocalDreamer()
     if args.slow_extract:
@@ -68,7 +68,7 @@ def main() -> int:
     worker = f"{os.environ.get('RELIABILITY_WORKER', 'worker')}:{worker_name()}"
     runs = []
     if args.phase == "light":
-        from dreaming.light import light_sleep_sweep
+        from dreaming.pipeline.light import light_sleep_sweep
 
         while True:
             run = light_sleep_sweep(worker=worker, batch_size=args.batch, dreamer=dreamer)
@@ -78,7 +78,7 @@ def main() -> int:
     else:
         from django.contrib.auth import get_user_model
 
-        from dreaming.deep import deep_sleep_user
+        from dreaming.pipeline.deep import deep_sleep_user
 
         now = parse_datetime(args.now) if args.now else None
         for pk in [int(p) for p in args.users.split(",") if p]:

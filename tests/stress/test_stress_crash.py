@@ -9,7 +9,7 @@ import pytest
 from django.db.models import Count
 
 from chat.models import ChatSession
-from dreaming.light import light_sleep_sweep
+from dreaming.pipeline.light import light_sleep_sweep
 from dreaming.models import Candidate, DreamRun
 from tests.stress.workload import fact_for, sessions_seed, worker_start
 

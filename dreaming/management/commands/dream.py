@@ -47,9 +47,9 @@ class Command(BaseCommand):
         if options["verbosity"] < 2:
             # One structured log line per run is for the scheduled workers' logs; here the
             # progress bar and the summary line say it (-v 2 shows the run lines too).
-            logging.getLogger("dreaming.runs").setLevel(logging.WARNING)
+            logging.getLogger("dreaming.pipeline.runs").setLevel(logging.WARNING)
         if backfill:
-            from dreaming.backfill import dream_backfill
+            from dreaming.pipeline.backfill import dream_backfill
 
             runs = dream_backfill(user=target, dry_run=dry_run, progress=ProgressBar(self.stderr, "backfill")).runs
         else:
@@ -67,7 +67,7 @@ class Command(BaseCommand):
         return user_by_name(username)
 
     def _light(self, *, user, dry_run):
-        from dreaming.light import light_sleep_sweep
+        from dreaming.pipeline.light import light_sleep_sweep
 
         runs, sessions = [], 0
         while True:  # one sweep takes a batch; repeat until every idle session is taken
@@ -84,12 +84,12 @@ class Command(BaseCommand):
         return runs
 
     def _deep(self, *, user, dry_run):
-        from dreaming.deep import deep_sleep_all
+        from dreaming.pipeline.deep import deep_sleep_all
 
         return [deep_sleep_all(dry_run=dry_run, users=[user] if user else None, progress=ProgressBar(self.stderr, "deep"))]
 
     def _weekly(self, *, user, dry_run):
-        from dreaming.weekly import weekly_consolidate_all
+        from dreaming.pipeline.weekly import weekly_consolidate_all
 
         return [weekly_consolidate_all(dry_run=dry_run, users=[user] if user else None, progress=ProgressBar(self.stderr, "weekly"))]
 

@@ -3,7 +3,7 @@ import json
 
 from django.core.management.base import BaseCommand, CommandError
 
-from dreaming.reports import OUTCOME_FIELDS, report_as_data, report_build
+from dreaming.staff.reports import OUTCOME_FIELDS, report_as_data, report_build
 
 
 def _money(value) -> str:

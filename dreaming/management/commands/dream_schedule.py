@@ -2,7 +2,7 @@
 from django.core.management.base import BaseCommand
 from django_q.models import Schedule
 
-from dreaming.schedules import schedules_ensure
+from dreaming.pipeline.schedules import schedules_ensure
 
 
 class Command(BaseCommand):

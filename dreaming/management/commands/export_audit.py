@@ -3,7 +3,7 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
-from dreaming.audit import audit_examples, audit_jsonl
+from dreaming.staff.audit import audit_examples, audit_jsonl
 
 
 class Command(BaseCommand):

@@ -1,6 +1,6 @@
 from django.core.management.base import BaseCommand
 
-from dreaming.context import memory_md_get, memory_md_render
+from dreaming.memory.context import memory_md_get, memory_md_render
 from dreaming.management.lookups import persona_by_slug, user_by_name
 
 

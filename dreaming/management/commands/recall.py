@@ -2,9 +2,10 @@ import json
 
 from django.core.management.base import BaseCommand, CommandError
 
-from dreaming.context import memory_md_get, memory_md_render
+from dreaming.memory.context import memory_md_get, memory_md_render
 from dreaming.management.lookups import persona_by_slug, user_by_name
-from dreaming.recall import RECALL_MAX_K, recall
+from dreaming.memory.recall import recall
+from dreaming.protocol import RECALL_MAX_K
 
 
 class Command(BaseCommand):

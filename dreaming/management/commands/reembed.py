@@ -13,7 +13,7 @@ from django.db import connection, transaction
 
 from dreaming.models import Candidate, Memory
 from dreaming.providers import CallContext, ProviderUnavailable, get_embedder
-from dreaming.recall import embedding_column_dimensions, recall_index_sync
+from dreaming.memory.recall_key import embedding_column_dimensions, recall_index_sync
 
 MODELS = (Memory, Candidate)
 

@@ -25,40 +25,18 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, connection
 from django.utils import timezone
 
+from dreaming.engine.language import CJK_RUN_RE
 from chat.models import ChatSession, Message, Persona
-from dreaming.context import memory_md_cache_usable, memory_md_get
-from dreaming.context_cache import recall_keys_cached
+from dreaming.memory.context import memory_md_cache_usable, memory_md_get
+from dreaming.memory.context_cache import recall_keys_cached
+from dreaming.memory.recall_key import ACTIVE_OWNER, COARSE_CANDIDATES, KEY_DIM, recall_query_key
 from dreaming.models import Memory, MemoryDocument, MemoryRecall, MemorySettings, MemorySource, Phase
+from dreaming.protocol import RECALL_MAX_K, RECALL_TOOL  # noqa: F401 — re-exported for the API and command
 from dreaming.providers import CallContext, Embedder, get_embedder
 
 TEXT_WEIGHT = 0.35
 MAX_KEYWORDS = 8
-RECALL_MAX_K = 50
 
-RECALL_TOOL: dict = {
-    "type": "function",
-    "function": {
-        "name": "recall_memory",
-        "description": (
-            "Search what you remember about the user beyond the MEMORY.md in your instructions: "
-            "names, dates, events, preferences they mentioned in earlier conversations. Call it when "
-            "the user refers to something you should know but MEMORY.md does not say. Returns "
-            "memories with the date the user said them and their own words."
-        ),
-        "parameters": {
-            "type": "object",
-            "properties": {
-                "query": {
-                    "type": "string",
-                    "description": "What to look for, in the user's language, e.g. 'name of the user's dog' or '女儿的生日'.",
-                },
-                "k": {"type": "integer", "minimum": 1, "maximum": RECALL_MAX_K, "description": "How many memories (default 10)."},
-            },
-            "required": ["query"],
-            "additionalProperties": False,
-        },
-    },
-}
 
 
 @dataclass
@@ -86,7 +64,6 @@ _STOPWORDS = frozenset(
 )
 _ZH_STOP = frozenset("用户 什么 怎么 哪里 哪个 为什么 我们 你们 他们 她们 是不是 有没有 记得 知道 告诉 一下 喜欢吗 的 了 吗 呢 吧 啊 是 我 你 他 她 在 有 和 也 都 就 还".split())
 _WORD_RE = re.compile(r"[^\W_]+", re.UNICODE)
-_HAN_RE = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]+")
 
 
 def query_keywords(query: str) -> list[tuple[str, float]]:
@@ -98,12 +75,12 @@ def query_keywords(query: str) -> list[tuple[str, float]]:
     found: dict[str, float] = {}
     for position, match in enumerate(_WORD_RE.finditer(query)):
         word = match.group()
-        for run in _HAN_RE.findall(word):
+        for run in CJK_RUN_RE.findall(word):
             pieces = [run] if len(run) <= 2 else [run[i : i + 2] for i in range(len(run) - 1)]
             for piece in pieces:
                 if piece not in _ZH_STOP and not all(ch in _ZH_STOP for ch in piece):
                     found.setdefault(piece, 1.0)
-        latin = _HAN_RE.sub(" ", word).strip()
+        latin = CJK_RUN_RE.sub(" ", word).strip()
         for token in latin.split():
             lowered = token.lower()
             # Single digits ("7") and two-letter words match inside too many statements.
@@ -125,36 +102,6 @@ def recall_score(parts: dict) -> float:
     return fused * (0.6 + 0.4 * parts["recency"]) * (0.5 + 0.5 * parts["importance"]) * (0.7 + 0.3 * parts["confidence"])
 
 
-# Coarse to fine. Scanning a user's full vectors is the cost of recall: 10k memories × 2 KB is 20 MB
-# of index pages per query (~13 ms of Postgres CPU). So each memory also carries a small SHORTLIST
-# KEY (`recall_key`, 64 dims, written only by the database) whose inner product with the query's
-# key orders memories by an estimate of the score:
-#
-#     key(memory) · key(query) = cos̃ × (0.5 + 0.5·importance)(0.7 + 0.3·confidence) × e^{α(seen − REF)/τ₀}
-#
-# cos̃ is the cosine of KEY_DIM-dim random projections of the two embeddings (a fixed ±1 matrix,
-# Johnson–Lindenstrauss). e^{α(seen − REF)/τ₀} = e^{−α·age/τ₀} × e^{α(now − REF)/τ₀}: the second
-# factor is the same for every memory of a query, so ordering by the key is ordering by
-# cos̃ × importance and confidence factors × e^{−α·age/τ₀}, a multiplicative stand-in for the
-# score's (0.6 + 0.4·e^{−age/τ}) — and the query key does not depend on the time at all. One
-# C-level inner product per memory replaces the previous per-row SQL expression; the key is 256
-# bytes, because measured on 10k memories the index-only scan costs in proportion to its bytes
-# (4.2 ms for 64 dims, 6.4 for 128, 9.0 for 256 on a loaded box). Quality, top 10 of recall vs the
-# exact score of every memory, 10k memories (docs/context.md): 64-dim count sketch + additive factors
-# (previous design) 0.76; this key 0.80; 128 dims would give 0.89 at 1.5× the scan.
-# Recall reads the keys of the user's active memories with an index-only scan, keeps the
-# COARSE_CANDIDATES best, and scores only those exactly: full-embedding cosine (joined by primary
-# key) + keyword match + the factors with the configured τ, in Python.
-# τ₀ and α are fixed because stored keys cannot follow a setting; the exact stage uses
-# RECALL_TAU_WEEKS. REF keeps the exponent small: float4 holds e^±80, i.e. last_seen within ±160 τ₀
-# (80 years) of REF; beyond that it is clamped, which only flattens the shortlist's recency. Rows
-# without an embedding have no key and sort last.
-KEY_DIM = 64
-KEY_TAU_SECONDS = 26 * 7 * 86400.0
-KEY_RECENCY_POWER = 0.5  # α
-KEY_REF_EPOCH = 1735689600.0  # 2025-01-01T00:00:00Z
-_KEY_EXP_LIMIT = 80.0
-COARSE_CANDIDATES = 200  # rows of the shortlist, scored exactly
 
 # MEMORY.md's ids are excluded AFTER the scan: the shortlist takes `limit + len(exclude)` rows and
 # the excluded ones are dropped from those, which leaves exactly the best `limit` of the rest.
@@ -237,7 +184,7 @@ def recall_key_block(*, user_id: int) -> KeyBlock:
     import numpy as np
 
     with connection.cursor() as cursor:
-        cursor.execute(_KEY_BLOCK_SQL.format(active_owner=_ACTIVE_OWNER), {"user_id": user_id, "zero": "[" + ",".join(["0"] * KEY_DIM) + "]"})
+        cursor.execute(_KEY_BLOCK_SQL.format(active_owner=ACTIVE_OWNER), {"user_id": user_id, "zero": "[" + ",".join(["0"] * KEY_DIM) + "]"})
         count, ids, personas, keys, has_key = cursor.fetchone()
     if not count:
         empty = np.zeros(0, dtype=np.int64)
@@ -285,253 +232,12 @@ def _candidates_from_cached_keys(*, user_id: int, persona_id: int | None, vector
     if not ids:
         return []
     with connection.cursor() as cursor:
-        cursor.execute(_EXACT_SQL.format(active_owner=_ACTIVE_OWNER),
+        cursor.execute(_EXACT_SQL.format(active_owner=ACTIVE_OWNER),
                        {"vector": _vector_literal(vector), "ids": ids, "user_id": user_id, "persona_id": persona_id})
         return cursor.fetchall()
 
 
 # --- The projection --------------------------------------------------------------------------
-# A ±1 matrix of KEY_DIM rows × EMBEDDING_DIM columns from a fixed integer hash (splitmix64 of
-# row·2^32 + column), not from a random generator: stored keys depend on it, so it must never change
-# with a library version, and any dimension gets its own matrix without a seed table. The database
-# keeps its copy in memory_recall_projection (filled from this function by recall_index_sync for
-# the column's dimension); queries are projected here, in NumPy, with the same matrix.
-def _splitmix64(values):
-    import numpy as np
-
-    with np.errstate(over="ignore"):
-        z = values + np.uint64(0x9E3779B97F4A7C15)
-        z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-        z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-        return z ^ (z >> np.uint64(31))
-
-
-_PROJECTIONS: dict[int, object] = {}
-
-
-def recall_projection(dimensions: int):
-    """The KEY_DIM × dimensions ±1 matrix (float32), cached per dimension."""
-    import numpy as np
-
-    matrix = _PROJECTIONS.get(dimensions)
-    if matrix is None:
-        rows = np.arange(KEY_DIM, dtype=np.uint64)[:, None] << np.uint64(32)
-        columns = np.arange(dimensions, dtype=np.uint64)[None, :]
-        bits = _splitmix64(rows | columns) >> np.uint64(63)
-        matrix = np.where(bits == 1, np.float32(1.0), np.float32(-1.0))
-        _PROJECTIONS[dimensions] = matrix
-    return matrix
-
-
-def _unit_projection(vector):
-    import numpy as np
-
-    values = np.asarray(vector, dtype=np.float64)
-    projected = recall_projection(len(values)).astype(np.float64) @ values
-    norm = float(np.linalg.norm(projected))
-    return None if norm == 0 else projected / norm
-
-
-def _clamped_exp(exponent: float) -> float:
-    return math.exp(max(-_KEY_EXP_LIMIT, min(_KEY_EXP_LIMIT, exponent)))
-
-
-def recall_query_key(vector) -> list[float]:
-    """The unit projection of the query's embedding (zeros for a zero vector)."""
-    import numpy as np
-
-    unit = _unit_projection(vector)
-    return (np.zeros(KEY_DIM) if unit is None else unit).tolist()
-
-
-def recall_memory_key(vector, *, importance: float, confidence: float, last_seen: datetime) -> list[float] | None:
-    """The NumPy twin of the database's memory_recall_key() (equal up to float rounding; tested)."""
-    if vector is None:
-        return None
-    unit = _unit_projection(vector)
-    if unit is None:
-        return None
-    prior = (0.5 + 0.5 * importance) * (0.7 + 0.3 * confidence)
-    fresh = _clamped_exp(KEY_RECENCY_POWER * (last_seen.timestamp() - KEY_REF_EPOCH) / KEY_TAU_SECONDS)
-    return (prior * fresh * unit).tolist()
-
-
-# --- The key, kept by the database -----------------------------------------------------------
-# A trigger, not a GENERATED column: `reembed` resizes the embedding column (ALTER COLUMN TYPE),
-# which Postgres refuses for a column a generated column depends on, and a generated column may
-# not read the projection table. The trigger recomputes on INSERT and whenever the embedding, a
-# factor (importance, confidence, last_seen) or the key itself changes, so Django's save() sending
-# a stale key, QuerySet.update(), raw UPDATEs and COPY all end up consistent, while updates of other
-# columns (recall stats, scores, status) skip the projection and can stay HOT.
-# An embedding whose size differs from the projection's (a half-done `reembed`) gets no key rather
-# than failing the write: it sorts last until recall_index_sync() recomputes it.
-_TABLE = Memory._meta.db_table
-PROJECTION_TABLE = "memory_recall_projection"
-
-_KEY_FUNCTION_SQL = f"""
-CREATE OR REPLACE FUNCTION memory_recall_key(v vector, importance double precision, confidence double precision,
-                                             last_seen timestamptz) RETURNS vector
-LANGUAGE plpgsql STABLE PARALLEL SAFE AS $$
-DECLARE
-    projected double precision[];
-    norm double precision;
-    prior double precision;
-    fresh double precision;
-BEGIN
-    IF v IS NULL OR vector_dims(v) IS DISTINCT FROM (SELECT vector_dims(r) FROM {PROJECTION_TABLE} WHERE j = 0) THEN
-        RETURN NULL;
-    END IF;
-    projected := ARRAY(SELECT -(v <#> r) FROM {PROJECTION_TABLE} ORDER BY j);
-    norm := sqrt((SELECT sum(x * x) FROM unnest(projected) AS x));
-    IF norm = 0 THEN
-        RETURN NULL;
-    END IF;
-    prior := (0.5 + 0.5 * coalesce(importance, 0)) * (0.7 + 0.3 * coalesce(confidence, 0)) / norm;
-    fresh := exp(greatest(-{_KEY_EXP_LIMIT}, least({_KEY_EXP_LIMIT},
-                 {KEY_RECENCY_POWER} * (date_part('epoch', last_seen) - {KEY_REF_EPOCH}) / {KEY_TAU_SECONDS})));
-    RETURN ARRAY(SELECT x * prior * fresh FROM unnest(projected) AS x)::real[]::vector;
-END $$
-"""
-
-_TRIGGER_SQL = f"""
-CREATE OR REPLACE FUNCTION memory_recall_key_sync() RETURNS trigger LANGUAGE plpgsql AS $$
-BEGIN
-    IF TG_OP = 'INSERT'
-       OR NEW.embedding IS DISTINCT FROM OLD.embedding OR NEW.importance IS DISTINCT FROM OLD.importance
-       OR NEW.confidence IS DISTINCT FROM OLD.confidence OR NEW.last_seen IS DISTINCT FROM OLD.last_seen
-       OR NEW.recall_key IS DISTINCT FROM OLD.recall_key THEN
-        NEW.recall_key := memory_recall_key(NEW.embedding, NEW.importance, NEW.confidence, NEW.last_seen);
-    END IF;
-    RETURN NEW;
-END $$;
-DROP TRIGGER IF EXISTS memory_recall_key_sync ON {_TABLE};
-CREATE TRIGGER memory_recall_key_sync BEFORE INSERT OR UPDATE ON {_TABLE}
-    FOR EACH ROW EXECUTE FUNCTION memory_recall_key_sync()
-"""
-
-
-# --- The index the shortlist scans -----------------------------------------------------------
-# Why not just `WHERE user_id = … ORDER BY embedding <=> q` on the (user, status, persona) btree?
-# A 512-d vector (2 KB) is stored out of line in TOAST, so that plan reads ~4 TOAST buffers per
-# memory: ~130 ms for 10k memories. Instead the keys are copied into a covering index and read with
-# an index-only scan (no heap, no TOAST; ~300 bytes per memory). The index is keyed on one expression,
-# "the owner of an active memory" (CASE WHEN status = 'active' THEN user_id END), and the function's
-# conditions are written so that this is the ONLY index that matches them, and seq/bitmap scans are
-# off inside the function: the plan cannot drift back to a heap-reading one. That matters where one
-# user owns most rows (a small install): without the SET clauses (tried: the function is then inlined
-# and planned with the query, 0.3 ms faster on the 1M-row table) the planner picked a seq scan there,
-# which deforms every wide heap row to reach the key: 11.4 ms instead of 6.6 ms for 10k memories
-# alone in a 10k-row table. The key has KEY_DIM
-# dims whatever EMBEDDING_DIM is, so the index fits a btree tuple for every embedding model.
-RECALL_INDEX = "memory_recall_key_idx"
-_ACTIVE_OWNER = f"(CASE WHEN status = '{Memory.Status.ACTIVE}' THEN user_id END)"
-# user_id and status are included although the key already holds them: an index-only scan needs
-# every column the query names, and the key expression names both.
-_INDEX_COLUMNS = "user_id, status, persona_id, id, recall_key"
-_INDEX_SQL = f"CREATE INDEX {RECALL_INDEX} ON {_TABLE} ({_ACTIVE_OWNER}) INCLUDE ({_INDEX_COLUMNS})"
-# `<#>` is the NEGATIVE inner product: ascending order = best first, rows without a key last.
-_FUNCTION_SQL = f"""
-DROP FUNCTION IF EXISTS memory_recall_shortlist(bigint, bigint, vector, bigint[], integer);
-DROP FUNCTION IF EXISTS memory_recall_shortlist(bigint, bigint, vector, integer);
-CREATE FUNCTION memory_recall_shortlist(
-    p_user_id bigint, p_persona_id bigint, p_key vector, p_limit integer
-) RETURNS TABLE (memory_id bigint)
-LANGUAGE sql STABLE ROWS {COARSE_CANDIDATES} SET enable_seqscan = off SET enable_bitmapscan = off
-AS $$
-    SELECT id
-    FROM {_TABLE}
-    WHERE {_ACTIVE_OWNER} = p_user_id
-      AND COALESCE(persona_id, 0) IN (0, COALESCE(p_persona_id, 0))
-    ORDER BY recall_key <#> p_key
-    LIMIT p_limit
-$$
-"""
-
-# What earlier versions installed (migration 0004's 64-dim coarse vector).
-_LEGACY_SQL = f"""
-DROP TRIGGER IF EXISTS memory_embedding_coarse_sync ON {_TABLE};
-DROP FUNCTION IF EXISTS memory_embedding_coarse_sync();
-DROP INDEX IF EXISTS memory_recall_cover_idx;
-DROP FUNCTION IF EXISTS memory_recall_shortlist(bigint, bigint, vector, bigint[], integer, timestamptz, double precision);
-DROP FUNCTION IF EXISTS memory_embedding_coarse(vector)
-"""
-
-
-def embedding_column_dimensions(model, *, cursor=None) -> int | None:
-    """The dimension the model's `embedding` column really has (None when unconstrained)."""
-    if cursor is None:
-        with connection.cursor() as cursor:
-            return embedding_column_dimensions(model, cursor=cursor)
-    cursor.execute(
-        "SELECT atttypmod FROM pg_attribute WHERE attrelid = %s::regclass AND attname = 'embedding'",
-        [model._meta.db_table],
-    )
-    row = cursor.fetchone()
-    return row[0] if row and row[0] > 0 else None
-
-
-# The exact stage reads COARSE_CANDIDATES full embeddings by primary key. A 512-d vector is 2,056
-# bytes, just over the 2 KB at which Postgres moves a value out of line by default, so each of those
-# reads went through the TOAST index and two TOAST chunks. Stored MAIN (inline while the row fits a
-# page: up to ~1,900 dims) it is read with its row: 200 lookups went from 2.8 to 1.6 ms (p50, the
-# user's 10k rows). toast_tuple_target at the page size keeps Postgres from trying (and failing) to
-# compress every embedding on write. ALTER COLUMN TYPE (reembed) resets the storage to the type's
-# default, so this is re-applied here; existing rows move inline when rewritten (migration 0008).
-_INLINE_SQL = f"""
-ALTER TABLE {_TABLE} ALTER COLUMN embedding SET STORAGE MAIN;
-ALTER TABLE {_TABLE} SET (toast_tuple_target = 8160)
-"""
-
-
-def recall_index_sync(*, schema_editor=None) -> bool:
-    """Install the projection for the embedding column's size, the key function, its trigger, the
-    covering index and the shortlist function; keep embeddings stored inline; recompute keys that
-    are missing or stale.
-
-    Idempotent. Called by migration 0006 and by `reembed` after resizing the vector column (an ALTER
-    COLUMN TYPE rewrite fires no trigger). Returns True when the projection was (re)built.
-    """
-    rebuilt = False
-    with (schema_editor.connection if schema_editor else connection).cursor() as cursor:
-        cursor.execute(_LEGACY_SQL)
-        cursor.execute(
-            "SELECT attstorage = 'm' AND %s = ANY(coalesce(reloptions, '{}')) FROM pg_attribute JOIN pg_class "
-            "ON pg_class.oid = attrelid WHERE attrelid = %s::regclass AND attname = 'embedding'",
-            ["toast_tuple_target=8160", _TABLE],
-        )
-        if not cursor.fetchone()[0]:
-            cursor.execute(_INLINE_SQL)
-        cursor.execute(f"CREATE TABLE IF NOT EXISTS {PROJECTION_TABLE} (j integer PRIMARY KEY, r vector NOT NULL)")
-        # 1536- or 3072-dim rows (6-12 KB) stay in the page where they fit: no TOAST lookup per row.
-        cursor.execute(f"ALTER TABLE {PROJECTION_TABLE} ALTER COLUMN r SET STORAGE MAIN")
-        cursor.execute(f"ALTER TABLE {PROJECTION_TABLE} SET (toast_tuple_target = 8160)")
-        dimensions = embedding_column_dimensions(Memory, cursor=cursor)
-        cursor.execute(f"SELECT count(*), min(vector_dims(r)), max(vector_dims(r)) FROM {PROJECTION_TABLE}")
-        count, low, high = cursor.fetchone()
-        if dimensions and (count != KEY_DIM or low != dimensions or high != dimensions):
-            matrix = recall_projection(dimensions)
-            cursor.execute(f"DELETE FROM {PROJECTION_TABLE}")
-            cursor.executemany(
-                f"INSERT INTO {PROJECTION_TABLE} (j, r) VALUES (%s, %s::vector)",
-                [(j, "[" + ",".join("1" if x > 0 else "-1" for x in row) + "]") for j, row in enumerate(matrix)],
-            )
-            rebuilt = True
-        cursor.execute(_KEY_FUNCTION_SQL)
-        cursor.execute(_TRIGGER_SQL)
-        cursor.execute("SELECT indexdef FROM pg_indexes WHERE indexname = %s", [RECALL_INDEX])
-        row = cursor.fetchone()
-        if row and f"INCLUDE ({_INDEX_COLUMNS})" not in row[0]:
-            cursor.execute(f"DROP INDEX {RECALL_INDEX}")
-            row = None
-        if row is None:
-            cursor.execute(_INDEX_SQL)
-        cursor.execute(_FUNCTION_SQL)
-        if rebuilt:  # every key was made with another matrix (or none)
-            cursor.execute(f"UPDATE {_TABLE} SET recall_key = memory_recall_key(embedding, importance, confidence, last_seen)")
-        else:
-            cursor.execute(f"UPDATE {_TABLE} SET recall_key = NULL WHERE embedding IS NULL AND recall_key IS NOT NULL")
-    return rebuilt
-
 
 
 # One round trip before any work: is memory on, and which ids does the scope's MEMORY.md hold?

@@ -38,13 +38,12 @@ from datetime import datetime
 from django.conf import settings
 
 from dreaming.engine.dates import DATE_PHRASE_RE, DAY_PRECISE_RE
-from dreaming.engine.language import in_own_words
+from dreaming.engine.language import CJK_RE, in_own_words
 from dreaming.engine.resolve import trailing_address
 
 CONFIDENCE_MIN = 0.05
 CONFIDENCE_MAX = 0.98
 
-_CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 _LATIN_WORD = re.compile(r"[A-Za-z0-9']+")
 _FILLER = frozenset("user user's the a an as to in at of on is are was has have".split())
 _CJK_SPECIFIC = re.compile(r"[\d０-９]|[叫名是在于]")
@@ -423,7 +422,7 @@ def specificity(statement: str) -> float:
         return 0.0
     # "on 7 May 2023" worked out from "yesterday" (dreaming.engine.dates) is not a detail the user gave.
     statement = DATE_PHRASE_RE.sub(" then ", statement)  # one plain word, as "yesterday" was
-    cjk_chars = len(_CJK.findall(statement))
+    cjk_chars = len(CJK_RE.findall(statement))
     if cjk_chars > len(statement) / 3:
         length_part = min(1.0, cjk_chars / 12)
         named = 1.0 if _CJK_SPECIFIC.search(statement) else 0.0

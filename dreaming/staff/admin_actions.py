@@ -5,8 +5,8 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 
 from dreaming.models import Candidate, Memory, MemorySettings
-from dreaming.services import candidate_confirm
-from dreaming.tombstones import is_tombstoned
+from dreaming.memory.services import candidate_confirm
+from dreaming.memory.tombstones import is_tombstoned
 
 
 @dataclass
@@ -24,7 +24,7 @@ def _why_not_promotable(candidate: Candidate) -> str | None:
         return "not pending"
     if not candidate.verified:
         return "quote not verified"
-    if MemorySettings.objects.filter(user_id=candidate.user_id, enabled=False).exists():
+    if not MemorySettings.is_on(user_id=candidate.user_id):
         return "memory is off for the user"
     if is_tombstoned(user=candidate.user, statement=candidate.statement):
         return "the user made us forget it"

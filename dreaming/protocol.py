@@ -119,3 +119,31 @@ class Embedder(Protocol):
         kind: Literal["document", "query"] = "document",
         ctx: CallContext | None = None,  # who it is for: counted in the run, remote calls become LLMCall rows
     ) -> list[list[float]]: ...
+
+
+RECALL_MAX_K = 50
+# The one definition of the recall tool the chat model is offered (OpenAI tool format).
+RECALL_TOOL: dict = {
+    "type": "function",
+    "function": {
+        "name": "recall_memory",
+        "description": (
+            "Search what you remember about the user beyond the MEMORY.md in your instructions: "
+            "names, dates, events, preferences they mentioned in earlier conversations. Call it when "
+            "the user refers to something you should know but MEMORY.md does not say. Returns "
+            "memories with the date the user said them and their own words."
+        ),
+        "parameters": {
+            "type": "object",
+            "properties": {
+                "query": {
+                    "type": "string",
+                    "description": "What to look for, in the user's language, e.g. 'name of the user's dog' or '女儿的生日'.",
+                },
+                "k": {"type": "integer", "minimum": 1, "maximum": RECALL_MAX_K, "description": "How many memories (default 10)."},
+            },
+            "required": ["query"],
+            "additionalProperties": False,
+        },
+    },
+}

@@ -8,8 +8,8 @@ the rules consider personal.
 """
 from __future__ import annotations
 
-from dreaming.engine.dreamer import LocalDreamer
-from dreaming.providers.base import TRIAGE_KINDS, TriageResult, Turn
+from dreaming.providers.local import LocalDreamer
+from dreaming.protocol import TRIAGE_KINDS, TriageResult, Turn
 
 _SKIP_KINDS = set(TRIAGE_KINDS) - {"normal"}
 

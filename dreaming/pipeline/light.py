@@ -1,6 +1,6 @@
 """Light sleep: sweep idle chat sessions and turn what the user said into verified candidates.
 
-Nothing here runs while the user chats. A sweep claims idle sessions (dreaming.claims), then for each
+Nothing here runs while the user chats. A sweep claims idle sessions (dreaming.pipeline.claims), then for each
 one reads only the part not processed yet, triages the conversation, keeps sensitive content and
 secrets away from the model, extracts candidates in one model call, verifies every quote against the
 stored user message, and stores the candidates together with the session's "done" stamp in one short
@@ -27,11 +27,11 @@ from django.db import transaction
 from django.utils import timezone
 
 from chat.models import ChatSession, Message
-from dreaming.claims import claim_keep_failed, claim_release, claim_stamp, sessions_claim, sessions_claimable
+from dreaming.pipeline.claims import claim_keep_failed, claim_release, claim_stamp, sessions_claim, sessions_claimable
 from dreaming.models import Candidate, DreamRun, MemorySettings, Phase
 from dreaming.providers import get_dreamer, get_embedder
 from dreaming.providers.accounting import dream_run_add_embedding_calls
-from dreaming.providers.base import (
+from dreaming.protocol import (
     CATEGORIES,
     CallContext,
     Dreamer,
@@ -42,12 +42,12 @@ from dreaming.providers.base import (
     Turn,
     UnusableAnswer,
 )
-from dreaming.runs import run_add, run_finish, run_start, runs_fail_abandoned
-from dreaming.scoring import specificity
-from dreaming.sensitive import mask_secrets, sensitive_category
-from dreaming.tombstones import is_tombstoned, tombstoned_digests
-from dreaming.triage_rules import triage_precheck
-from dreaming.verify import normalize_for_match, quote_in_text
+from dreaming.pipeline.runs import run_add, run_finish, run_start, runs_fail_abandoned
+from dreaming.memory.scoring import specificity
+from dreaming.engine.sensitive import mask_secrets, sensitive_category
+from dreaming.memory.tombstones import is_tombstoned, tombstoned_digests
+from dreaming.pipeline.triage_rules import triage_precheck
+from dreaming.engine.quotes import normalize_for_match, quote_in_text
 
 logger = logging.getLogger(__name__)
 
@@ -519,7 +519,7 @@ def _outcome_save(
         fields |= {"triage_kind": outcome.kind, "triage_reason": outcome.reason[:2000], "skipped": outcome.skipped}
     with transaction.atomic():
         # Checked again at write time: memory may have been switched off while the model was thinking.
-        if MemorySettings.objects.filter(user_id=session.user_id, enabled=False).exists():
+        if not MemorySettings.is_on(user_id=session.user_id):
             raise MemoryTurnedOff(f"session {session.pk}")
         stamped = claim_stamp(session_id=session.pk, worker=worker, claimed_at=claimed_at, **fields)
         if not stamped:

@@ -19,7 +19,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from chat.models import ChatSession, Persona
-from dreaming.context import memory_md_render_all
+from dreaming.memory.context import memory_md_render_all
 from dreaming.models import (
     Candidate,
     Category,
@@ -32,8 +32,9 @@ from dreaming.models import (
     Tombstone,
 )
 from dreaming.providers import ProviderUnavailable, get_embedder
-from dreaming.tombstones import tombstone_add, tombstone_digest
-from dreaming.verify import normalize_for_match
+from dreaming.memory.tombstones import tombstone_add, tombstone_digest
+from dreaming.engine.language import CJK_RE
+from dreaming.engine.quotes import normalize_for_match
 
 logger = logging.getLogger(__name__)
 
@@ -92,14 +93,13 @@ def _rerender_memory_md(*, user) -> int:
 
 _SENTENCE_END = re.compile(r"(?<=[.!?。！？])\s*")
 _WORD = re.compile(r"\w+", re.UNICODE)
-_CJK = re.compile(r"[\u3400-\u9fff]")
 
 
 def _content_units(text: str) -> set[str]:
     """Words (or, for Chinese, characters) that carry meaning; used to spot paraphrases."""
     text = unicodedata.normalize("NFKC", text).casefold()
-    if _CJK.search(text):
-        return {ch for ch in text if _CJK.match(ch)}
+    if CJK_RE.search(text):
+        return {ch for ch in text if CJK_RE.match(ch)}
     return {w for w in _WORD.findall(text) if len(w) > 2 and w not in {"user", "the", "and", "has", "their"}}
 
 
@@ -139,7 +139,7 @@ def narrative_without(*, narrative: str, texts: list[str]) -> str:
         if len(kept) == len(sentences):
             kept_lines.append(line)
         elif kept:
-            joiner = "" if _CJK.search("".join(kept)) else " "
+            joiner = "" if CJK_RE.search("".join(kept)) else " "
             kept_lines.append(prefix + bullet + joiner.join(s.strip() for s in kept))
     text = "\n".join(kept_lines)
     return re.sub(r"\n{3,}", "\n\n", text).strip()

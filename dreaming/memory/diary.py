@@ -1,21 +1,13 @@
 """DREAMS.md: one short narrative per night, for the user to read. Never a source of memories."""
 from __future__ import annotations
 
-import re
 from datetime import date, datetime, timedelta
 
 from django.utils import timezone
 
 from dreaming.models import DiaryEntry, DreamRun, Memory
-from dreaming.providers.base import CallContext, Dreamer, NightChanges
-
-_CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
-
-
-def is_chinese(text: str) -> bool:
-    letters = [ch for ch in text if ch.isalpha()]
-    return bool(letters) and len(_CJK.findall(text)) * 2 >= len(letters)
-
+from dreaming.engine.language import is_chinese
+from dreaming.protocol import CallContext, Dreamer, NightChanges
 
 def night_language(statements: list[str]) -> str:
     """"zh" when most of the night's statements are Chinese."""

@@ -7,6 +7,7 @@ read-modify-write race, and a crashed run still shows what it had done so far.
 from __future__ import annotations
 
 import json
+import logging
 from datetime import datetime
 
 from django.db import connection
@@ -14,10 +15,17 @@ from django.db.models import F
 from django.utils import timezone
 
 from dreaming.models import DreamRun
-from dreaming.reports import run_log
+
+logger = logging.getLogger("dreaming.pipeline.runs")
 
 # JSON counters ({"document": 3, ...}) merged key by key; everything else is a number column.
 _DICT_COUNTERS = {"skipped_by_kind"}
+RUN_COUNTERS = (
+    "sessions_claimed", "sessions_done", "sessions_failed", "sessions_skipped", "sensitive_dropped",
+    "candidates_created", "unverified_rejected", "tombstoned_dropped", "users_processed", "promoted",
+    "reinforced", "pending", "dropped", "superseded", "merged", "evicted", "decayed", "expired",
+    "feedback_applied", "llm_calls", "prompt_tokens", "completion_tokens", "embedding_calls",
+)
 
 
 def run_start(
@@ -99,3 +107,39 @@ def runs_fail_abandoned(*, phase: str, started_before: datetime) -> int:
         error="abandoned: the worker stopped without finishing the run (killed or crashed); "
               "its claimed sessions went back to the queue after DREAM_CLAIM_STALE_SECONDS",
     )
+
+
+def run_summary(run: DreamRun) -> dict:
+    """One run as plain data (for the page, the JSON report and the structured log)."""
+    duration = run.duration_seconds
+    return {
+        "id": run.pk,
+        "phase": run.phase,
+        "status": run.status,
+        "user": run.user.get_username() if run.user_id else None,
+        "worker": run.worker,
+        "started_at": run.started_at.isoformat(),
+        "finished_at": run.finished_at.isoformat() if run.finished_at else None,
+        "duration_seconds": round(duration, 3) if duration is not None else None,
+        "dry_run": run.dry_run,
+        "error": run.error,
+        "cost_usd": str(run.cost_usd),
+        **{name: getattr(run, name) for name in RUN_COUNTERS},
+    }
+
+
+def _log_value(value) -> str:
+    text = "" if value is None else str(value)
+    return json.dumps(text, ensure_ascii=False) if (not text or any(c in text for c in ' ="\n')) else text
+
+
+def run_log(run: DreamRun) -> None:
+    """One structured line per finished run: `dream_run key=value ...` (JSON-quoted when needed).
+
+    The same fields go in `extra={"dream_run": {...}}` for a JSON log formatter.
+    """
+    data = run_summary(run)
+    data["error"] = (data["error"] or "").strip().splitlines()[-1][:500] if data["error"] else ""
+    line = " ".join(f"{key}={_log_value(value)}" for key, value in data.items())
+    level = logging.WARNING if run.status == DreamRun.Status.FAILED else logging.INFO
+    logger.log(level, "dream_run %s", line, extra={"dream_run": data})

@@ -8,7 +8,7 @@ from dreaming.engine.compare import compare_statements, merge_statements
 from dreaming.engine.extract import MAX_CANDIDATES, extract_candidates, most_important
 from dreaming.engine.narrate import narrate_changes, reply_offline
 from dreaming.engine.triage import Disclosure, triage_turns
-from dreaming.providers.base import (
+from dreaming.protocol import (
     CallContext,
     Comparison,
     ExtractedCandidate,

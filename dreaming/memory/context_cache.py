@@ -202,7 +202,7 @@ class _Listener(threading.Thread):
 
 # --- The process's cache ------------------------------------------------------------------
 _cache: MemoryMdCache | None = None
-# Recall's shortlist keys per user (dreaming/recall.py), invalidated by the same listener: the
+# Recall's shortlist keys per user (dreaming/memory/recall.py), invalidated by the same listener: the
 # memory table notifies the same channel (migration 0009). A separate LRU because its entries are
 # large (264 bytes per memory) and bounded by RECALL_KEY_CACHE_SIZE users instead.
 _recall_cache: MemoryMdCache | None = None

@@ -19,8 +19,9 @@ from django.db.models import OuterRef, Q, Subquery
 from django.db.models.base import ModelState
 from django.utils import timezone
 
+from dreaming.engine.language import WIDE_CHARS
 from chat.models import ChatSession, Persona
-from dreaming.context_cache import memory_md_cache_evict, memory_md_cached
+from dreaming.memory.context_cache import memory_md_cache_evict, memory_md_cached
 from dreaming.models import Category, Feedback, Memory, MemoryDocument, MemorySettings
 
 # Section order and headings. Headings stay English whatever the statements' language: the
@@ -44,10 +45,7 @@ UNSURE_MARK = " (unsure)"
 #   * digits = 1 token per 3 (BPE vocabularies split numbers in groups of three);
 #   * every other visible symbol (punctuation, "-", "#", emoji) = 1 token;
 #   * a run of line breaks = 1 token; spaces are free (they merge into the next token).
-_CJK = (
-    "\u2e80-\u2fff\u3000-\u303f\u3040-\u30ff\u3100-\u31ff\u3200-\u9fff"
-    "\ua960-\ua97f\uac00-\ud7ff\uf900-\ufaff\ufe30-\ufe4f\uff00-\uffef"
-)
+_CJK = WIDE_CHARS
 _TOKEN_RE = re.compile(rf"(?P<cjk>[{_CJK}])|(?P<digits>\d+)|(?P<word>[^\W\d_{_CJK}]+)|(?P<newline>\n+)|(?P<space>\s+)|(?P<other>.)")
 
 
@@ -70,11 +68,6 @@ class _Line:
     memory_id: int
     category: str
     text: str
-
-
-def memory_enabled(*, user: AbstractBaseUser) -> bool:
-    # No MemorySettings row means memory is on.
-    return not MemorySettings.objects.filter(user=user, enabled=False).exists()
 
 
 def _scope_memories(*, user: AbstractBaseUser, persona: Persona | None):
@@ -133,7 +126,7 @@ def memory_md_compose(*, memories: list[Memory], budget: int) -> tuple[str, list
 def memory_md_render(*, user: AbstractBaseUser, persona: Persona | None = None) -> MemoryDocument:
     """Render and store MEMORY.md for one scope; the version goes up only when the text changed."""
     budget = settings.MEMORY_MD_TOKENS
-    if memory_enabled(user=user):
+    if MemorySettings.is_on(user_id=user.pk):
         # A rejected memory is the user saying "that is wrong": it stays out of the context.
         memories = [m for m in _scope_memories(user=user, persona=persona) if m.verdict != Feedback.Verdict.REJECT]
         content, ids = memory_md_compose(memories=memories, budget=budget)
@@ -175,7 +168,7 @@ def memory_md_render_all(*, user: AbstractBaseUser) -> list[MemoryDocument]:
 def memory_md_get(*, user: AbstractBaseUser, persona: Persona | None = None) -> MemoryDocument | None:
     """The chat path: no query when the process's cache holds the scope, else one indexed query.
 
-    The cache (dreaming/context_cache.py, MEMORY_MD_CACHE) is invalidated by Postgres NOTIFY from
+    The cache (dreaming/memory/context_cache.py, MEMORY_MD_CACHE) is invalidated by Postgres NOTIFY from
     triggers on MemoryDocument and MemorySettings. Inside a transaction the cache is bypassed both
     ways: the transaction may see (and later roll back) writes no one else sees yet.
 

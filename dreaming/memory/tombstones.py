@@ -9,7 +9,7 @@ import hmac
 from django.conf import settings
 
 from dreaming.models import Tombstone
-from dreaming.verify import normalize_for_match
+from dreaming.engine.quotes import normalize_for_match
 
 
 def tombstone_digest(statement: str) -> str:

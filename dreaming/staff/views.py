@@ -1,9 +1,9 @@
-"""Staff pages for dreaming. Numbers come from dreaming/reports.py; charts from dreaming/charts.py."""
+"""Staff pages for dreaming. Numbers come from dreaming/staff/reports.py; charts from dreaming/staff/charts.py."""
 from django.contrib.admin.views.decorators import staff_member_required
 from django.shortcuts import render
 
-from dreaming.charts import bar_chart, line_chart
-from dreaming.reports import OUTCOME_FIELDS, report_build
+from dreaming.staff.charts import bar_chart, line_chart
+from dreaming.staff.reports import OUTCOME_FIELDS, report_build
 
 DAY_CHOICES = (1, 7, 14, 30, 90)
 DEFAULT_DAYS = 7

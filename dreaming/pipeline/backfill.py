@@ -21,10 +21,10 @@ from django.db.models import F, Q
 from django.utils import timezone
 
 from chat.models import ChatSession
-from dreaming.deep import deep_sleep_all
-from dreaming.models import DreamRun
-from dreaming.schedules import next_local_time
-from dreaming.weekly import weekly_consolidate_all
+from dreaming.pipeline.deep import deep_sleep_all
+from dreaming.models import DreamRun, MemorySettings
+from dreaming.pipeline.schedules import next_local_time
+from dreaming.pipeline.weekly import weekly_consolidate_all
 
 
 @dataclass
@@ -45,7 +45,7 @@ class BackfillResult:
 def backfill_plan(*, user=None) -> list[DayPlan]:
     """The days to replay: sessions that still need dreaming, grouped by the local day they ended."""
     sessions = ChatSession.objects.filter(Q(dreamed_at__isnull=True) | Q(last_active_at__gt=F("dreamed_at")))
-    sessions = sessions.exclude(user__memory_settings__enabled=False)
+    sessions = MemorySettings.exclude_off(sessions, user_path="user__")
     if user is not None:
         sessions = sessions.filter(user=user)
     by_day: dict[date, list[tuple[int, int]]] = defaultdict(list)
@@ -80,7 +80,7 @@ def dream_backfill(
 ) -> BackfillResult:
     from django.contrib.auth import get_user_model
 
-    from dreaming.light import light_sleep_sweep
+    from dreaming.pipeline.light import light_sleep_sweep
 
     result = BackfillResult()
     plans = backfill_plan(user=user)

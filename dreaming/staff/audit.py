@@ -11,7 +11,7 @@ from django.utils.html import escape, format_html
 from django.utils.safestring import SafeString
 
 from dreaming.models import Candidate
-from dreaming.verify import normalize_for_match
+from dreaming.engine.quotes import normalize_for_match
 
 _DROPPED = re.compile(r"[\s\W_]+", re.UNICODE)  # the same class normalize_for_match removes
 

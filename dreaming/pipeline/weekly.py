@@ -31,17 +31,17 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 
-from dreaming.clustering import unit
-from dreaming.deep import memory_enabled, memory_md_refresh
-from dreaming.diary import is_chinese
-from dreaming.locks import user_lock
+from dreaming.pipeline.clustering import unit
+from dreaming.pipeline.deep import memory_md_refresh
+from dreaming.memory.diary import is_chinese
+from dreaming.pipeline.locks import user_lock
 from dreaming.engine.compare import same_subject
-from dreaming.models import Candidate, Category, DreamRun, Feedback, Memory, MemorySource, Phase
+from dreaming.models import Candidate, Category, DreamRun, Feedback, Memory, MemorySettings, MemorySource, Phase
 from dreaming.providers import get_dreamer, get_embedder
-from dreaming.providers.base import CallContext, Dreamer, Embedder, UnusableAnswer
-from dreaming.runs import run_add, run_finish, run_start
-from dreaming.scoring import CONFIDENCE_MIN, decayed_confidence, half_life_days, is_plan
-from dreaming.tombstones import is_tombstoned
+from dreaming.protocol import CallContext, Dreamer, Embedder, UnusableAnswer
+from dreaming.pipeline.runs import run_add, run_finish, run_start
+from dreaming.memory.scoring import CONFIDENCE_MIN, decayed_confidence, half_life_days, is_plan
+from dreaming.memory.tombstones import is_tombstoned
 
 logger = logging.getLogger(__name__)
 
@@ -51,11 +51,8 @@ WEEKLY_COUNTERS = ("users_processed", "superseded", "decayed", "evicted", "merge
 def users_needing_weekly():
     active = Memory.objects.filter(status=Memory.Status.ACTIVE).values("user_id")
     pending = Candidate.objects.filter(status=Candidate.Status.PENDING).values("user_id")
-    return (
-        get_user_model().objects.filter(pk__in=active.union(pending))
-        .exclude(memory_settings__enabled=False)
-        .order_by("pk")
-    )
+    users = get_user_model().objects.filter(pk__in=active.union(pending))
+    return MemorySettings.exclude_off(users).order_by("pk")
 
 
 def weekly_consolidate_user(
@@ -95,7 +92,7 @@ def weekly_consolidate_all(
 
 
 def _weekly_one(*, user, run, now, dry_run, dreamer, embedder) -> dict[str, int]:
-    if not memory_enabled(user=user):
+    if not MemorySettings.is_on(user_id=user.pk):
         return {}
     counters = dict.fromkeys(WEEKLY_COUNTERS, 0)
     with transaction.atomic():

@@ -1,14 +1,12 @@
 """Staff numbers about dreaming: pure selectors over stored rows (DreamRun, LLMCall, ChatSession).
 
-One source of truth: the dashboard (dreaming/views.py) and `manage.py dream_report` both call
+One source of truth: the dashboard (dreaming/staff/views.py) and `manage.py dream_report` both call
 `report_build`, so the page and the command can never disagree.
 
 Window: a rolling one, `[now - days, now]`. Totals and the cost estimate use exactly that window;
 per-day series bucket the same rows by local calendar date (so a 7-day window shows up to 8 dates,
 the first and the last partial). Dry runs are left out of every count: they wrote nothing.
 """
-import json
-import logging
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from decimal import ROUND_HALF_UP, Decimal
@@ -19,17 +17,11 @@ from django.utils import timezone
 
 from chat.models import ChatSession
 from dreaming.models import Candidate, DreamRun, LLMCall, Phase
+from dreaming.pipeline.runs import RUN_COUNTERS, run_summary
+from dreaming.protocol import TRIAGE_KINDS
 
-logger = logging.getLogger("dreaming.runs")
 
-TRIAGE_KINDS = ("normal", "document", "coding", "translation", "roleplay", "empty")
 OUTCOME_FIELDS = ("promoted", "pending", "superseded", "merged", "evicted")
-RUN_COUNTERS = (
-    "sessions_claimed", "sessions_done", "sessions_failed", "sessions_skipped", "sensitive_dropped",
-    "candidates_created", "unverified_rejected", "tombstoned_dropped", "users_processed", "promoted",
-    "reinforced", "pending", "dropped", "superseded", "merged", "evicted", "decayed", "expired",
-    "feedback_applied", "llm_calls", "prompt_tokens", "completion_tokens", "embedding_calls",
-)
 # Phases whose model spend is the memory system's own; "chat" is the demo chat page's reply model.
 MEMORY_PHASES = (Phase.LIGHT, Phase.DEEP, Phase.WEEKLY, Phase.RECALL)
 DAYS_PER_MONTH = 30
@@ -61,23 +53,6 @@ def _dates(window: Window) -> list[date]:
     return [first + timedelta(days=i) for i in range((last - first).days + 1)]
 
 
-def run_summary(run: DreamRun) -> dict:
-    """One run as plain data (for the page, the JSON report and the structured log)."""
-    duration = run.duration_seconds
-    return {
-        "id": run.pk,
-        "phase": run.phase,
-        "status": run.status,
-        "user": run.user.get_username() if run.user_id else None,
-        "worker": run.worker,
-        "started_at": run.started_at.isoformat(),
-        "finished_at": run.finished_at.isoformat() if run.finished_at else None,
-        "duration_seconds": round(duration, 3) if duration is not None else None,
-        "dry_run": run.dry_run,
-        "error": run.error,
-        "cost_usd": str(run.cost_usd),
-        **{name: getattr(run, name) for name in RUN_COUNTERS},
-    }
 
 
 def runs_recent(*, limit: int = 20) -> list[DreamRun]:
@@ -258,18 +233,4 @@ def report_as_data(report: dict) -> dict:
     return _plain(report)
 
 
-def _log_value(value) -> str:
-    text = "" if value is None else str(value)
-    return json.dumps(text, ensure_ascii=False) if (not text or any(c in text for c in ' ="\n')) else text
 
-
-def run_log(run: DreamRun) -> None:
-    """One structured line per finished run: `dream_run key=value ...` (JSON-quoted when needed).
-
-    The same fields go in `extra={"dream_run": {...}}` for a JSON log formatter.
-    """
-    data = run_summary(run)
-    data["error"] = (data["error"] or "").strip().splitlines()[-1][:500] if data["error"] else ""
-    line = " ".join(f"{key}={_log_value(value)}" for key, value in data.items())
-    level = logging.WARNING if run.status == DreamRun.Status.FAILED else logging.INFO
-    logger.log(level, "dream_run %s", line, extra={"dream_run": data})

@@ -17,10 +17,10 @@ from django.utils.text import Truncator
 from chat.admin import ChatSessionAdmin
 from chat.models import ChatSession
 from dreaming import models
-from dreaming.admin_actions import candidates_promote_by_staff
-from dreaming.audit import audit_examples, audit_jsonl, candidates_dismiss, candidates_label, quote_highlight
-from dreaming.context import memory_md_render_all
-from dreaming.services import conversation_delete, memory_forget
+from dreaming.staff.admin_actions import candidates_promote_by_staff
+from dreaming.staff.audit import audit_examples, audit_jsonl, candidates_dismiss, candidates_label, quote_highlight
+from dreaming.memory.context import memory_md_render_all
+from dreaming.memory.services import conversation_delete, memory_forget
 
 
 CONTEXT_BEFORE, CONTEXT_AFTER = 2, 1

@@ -1,15 +1,15 @@
 """Deep sleep: nightly, per user, turn what light sleep heard into memories.
 
-deep_sleep_user, inside one transaction holding the user's lock (dreaming.locks):
-1. apply the user's feedback since the last night (dreaming.feedback);
+deep_sleep_user, inside one transaction holding the user's lock (dreaming.pipeline.locks):
+1. apply the user's feedback since the last night (dreaming.memory.feedback);
 2. gather the pending candidates (new ones and the pending pool), re-check every quote against its
    message and drop tombstoned statements;
-3. cluster them by topic within scope + category (dreaming.clustering);
+3. cluster them by topic within scope + category (dreaming.pipeline.clustering);
 4. compare each cluster with the nearest active memories of the same scope (pgvector) through the
    dreamer: new / reinforces / contradicts;
-5. score each cluster (dreaming.scoring) and promote, keep pending or dismiss; reinforce an existing
+5. score each cluster (dreaming.memory.scoring) and promote, keep pending or dismiss; reinforce an existing
    memory; supersede a contradicted one with validity dates;
-6. write the night into DREAMS.md (dreaming.diary);
+6. write the night into DREAMS.md (dreaming.memory.diary);
 then, after commit, re-render MEMORY.md. With dry_run everything is computed and rolled back.
 """
 from __future__ import annotations
@@ -26,14 +26,15 @@ from django.utils import timezone
 from pgvector.django import CosineDistance
 
 from chat.models import Message
-from dreaming.clustering import Cluster, candidates_cluster
-from dreaming.diary import diary_append, night_language
+from dreaming.pipeline.clustering import Cluster, candidates_cluster
+from dreaming.memory.diary import diary_append, night_language
 from dreaming.engine.compare import slot_keys
-from dreaming.feedback import feedback_apply_pending, latest_verdict
-from dreaming.locks import user_lock
+from dreaming.memory.context import memory_md_render_all
+from dreaming.memory.feedback import feedback_apply_pending, latest_verdict
+from dreaming.pipeline.locks import user_lock
 from dreaming.models import Candidate, DreamRun, Feedback, Memory, MemorySettings, MemorySource, Phase
 from dreaming.providers import get_dreamer, get_embedder
-from dreaming.providers.base import (
+from dreaming.protocol import (
     CallContext,
     Comparison,
     Dreamer,
@@ -43,9 +44,9 @@ from dreaming.providers.base import (
     ProviderUnavailable,
     UnusableAnswer,
 )
-from dreaming.runs import run_add, run_finish, run_start
-from dreaming.sensitive import mask_secrets
-from dreaming.scoring import (
+from dreaming.pipeline.runs import run_add, run_finish, run_start
+from dreaming.engine.sensitive import mask_secrets
+from dreaming.memory.scoring import (
     ScoreInput,
     clip_confidence,
     half_life_days,
@@ -53,8 +54,8 @@ from dreaming.scoring import (
     score_compute,
     score_decision,
 )
-from dreaming.tombstones import is_tombstoned, tombstoned_digests
-from dreaming.verify import quote_in_text
+from dreaming.memory.tombstones import is_tombstoned, tombstoned_digests
+from dreaming.engine.quotes import quote_in_text
 
 logger = logging.getLogger(__name__)
 
@@ -90,21 +91,14 @@ class _Night:
         return bool(c["promoted"] or c["reinforced"] or c["superseded"] or c["feedback_applied"])
 
 
-def memory_enabled(*, user) -> bool:
-    return not MemorySettings.objects.filter(user=user, enabled=False).exists()
-
-
 def users_needing_deep_sleep(*, now: datetime):
     """Users with candidates deep sleep has not seen yet, or feedback not yet applied; memory on."""
     with_new = Candidate.objects.filter(
         status=Candidate.Status.PENDING, verified=True, score__isnull=True, said_at__lte=now
     ).values("user_id")
     with_feedback = Feedback.objects.filter(applied_at__isnull=True).values("user_id")
-    return (
-        get_user_model().objects.filter(pk__in=with_new.union(with_feedback))
-        .exclude(memory_settings__enabled=False)
-        .order_by("pk")
-    )
+    users = get_user_model().objects.filter(pk__in=with_new.union(with_feedback))
+    return MemorySettings.exclude_off(users).order_by("pk")
 
 
 def deep_sleep_user(
@@ -157,7 +151,7 @@ def deep_sleep_all(
 def _deep_sleep_one(
     *, user, run: DreamRun, now: datetime, dry_run: bool, dreamer: Dreamer, embedder: Embedder
 ) -> dict[str, int]:
-    if not memory_enabled(user=user):
+    if not MemorySettings.is_on(user_id=user.pk):
         return {}
     night = _Night(user=user, run=run, now=now, dreamer=dreamer, embedder=embedder)
     with transaction.atomic():
@@ -185,11 +179,6 @@ def _deep_sleep_one(
 
 
 def memory_md_refresh(*, user) -> None:
-    try:
-        from dreaming.context import memory_md_render_all
-    except ImportError:  # the context module is optional while the app is being assembled
-        logger.warning("dreaming.context is not available; MEMORY.md not re-rendered")
-        return
     try:
         memory_md_render_all(user=user)
     except Exception:

@@ -11,8 +11,8 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from dreaming.models import Feedback, Memory
-from dreaming.scoring import clip_confidence
-from dreaming.tombstones import tombstone_add
+from dreaming.memory.scoring import clip_confidence
+from dreaming.memory.tombstones import tombstone_add
 
 
 @dataclass
