@@ -6,6 +6,8 @@ vs half-width characters, curly quotes and other punctuation, case) and nothing 
 import re
 import unicodedata
 
+from dreaming.engine.sensitive import mask_secrets
+
 _PUNCT_OR_SPACE = re.compile(r"[\s\W_]+", re.UNICODE)
 
 
@@ -21,3 +23,13 @@ def quote_in_text(*, quote: str, text: str, min_chars: int = 2) -> bool:
     if len(needle) < min_chars:
         return False
     return needle in normalize_for_match(text)
+
+
+def quote_in_message(*, quote: str, text: str) -> bool:
+    """The quote is verbatim in a stored message, or in its masked form.
+
+    A model only ever sees masked text, so a quote may carry "[SECRET]" where the stored message has
+    the secret itself; both spellings of the message count. Light sleep's verification and deep
+    sleep's re-check both ask this.
+    """
+    return quote_in_text(quote=quote, text=text) or quote_in_text(quote=quote, text=mask_secrets(text))

@@ -44,8 +44,7 @@ from dreaming.protocol import (
     ProviderUnavailable,
     UnusableAnswer,
 )
-from dreaming.pipeline.runs import run_add, run_finish, run_start
-from dreaming.engine.sensitive import mask_secrets
+from dreaming.pipeline.runs import run_users
 from dreaming.memory.scoring import (
     ScoreInput,
     clip_confidence,
@@ -55,7 +54,7 @@ from dreaming.memory.scoring import (
     score_decision,
 )
 from dreaming.memory.tombstones import is_tombstoned, tombstoned_digests
-from dreaming.engine.quotes import quote_in_text
+from dreaming.engine.quotes import quote_in_message
 
 logger = logging.getLogger(__name__)
 
@@ -105,18 +104,8 @@ def deep_sleep_user(
     *, user, now: datetime | None = None, dry_run: bool = False, dreamer: Dreamer | None = None,
     embedder: Embedder | None = None, worker: str = "",
 ) -> DreamRun:
-    run = run_start(phase=Phase.DEEP, user=user, worker=worker, dry_run=dry_run, simulated_now=now)
-    now = now or timezone.now()
-    try:
-        counters = _deep_sleep_one(
-            user=user, run=run, now=now, dry_run=dry_run,
-            dreamer=dreamer or get_dreamer(), embedder=embedder or get_embedder(),
-        )
-    except Exception as exc:  # recorded on the run; the transaction rolled back, so nothing half-written
-        logger.exception("deep sleep failed for user %s", user.pk)
-        return run_finish(run=run, error=exc)
-    run_add(run=run, **counters)
-    return run_finish(run=run)
+    night = _night_runner(now=now, dry_run=dry_run, dreamer=dreamer, embedder=embedder)
+    return run_users(phase=Phase.DEEP, users=[user], user=user, night=night, now=now, dry_run=dry_run, worker=worker)
 
 
 def deep_sleep_all(
@@ -124,28 +113,21 @@ def deep_sleep_all(
     embedder: Embedder | None = None, worker: str = "", users=None,
     progress: Callable[[int, int], None] | None = None,
 ) -> DreamRun:
-    """One DreamRun for every user who needs a night (or the given users); one failure does not stop the rest."""
-    run = run_start(phase=Phase.DEEP, worker=worker, dry_run=dry_run, simulated_now=now)
+    """One DreamRun for every user who needs a night (or the given users); one failure does not stop the rest.
+
+    A model that is down (ProviderUnavailable) stops the walk: every next user would fail the same
+    way; their candidates stay pending and the next scheduled night picks them up.
+    """
+    todo = users if users is not None else users_needing_deep_sleep(now=now or timezone.now())
+    night = _night_runner(now=now, dry_run=dry_run, dreamer=dreamer, embedder=embedder)
+    return run_users(phase=Phase.DEEP, users=todo, night=night, now=now, dry_run=dry_run, worker=worker,
+                     stop_on=(ProviderUnavailable,), progress=progress)
+
+
+def _night_runner(*, now, dry_run, dreamer, embedder) -> Callable[..., dict[str, int]]:
     now = now or timezone.now()
-    dreamer = dreamer or get_dreamer()
-    embedder = embedder or get_embedder()
-    todo = list(users if users is not None else users_needing_deep_sleep(now=now))
-    errors = []
-    for done, user in enumerate(todo, start=1):
-        try:
-            counters = _deep_sleep_one(user=user, run=run, now=now, dry_run=dry_run, dreamer=dreamer, embedder=embedder)
-            run_add(run=run, **counters)
-        except ProviderUnavailable as exc:
-            # The model is down: every next user would fail the same way. Their candidates stay
-            # pending (the transaction rolled back) and the next scheduled night picks them up.
-            errors.append(f"user {user.pk}: provider unavailable, stopped: {exc}")
-            break
-        except Exception as exc:
-            logger.exception("deep sleep failed for user %s", user.pk)
-            errors.append(f"user {user.pk}: {type(exc).__name__}: {exc}")
-        if progress:
-            progress(done, len(todo))
-    return run_finish(run=run, error="; ".join(errors) or None)
+    dreamer, embedder = dreamer or get_dreamer(), embedder or get_embedder()
+    return lambda *, user, run: _deep_sleep_one(user=user, run=run, now=now, dry_run=dry_run, dreamer=dreamer, embedder=embedder)
 
 
 def _deep_sleep_one(
@@ -227,9 +209,7 @@ def quote_still_in_message(candidate: Candidate) -> bool:
     message = candidate.message
     if message is None or message.role != Message.Role.USER:
         return False
-    return quote_in_text(quote=candidate.quote, text=message.content) or quote_in_text(
-        quote=candidate.quote, text=mask_secrets(message.content)
-    )
+    return quote_in_message(quote=candidate.quote, text=message.content)
 
 
 def _candidate_close(candidate: Candidate, *, status: str, now: datetime, reason: str, memory: Memory | None = None,

@@ -47,7 +47,7 @@ from dreaming.memory.scoring import specificity
 from dreaming.engine.sensitive import mask_secrets, sensitive_category
 from dreaming.memory.tombstones import is_tombstoned, tombstoned_digests
 from dreaming.pipeline.triage_rules import triage_precheck
-from dreaming.engine.quotes import normalize_for_match, quote_in_text
+from dreaming.engine.quotes import normalize_for_match, quote_in_message
 
 logger = logging.getLogger(__name__)
 
@@ -485,11 +485,7 @@ def _first_person(statement: str) -> str:
 
 
 def _quote_matches(*, quote: str, message: Message) -> bool:
-    # The model saw masked text, so a quote may carry "[SECRET]" where the stored message has the
-    # secret itself; both spellings of the message count.
-    return quote_in_text(quote=quote, text=message.content) or quote_in_text(
-        quote=quote, text=mask_secrets(message.content)
-    )
+    return quote_in_message(quote=quote, text=message.content)
 
 
 def _quote_source(*, quote: str, cited: Message | None, user_messages: list[Message]) -> Message | None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import logging
+from collections.abc import Callable, Iterable
 from datetime import datetime
 
 from django.db import connection
@@ -90,6 +91,36 @@ def _error_text(error: str | BaseException) -> str:
     if isinstance(error, BaseException):
         return f"{type(error).__name__}: {error}"[:2000]
     return str(error)[:2000]
+
+
+def run_users(
+    *, phase: str, users: Iterable, night: Callable[..., dict[str, int]], now: datetime | None, dry_run: bool,
+    worker: str, user=None, stop_on: tuple[type[BaseException], ...] = (),
+    progress: Callable[[int, int], None] | None = None,
+) -> DreamRun:
+    """One DreamRun for `night(user=…, run=…)` over `users` (deep sleep and weekly share it).
+
+    `user` makes it that user's own run. One user's failure is recorded and the rest go on; an error
+    of a `stop_on` type (the model is down) stops the walk, the users left keep their work for the
+    next run.
+    """
+    run = run_start(phase=phase, user=user, worker=worker, dry_run=dry_run, simulated_now=now)
+    todo = list(users)
+    errors: list[str] = []
+    for done, each in enumerate(todo, start=1):
+        try:
+            run_add(run=run, **night(user=each, run=run))
+        except stop_on as exc:
+            errors.append(f"user {each.pk}: provider unavailable, stopped: {exc}")
+            break
+        except Exception as exc:  # the user's transaction rolled back: nothing half-written
+            logger.exception("%s failed for user %s", phase, each.pk)
+            if user is not None:
+                return run_finish(run=run, error=exc)
+            errors.append(f"user {each.pk}: {type(exc).__name__}: {exc}")
+        if progress:
+            progress(done, len(todo))
+    return run_finish(run=run, error="; ".join(errors) or None)
 
 
 def runs_fail_abandoned(*, phase: str, started_before: datetime) -> int:

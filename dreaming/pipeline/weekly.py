@@ -39,7 +39,7 @@ from dreaming.engine.compare import same_subject
 from dreaming.models import Candidate, Category, DreamRun, Feedback, Memory, MemorySettings, MemorySource, Phase
 from dreaming.providers import get_dreamer, get_embedder
 from dreaming.protocol import CallContext, Dreamer, Embedder, UnusableAnswer
-from dreaming.pipeline.runs import run_add, run_finish, run_start
+from dreaming.pipeline.runs import run_users
 from dreaming.memory.scoring import CONFIDENCE_MIN, decayed_confidence, half_life_days, is_plan
 from dreaming.memory.tombstones import is_tombstoned
 
@@ -59,15 +59,8 @@ def weekly_consolidate_user(
     *, user, now: datetime | None = None, dry_run: bool = False, dreamer: Dreamer | None = None,
     embedder: Embedder | None = None, worker: str = "",
 ) -> DreamRun:
-    run = run_start(phase=Phase.WEEKLY, user=user, worker=worker, dry_run=dry_run, simulated_now=now)
-    now = now or timezone.now()
-    try:
-        counters = _weekly_one(user=user, run=run, now=now, dry_run=dry_run, dreamer=dreamer, embedder=embedder)
-    except Exception as exc:
-        logger.exception("weekly consolidation failed for user %s", user.pk)
-        return run_finish(run=run, error=exc)
-    run_add(run=run, **counters)
-    return run_finish(run=run)
+    week = _week_runner(now=now, dry_run=dry_run, dreamer=dreamer, embedder=embedder)
+    return run_users(phase=Phase.WEEKLY, users=[user], user=user, night=week, now=now, dry_run=dry_run, worker=worker)
 
 
 def weekly_consolidate_all(
@@ -75,20 +68,15 @@ def weekly_consolidate_all(
     embedder: Embedder | None = None, worker: str = "", users=None,
     progress: Callable[[int, int], None] | None = None,
 ) -> DreamRun:
-    run = run_start(phase=Phase.WEEKLY, worker=worker, dry_run=dry_run, simulated_now=now)
+    todo = users if users is not None else users_needing_weekly()
+    week = _week_runner(now=now, dry_run=dry_run, dreamer=dreamer, embedder=embedder)
+    return run_users(phase=Phase.WEEKLY, users=todo, night=week, now=now, dry_run=dry_run, worker=worker,
+                     progress=progress)
+
+
+def _week_runner(*, now, dry_run, dreamer, embedder) -> Callable[..., dict[str, int]]:
     now = now or timezone.now()
-    todo = list(users if users is not None else users_needing_weekly())
-    errors = []
-    for done, user in enumerate(todo, start=1):
-        try:
-            counters = _weekly_one(user=user, run=run, now=now, dry_run=dry_run, dreamer=dreamer, embedder=embedder)
-            run_add(run=run, **counters)
-        except Exception as exc:
-            logger.exception("weekly consolidation failed for user %s", user.pk)
-            errors.append(f"user {user.pk}: {type(exc).__name__}: {exc}")
-        if progress:
-            progress(done, len(todo))
-    return run_finish(run=run, error="; ".join(errors) or None)
+    return lambda *, user, run: _weekly_one(user=user, run=run, now=now, dry_run=dry_run, dreamer=dreamer, embedder=embedder)
 
 
 def _weekly_one(*, user, run, now, dry_run, dreamer, embedder) -> dict[str, int]:
