@@ -7,8 +7,6 @@ migration with its own frozen copy. (Leading underscore: Django's loader skips t
 """
 from __future__ import annotations
 
-import math
-from datetime import datetime
 
 from django.db import connection
 
@@ -54,39 +52,6 @@ def recall_projection(dimensions: int):
         matrix = np.where(bits == 1, np.float32(1.0), np.float32(-1.0))
         _PROJECTIONS[dimensions] = matrix
     return matrix
-
-
-def _unit_projection(vector):
-    import numpy as np
-
-    values = np.asarray(vector, dtype=np.float64)
-    projected = recall_projection(len(values)).astype(np.float64) @ values
-    norm = float(np.linalg.norm(projected))
-    return None if norm == 0 else projected / norm
-
-
-def _clamped_exp(exponent: float) -> float:
-    return math.exp(max(-_KEY_EXP_LIMIT, min(_KEY_EXP_LIMIT, exponent)))
-
-
-def recall_query_key(vector) -> list[float]:
-    """The unit projection of the query's embedding (zeros for a zero vector)."""
-    import numpy as np
-
-    unit = _unit_projection(vector)
-    return (np.zeros(KEY_DIM) if unit is None else unit).tolist()
-
-
-def recall_memory_key(vector, *, importance: float, confidence: float, last_seen: datetime) -> list[float] | None:
-    """The NumPy twin of the database's memory_recall_key() (equal up to float rounding; tested)."""
-    if vector is None:
-        return None
-    unit = _unit_projection(vector)
-    if unit is None:
-        return None
-    prior = (0.5 + 0.5 * importance) * (0.7 + 0.3 * confidence)
-    fresh = _clamped_exp(KEY_RECENCY_POWER * (last_seen.timestamp() - KEY_REF_EPOCH) / KEY_TAU_SECONDS)
-    return (prior * fresh * unit).tolist()
 
 
 # --- The key, kept by the database -----------------------------------------------------------
