@@ -370,3 +370,44 @@ class LLMCall(models.Model):
 
     def __str__(self) -> str:
         return f"{self.task} {self.model} ({self.status})"
+
+
+class NightUnit(models.Model):
+    """One user's share of a night's deep sleep or weekly consolidation: the unit workers claim.
+
+    The nightly schedule plans one unit per user who needs the phase (unique per phase, night and
+    user, so a second cluster's schedule or a `dream --now` on another host creates nothing twice);
+    any number of workers claim units with one statement (FOR UPDATE SKIP LOCKED) and a claim that
+    went stale is re-taken, like light sleep's sessions.
+    """
+
+    class Status(models.TextChoices):
+        WAITING = "waiting", "Waiting"
+        RUNNING = "running", "Running"
+        DONE = "done", "Done"
+        FAILED = "failed", "Failed"
+
+    phase = models.CharField(max_length=16, choices=Phase.choices)
+    night = models.DateField(help_text="The local date the night began on (TIME_ZONE).")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="night_units")
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.WAITING)
+    attempts = models.PositiveIntegerField(default=0)
+    planned_at = models.DateTimeField()
+    claimed_at = models.DateTimeField(null=True, blank=True)
+    claimed_by = models.CharField(max_length=120, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    run = models.ForeignKey(DreamRun, null=True, blank=True, on_delete=models.SET_NULL, related_name="units")
+    error = models.TextField(blank=True)
+
+    class Meta:
+        # One open unit per user and phase: planning twice (two clusters, a schedule and a manual run)
+        # creates nothing twice; a finished or failed unit does not block the next night's.
+        constraints = [
+            models.UniqueConstraint(
+                fields=["phase", "user"], condition=models.Q(status__in=["waiting", "running"]), name="night_unit_one_open"
+            )
+        ]
+        indexes = [models.Index(fields=["phase", "night", "status"], name="night_unit_status_idx")]
+
+    def __str__(self) -> str:
+        return f"{self.phase} {self.night} user {self.user_id}: {self.status}"

@@ -85,6 +85,9 @@ class Dreamer(Protocol):
     """The model tasks of dreaming (and the chat reply). One implementation per backend."""
 
     name: str
+    # True when a call waits on the network (worth running several at once); False for CPU-bound
+    # local rules, which the night runs one user at a time.
+    calls_network: bool
 
     def triage(self, *, turns: list[Turn], ctx: CallContext) -> TriageResult: ...
 

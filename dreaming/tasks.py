@@ -2,9 +2,10 @@
 from __future__ import annotations
 
 from django.conf import settings
+from django_q.tasks import async_task
 
 from dreaming.pipeline.light import light_sleep_sweep, worker_name
-from dreaming.models import DreamRun
+from dreaming.models import DreamRun, NightUnit, Phase
 
 
 def light_sleep_task() -> str:
@@ -33,27 +34,51 @@ def light_sleep_task() -> str:
     )
 
 
-# --- deep sleep and weekly (area: deep) -------------------------------------------------------
+# --- deep sleep and weekly: claimable per-user units shared by every worker of every cluster ------
 def deep_sleep_task() -> str:
-    """Scheduled nightly at DREAM_DEEP_HOUR: every user with something new. Per-user locks make a
-    second worker (or a manual `dream --now`) wait and then find nothing left to do."""
-    from dreaming.pipeline.deep import deep_sleep_all
-
-    run = deep_sleep_all(worker=f"q:{worker_name()}")
-    return (
-        f"deep sleep: {run.users_processed} user(s), {run.promoted} promoted, {run.reinforced} reinforced, "
-        f"{run.pending} pending, {run.dropped} dropped, {run.superseded} superseded"
-        + (f"; errors: {run.error}" if run.error else "")
-    )
+    """Scheduled nightly at DREAM_DEEP_HOUR: plan tonight's units, then share them out."""
+    return _night_start(Phase.DEEP)
 
 
 def weekly_task() -> str:
-    """Scheduled weekly (Sunday 04:00 by default): decay, evict, merge, correct, expire."""
-    from dreaming.pipeline.weekly import weekly_consolidate_all
+    """Scheduled weekly (Sunday 04:00 by default): decay, evict, merge, correct, expire — as units."""
+    return _night_start(Phase.WEEKLY)
 
-    run = weekly_consolidate_all(worker=f"q:{worker_name()}")
+
+def night_units_task(phase: str) -> str:
+    """Work `phase` units for up to DREAM_NIGHT_TASK_SECONDS; re-queue itself while units wait.
+
+    No task walks all users: each one claims units one by one, so a task killed by Q_TIMEOUT only
+    leaves its current users' units to be re-taken after the stale window.
+    """
+    from dreaming.pipeline.units import units_work
+
+    report = units_work(phase=phase, worker=f"q:{worker_name()}", seconds=settings.DREAM_NIGHT_TASK_SECONDS)
+    again = not report.stopped and NightUnit.objects.filter(phase=phase, status=NightUnit.Status.WAITING).exists()
+    if again:
+        async_task("dreaming.tasks.night_units_task", phase)
+    total = {name: sum(getattr(run, name) for run in report.runs) for name in _SUMMED[phase]}
     return (
-        f"weekly: {run.users_processed} user(s), {run.decayed} decayed, {run.evicted} evicted, "
-        f"{run.merged} merged, {run.superseded} superseded, {run.expired} expired"
-        + (f"; errors: {run.error}" if run.error else "")
+        f"{_LABEL[phase]}: {total['users_processed']} user(s), "
+        + ", ".join(f"{total[name]} {name}" for name in _SUMMED[phase][1:])
+        + f"; units {report.done} done, {report.retry} to retry, {report.failed} failed"
+        + (f"; stopped: {report.stopped}" if report.stopped else "")
+        + ("; more waiting, re-queued" if again else "")
     )
+
+
+_LABEL = {Phase.DEEP: "deep sleep", Phase.WEEKLY: "weekly"}
+_SUMMED = {
+    Phase.DEEP: ("users_processed", "promoted", "reinforced", "pending", "dropped", "superseded"),
+    Phase.WEEKLY: ("users_processed", "decayed", "evicted", "merged", "superseded", "expired"),
+}
+
+
+def _night_start(phase: str) -> str:
+    from dreaming.pipeline.units import units_plan
+
+    planned = units_plan(phase=phase)
+    # The rest of the night's tasks go to the queue (any cluster's workers take them); this one works too.
+    for _ in range(settings.DREAM_NIGHT_TASKS - 1):
+        async_task("dreaming.tasks.night_units_task", phase)
+    return night_units_task(phase) + f" ({planned} unit(s) planned)"

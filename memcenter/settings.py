@@ -180,6 +180,13 @@ DREAM_PLAN_WINDOW_DAYS = env_int("DREAM_PLAN_WINDOW_DAYS", 14, minimum=1)
 # cannot be retried forever. Provider outages do not count: those claims are simply released.
 DREAM_MAX_ATTEMPTS = env_int("DREAM_MAX_ATTEMPTS", 5, minimum=1)
 # Sweeps one light_sleep_task may run back to back before leaving the rest to the next schedule tick.
+# Deep sleep and weekly run as claimable per-user units (dreaming/pipeline/units.py). A worker runs up
+# to DREAM_MODEL_CONCURRENCY users' model calls at once (remote models only; the local engine is
+# CPU-bound and runs one at a time); the nightly task fans out to DREAM_NIGHT_TASKS queued tasks
+# (any cluster's workers take them), each working until DREAM_NIGHT_TASK_SECONDS and then re-queueing.
+DREAM_MODEL_CONCURRENCY = env_int("DREAM_MODEL_CONCURRENCY", 4, minimum=1)
+DREAM_NIGHT_TASKS = env_int("DREAM_NIGHT_TASKS", 2, minimum=1)
+DREAM_NIGHT_TASK_SECONDS = env_int("DREAM_NIGHT_TASK_SECONDS", 900, minimum=10)
 DREAM_TASK_MAX_SWEEPS = env_int("DREAM_TASK_MAX_SWEEPS", 20, minimum=1)
 
 # --- Providers: the LLM ("dreamer") and embeddings ----------------------------------------

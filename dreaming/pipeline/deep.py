@@ -104,7 +104,7 @@ def deep_sleep_user(
     *, user, now: datetime | None = None, dry_run: bool = False, dreamer: Dreamer | None = None,
     embedder: Embedder | None = None, worker: str = "",
 ) -> DreamRun:
-    night = _night_runner(now=now, dry_run=dry_run, dreamer=dreamer, embedder=embedder)
+    night = deep_night_runner(now=now, dry_run=dry_run, dreamer=dreamer, embedder=embedder)
     return run_users(phase=Phase.DEEP, users=[user], user=user, night=night, now=now, dry_run=dry_run, worker=worker)
 
 
@@ -119,12 +119,12 @@ def deep_sleep_all(
     way; their candidates stay pending and the next scheduled night picks them up.
     """
     todo = users if users is not None else users_needing_deep_sleep(now=now or timezone.now())
-    night = _night_runner(now=now, dry_run=dry_run, dreamer=dreamer, embedder=embedder)
+    night = deep_night_runner(now=now, dry_run=dry_run, dreamer=dreamer, embedder=embedder)
     return run_users(phase=Phase.DEEP, users=todo, night=night, now=now, dry_run=dry_run, worker=worker,
                      stop_on=(ProviderUnavailable,), progress=progress)
 
 
-def _night_runner(*, now, dry_run, dreamer, embedder) -> Callable[..., dict[str, int]]:
+def deep_night_runner(*, now, dry_run, dreamer, embedder) -> Callable[..., dict[str, int]]:
     now = now or timezone.now()
     dreamer, embedder = dreamer or get_dreamer(), embedder or get_embedder()
     return lambda *, user, run: _deep_sleep_one(user=user, run=run, now=now, dry_run=dry_run, dreamer=dreamer, embedder=embedder)

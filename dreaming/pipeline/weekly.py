@@ -59,7 +59,7 @@ def weekly_consolidate_user(
     *, user, now: datetime | None = None, dry_run: bool = False, dreamer: Dreamer | None = None,
     embedder: Embedder | None = None, worker: str = "",
 ) -> DreamRun:
-    week = _week_runner(now=now, dry_run=dry_run, dreamer=dreamer, embedder=embedder)
+    week = weekly_runner(now=now, dry_run=dry_run, dreamer=dreamer, embedder=embedder)
     return run_users(phase=Phase.WEEKLY, users=[user], user=user, night=week, now=now, dry_run=dry_run, worker=worker)
 
 
@@ -69,12 +69,12 @@ def weekly_consolidate_all(
     progress: Callable[[int, int], None] | None = None,
 ) -> DreamRun:
     todo = users if users is not None else users_needing_weekly()
-    week = _week_runner(now=now, dry_run=dry_run, dreamer=dreamer, embedder=embedder)
+    week = weekly_runner(now=now, dry_run=dry_run, dreamer=dreamer, embedder=embedder)
     return run_users(phase=Phase.WEEKLY, users=todo, night=week, now=now, dry_run=dry_run, worker=worker,
                      progress=progress)
 
 
-def _week_runner(*, now, dry_run, dreamer, embedder) -> Callable[..., dict[str, int]]:
+def weekly_runner(*, now, dry_run, dreamer, embedder) -> Callable[..., dict[str, int]]:
     now = now or timezone.now()
     return lambda *, user, run: _weekly_one(user=user, run=run, now=now, dry_run=dry_run, dreamer=dreamer, embedder=embedder)
 

@@ -27,6 +27,7 @@ def _candidates(turns: tuple[Turn, ...]) -> tuple[ExtractedCandidate, ...]:
 
 class LocalDreamer:
     name = "local"
+    calls_network = False
 
     def triage(self, *, turns: list[Turn], ctx: CallContext | None = None) -> TriageResult:
         found = _candidates(tuple(turns))

@@ -75,6 +75,7 @@ def _error_text(exc: Exception) -> str:
 
 class OpenAIDreamer:
     name = "openai"
+    calls_network = True
 
     def __init__(
         self,

@@ -8,6 +8,8 @@ run that started it) and runs the real pipeline code, so several of them contend
     python tests/stress/dream_worker.py deep --users 3,1,2 [--now ISO] [--slow-narrate SECONDS]
         deep_sleep_user for each user, in the given order (--slow-narrate: a kill -9 lands while
         the night's transaction is open).
+    python tests/stress/dream_worker.py units [--units-phase deep|weekly] [--slow-narrate SECONDS]
+        claim and run the night's units (dreaming/pipeline/units.py) until none is left.
 
 Waits until the epoch in RELIABILITY_START_AT (if set) so all workers start together. Prints one
 JSON line: {"worker", "runs": [ids], "claimed", "elapsed"}; exits 1 if any run failed.
@@ -28,7 +30,8 @@ os.environ.setdefault("MEMCENTER_TESTING", "1")
 
 def main() -> int:
     parser = argparse.ArgumentParser()
-    parser.add_argument("phase", choices=("light", "deep"))
+    parser.add_argument("phase", choices=("light", "deep", "units"))
+    parser.add_argument("--units-phase", default="deep", choices=("deep", "weekly"))
     parser.add_argument("--batch", type=int, default=25)
     parser.add_argument("--slow-extract", type=float, default=0.0)
     parser.add_argument("--slow-narrate", type=float, default=0.0)
@@ -75,6 +78,10 @@ def main() -> int:
             runs.append(run)
             if run.sessions_claimed == 0:
                 break
+    elif args.phase == "units":
+        from dreaming.pipeline.units import units_work
+
+        runs = units_work(phase=args.units_phase, worker=worker, dreamer=dreamer).runs
     else:
         from django.contrib.auth import get_user_model
 

@@ -84,14 +84,29 @@ class Command(BaseCommand):
         return runs
 
     def _deep(self, *, user, dry_run):
+        if user is None and not dry_run:
+            return self._units("deep")
         from dreaming.pipeline.deep import deep_sleep_all
 
         return [deep_sleep_all(dry_run=dry_run, users=[user] if user else None, progress=ProgressBar(self.stderr, "deep"))]
 
     def _weekly(self, *, user, dry_run):
+        if user is None and not dry_run:
+            return self._units("weekly")
         from dreaming.pipeline.weekly import weekly_consolidate_all
 
         return [weekly_consolidate_all(dry_run=dry_run, users=[user] if user else None, progress=ProgressBar(self.stderr, "weekly"))]
+
+    def _units(self, phase):
+        """Join tonight's pool of units (planned here if the schedule has not yet), like any worker."""
+        from dreaming.pipeline.light import worker_name
+        from dreaming.pipeline.units import units_plan, units_work
+
+        units_plan(phase=phase)
+        report = units_work(phase=phase, worker=f"cmd:{worker_name()}", progress=ProgressBar(self.stderr, phase))
+        if report.stopped:
+            raise CommandError(f"{phase}: stopped, the model is unavailable: {report.stopped.splitlines()[0][:300]}")
+        return report.runs
 
 
 def summary_line(runs: list[DreamRun], *, dry_run: bool) -> str:
