@@ -33,7 +33,7 @@ def transcript_turns(text: str) -> list[Turn]:
 
 
 def _responder(recorded):
-    from tests.fake_openai import _task_of, default_chat_answer
+    from tests.support.fake_openai import _task_of, default_chat_answer
 
     task = _task_of(recorded.body)
     prompt = "\n".join(m.get("content") or "" for m in recorded.messages if m.get("role") == "user")
@@ -53,7 +53,7 @@ def _responder(recorded):
 @contextmanager
 def fake_openai_backend():
     """Run the fake server in this process and point the dreamer (not the embedder) at it."""
-    from tests.fake_openai import FakeOpenAI
+    from tests.support.fake_openai import FakeOpenAI
 
     fake = FakeOpenAI().start()
     fake.set_chat_responder(_responder)
@@ -75,7 +75,7 @@ def fake_openai_embedder():
     the stored ones. Embedding calls are not recorded as LLMCall rows (one less write per call, so
     the baseline this feeds is, if anything, flattered).
     """
-    from tests.fake_openai import FakeOpenAI
+    from tests.support.fake_openai import FakeOpenAI
 
     fake = FakeOpenAI().start()
     try:

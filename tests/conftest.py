@@ -18,4 +18,4 @@ def other_user(db):
 
     return UserFactory()
 
-pytest_plugins = ["tests.fake_openai"]
+pytest_plugins = ["tests.support.fake_openai"]
