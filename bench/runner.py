@@ -24,6 +24,7 @@ CACHE_DIR = BENCH_DIR / ".cache"
 BENCHES = {
     "context": "bench.speed_context",
     "dreaming": "bench.speed_dreaming",
+    "night": "bench.speed_night",
     "recall": "bench.speed_recall",
     "listpage": "bench.speed_listpage",
     "api": "bench.speed_api",

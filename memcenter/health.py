@@ -94,6 +94,23 @@ def check_queue(*, now: datetime) -> dict:
     return entry
 
 
+def check_nights(*, now: datetime) -> dict:
+    """Tonight's deep-sleep and weekly units: done, running, waiting, failed, the rate and when they finish."""
+    from dreaming.pipeline.units import PHASES, night_progress
+
+    nights = {}
+    for phase in PHASES:
+        progress = night_progress(phase=phase, now=now)
+        nights[phase] = {
+            "night": progress.night.isoformat() if progress.night else None,
+            "done": progress.done, "running": progress.running, "waiting": progress.waiting,
+            "failed": progress.failed, "per_minute": progress.per_minute,
+            "expected_finish": progress.expected_finish.isoformat() if progress.expected_finish else None,
+            "late": progress.late,
+        }
+    return nights
+
+
 def health_report(*, now: datetime | None = None, only_database: bool = False) -> dict:
     now = now or timezone.now()
     database = check_database()
@@ -102,7 +119,9 @@ def health_report(*, now: datetime | None = None, only_database: bool = False) -
         return report
     report["queue"] = check_queue(now=now)
     report["phases"] = check_phases(now=now)
+    report["nights"] = check_nights(now=now)
     problems = [f"{phase} overdue" for phase, entry in report["phases"].items() if entry["status"] == "overdue"]
+    problems += [f"{phase} night late" for phase, entry in report["nights"].items() if entry["late"]]
     if report["queue"]["status"] == "stale":
         problems.append("django-q scheduler stale")
     if problems:

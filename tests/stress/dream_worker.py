@@ -32,6 +32,7 @@ def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("phase", choices=("light", "deep", "units"))
     parser.add_argument("--units-phase", default="deep", choices=("deep", "weekly"))
+    parser.add_argument("--remote", action="store_true", help="the dreamer the settings name (e.g. a fake OpenAI server)")
     parser.add_argument("--batch", type=int, default=25)
     parser.add_argument("--slow-extract", type=float, default=0.0)
     parser.add_argument("--slow-narrate", type=float, default=0.0)
@@ -47,7 +48,9 @@ def main() -> int:
     from dreaming.providers.local import LocalDreamer
     from dreaming.pipeline.light import worker_name
 
-    dreamer = LocalDreamer()
+    from dreaming.providers import get_dreamer
+
+    dreamer = get_dreamer() if args.remote else LocalDreamer()
     if args.slow_extract:
         original = dreamer.extract
 

@@ -54,6 +54,7 @@ FakeOpenAI API (stable; other areas' tests rely on it):
 from __future__ import annotations
 
 import json
+import logging
 import re
 import threading
 import time
@@ -205,6 +206,7 @@ class FakeOpenAI:
         self._chat_responder: Callable[[Recorded], Any] | None = None
         # pytest-httpserver (werkzeug) is the transport; one catch-all handler routes by path, so the
         # replies, queues and recordings below stay ours.
+        logging.getLogger("werkzeug").setLevel(logging.WARNING)  # no access line per request
         self._server = HTTPServer(host="127.0.0.1", port=0, threaded=True)
         self._server.expect_request(re.compile(".*"), method="POST").respond_with_handler(self._respond)
         self._server.expect_request(re.compile(".*")).respond_with_handler(self._respond)

@@ -195,3 +195,19 @@ def test_a_unit_worker_killed_mid_user_is_retaken_after_the_stale_window_and_app
         assert not Candidate.objects.filter(user_id=user_id, status="pending", score__isnull=True).exists()
     assert get_user_model().objects.filter(pk__in=user_ids).count() == 3
     connection.close()
+
+
+@pytest.mark.django_db
+def test_the_dashboard_and_healthz_show_tonights_units(client):
+    staff = UserFactory(is_staff=True)
+    users_with_news(2)
+    units_plan(phase="deep")
+    units_claim(phase="deep", worker="w1")
+    client.force_login(staff)
+    page = client.get("/staff/dreaming/").content.decode()
+    assert 'id="night-deep"' in page and "Tonight" in page
+    health = client.get("/healthz").json()
+    assert health["nights"]["deep"]["waiting"] == 1 and health["nights"]["deep"]["running"] == 1
+    NightUnit.objects.update(planned_at=timezone.now() - timedelta(hours=30))
+    late = client.get("/healthz")
+    assert late.status_code == 503 and "deep night late" in late.json()["problems"]

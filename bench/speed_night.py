@@ -1,0 +1,102 @@
+"""Nights that scale out (issue #22): deep sleep shared by 1 worker vs 4 workers, same run.
+
+Every user has one pending, verified candidate (what light sleep leaves behind). The nightly units
+are planned, then N worker processes (tests/stress/dream_worker.py units --remote) claim and run
+them against the in-process fake OpenAI server, which answers every call after LATENCY seconds (a
+plausible model's wait). Each worker runs DREAM_MODEL_CONCURRENCY users at once. Two disjoint sets
+of users, so both runs do the same work. Checked: every unit done, 0 users processed twice (one deep
+DreamRun per user), 0 missed.
+"""
+from __future__ import annotations
+
+import time
+from contextlib import contextmanager
+from datetime import timedelta
+
+from django.contrib.auth import get_user_model
+from django.db.models import Count
+from django.test import override_settings
+from django.utils import timezone
+
+from bench.report import Figure
+from chat.models import ChatSession, Message
+from dreaming.models import Candidate, DreamRun, NightUnit
+from dreaming.pipeline.units import units_plan
+
+LATENCY = 0.3
+CONCURRENCY = 4
+
+
+def _seed(prefix: str, users: int) -> list[int]:
+    User = get_user_model()
+    people = User.objects.bulk_create([User(username=f"{prefix}-{i}") for i in range(users)])
+    said = timezone.now() - timedelta(hours=3)
+    sessions = ChatSession.objects.bulk_create([
+        ChatSession(user=u, external_id=f"{prefix}-s{i}", started_at=said, last_active_at=said, dreamed_at=said,
+                    processed_seq=1) for i, u in enumerate(people)])
+    messages = Message.objects.bulk_create([
+        Message(session=s, seq=1, role="user", content=f"I have a dog named Rex{i}.", created_at=said)
+        for i, s in enumerate(sessions)])
+    Candidate.objects.bulk_create([
+        Candidate(user=u, session=s, message=m, quote=f"I have a dog named Rex{i}", statement=f"User has a dog named Rex{i}",
+                  category="fact", importance=0.8, user_initiated=True, said_at=said, status=Candidate.Status.PENDING,
+                  verified=True)
+        for i, (u, s, m) in enumerate(zip(people, sessions, messages))])
+    return [u.pk for u in people]
+
+
+@contextmanager
+def _slow_model():
+    from tests.support.fake_openai import FakeOpenAI, default_chat_answer
+
+    fake = FakeOpenAI().start()
+
+    def answer(recorded):
+        time.sleep(LATENCY)
+        return default_chat_answer(recorded.body)
+
+    fake.set_chat_responder(answer)
+    try:
+        yield fake
+    finally:
+        fake.stop()
+
+
+def _night(ctx, *, fake, prefix: str, users: int, workers: int) -> dict:
+    from tests.stress.workload import worker_start, workers_wait
+
+    ids = _seed(prefix, users)
+    with override_settings(DREAM_IDLE_SECONDS=0):
+        planned = units_plan(phase="deep")
+    env = {"LLM_BACKEND": "openai", "LLM_BASE_URL": fake.url, "LLM_API_KEY": "sk-bench-fake", "LLM_MAX_RETRIES": "0",
+           "DREAM_MODEL_CONCURRENCY": str(CONCURRENCY)}
+    started = time.perf_counter()
+    processes = [worker_start("units", "--remote", name=f"{prefix}-w{n}", **env) for n in range(workers)]
+    workers_wait(processes, timeout=3600)
+    seconds = time.perf_counter() - started
+    runs = DreamRun.objects.filter(phase="deep", user_id__in=ids).values("user_id").annotate(n=Count("id"))
+    twice = sum(1 for row in runs if row["n"] > 1)
+    done = NightUnit.objects.filter(user_id__in=ids, status=NightUnit.Status.DONE).count()
+    ctx.log(f"{workers} worker(s): {users} users in {seconds:.1f} s ({done} done, {twice} twice)")
+    return {"users": users, "planned": planned, "workers": workers, "seconds": round(seconds, 2), "done": done,
+            "processed_twice": twice, "missed": users - done, "users_per_second": round(users / seconds, 2)}
+
+
+def run(ctx) -> list[Figure]:
+    users = ctx.pick(full=2000, quick=160, smoke=8)
+    with _slow_model() as fake:
+        one = _night(ctx, fake=fake, prefix="night1", users=users, workers=1)
+        four = _night(ctx, fake=fake, prefix="night4", users=users, workers=4)
+    ctx.details["night"] = {"latency_seconds": LATENCY, "concurrency": CONCURRENCY, "one": one, "four": four}
+    ratio = four["seconds"] / one["seconds"]
+    clean = not (one["processed_twice"] or four["processed_twice"] or one["missed"] or four["missed"])
+    note = (f"{users} users with a pending candidate, fake model answering in {LATENCY * 1000:.0f} ms, "
+            f"DREAM_MODEL_CONCURRENCY={CONCURRENCY} per worker; processed twice {one['processed_twice']}/{four['processed_twice']}, "
+            f"missed {one['missed']}/{four['missed']} (1 worker / 4 workers)")
+    return [
+        Figure(bench="night", name="deep sleep, 4 workers vs 1 worker (time)", ours=four["seconds"],
+               baseline=one["seconds"], unit="s", target="≤ 0.3× and 0 twice, 0 missed", ratio=round(ratio, 3),
+               passed=ratio <= 0.3 and clean, note=note),
+        Figure(bench="night", name="deep sleep users per second, 4 workers", ours=four["users_per_second"],
+               baseline=one["users_per_second"], unit="users/s", note="1 worker is the baseline"),
+    ]
