@@ -20,7 +20,7 @@ from django.utils import timezone
 
 from bench.report import Figure
 from chat.models import ChatSession, Message
-from dreaming.models import Candidate, DreamRun, NightUnit
+from dreaming.models import Candidate, DreamRun, LLMCall, NightUnit
 from dreaming.pipeline.units import units_plan
 
 LATENCY = 0.3
@@ -47,13 +47,14 @@ def _seed(prefix: str, users: int) -> list[int]:
 
 @contextmanager
 def _slow_model():
-    from tests.support.fake_openai import FakeOpenAI, default_chat_answer
+    from bench.fake_llm import _responder
+    from tests.support.fake_openai import FakeOpenAI
 
     fake = FakeOpenAI().start()
 
     def answer(recorded):
         time.sleep(LATENCY)
-        return default_chat_answer(recorded.body)
+        return _responder(recorded)  # the rules engine's answers, as a model would give them
 
     fake.set_chat_responder(answer)
     try:
@@ -82,9 +83,36 @@ def _night(ctx, *, fake, prefix: str, users: int, workers: int) -> dict:
             "processed_twice": twice, "missed": users - done, "users_per_second": round(users / seconds, 2)}
 
 
+def _light(ctx, *, fake, prefix: str, sessions: int, concurrency: int) -> dict:
+    """Light sleep of `sessions` idle sessions in one worker with `concurrency` lanes (in this process)."""
+    from dreaming.pipeline.lanes import light_sleep_lanes
+
+    User = get_user_model()
+    user = User.objects.create(username=f"{prefix}-user")
+    quiet = timezone.now() - timedelta(hours=2)
+    rows = ChatSession.objects.bulk_create([
+        ChatSession(user=user, external_id=f"{prefix}-{i}", started_at=quiet, last_active_at=quiet) for i in range(sessions)])
+    Message.objects.bulk_create([m for i, row in enumerate(rows) for m in (
+        Message(session=row, seq=1, role="user", content=f"I have a cat named Tom{i} and I live in Porto.", created_at=quiet),
+        Message(session=row, seq=2, role="assistant", content="Lovely!", created_at=quiet))])
+    with override_settings(LLM_BACKEND="openai", LLM_BASE_URL=fake.url, LLM_API_KEY="sk-bench-fake", LLM_MAX_RETRIES=0,
+                           LLM_FALLBACK_MODEL="", DREAM_MODEL_CONCURRENCY=concurrency):
+        started = time.perf_counter()
+        runs = light_sleep_lanes(worker=f"{prefix}-w", session_ids=[r.pk for r in rows])
+        seconds = time.perf_counter() - started
+    kept = ChatSession.objects.filter(pk__in=[r.pk for r in rows], skipped=False, dreamed_at__isnull=False).count()
+    extracts = LLMCall.objects.filter(run__in=runs, task="extract").count()
+    ctx.log(f"light, {concurrency} lane(s): {sessions} sessions in {seconds:.1f} s, {extracts} extract calls for {kept} kept")
+    return {"sessions": sessions, "concurrency": concurrency, "seconds": round(seconds, 2),
+            "sessions_per_second": round(sessions / seconds, 2), "kept": kept, "extract_calls": extracts}
+
+
 def run(ctx) -> list[Figure]:
     users = ctx.pick(full=2000, quick=160, smoke=8)
+    sessions = ctx.pick(full=400, quick=96, smoke=8)
     with _slow_model() as fake:
+        light_one = _light(ctx, fake=fake, prefix="lanes1", sessions=sessions, concurrency=1)
+        light_eight = _light(ctx, fake=fake, prefix="lanes8", sessions=sessions, concurrency=8)
         one = _night(ctx, fake=fake, prefix="night1", users=users, workers=1)
         four = _night(ctx, fake=fake, prefix="night4", users=users, workers=4)
     ctx.details["night"] = {"latency_seconds": LATENCY, "concurrency": CONCURRENCY, "one": one, "four": four}
@@ -93,7 +121,15 @@ def run(ctx) -> list[Figure]:
     note = (f"{users} users with a pending candidate, fake model answering in {LATENCY * 1000:.0f} ms, "
             f"DREAM_MODEL_CONCURRENCY={CONCURRENCY} per worker; processed twice {one['processed_twice']}/{four['processed_twice']}, "
             f"missed {one['missed']}/{four['missed']} (1 worker / 4 workers)")
+    ctx.details["night"]["light"] = {"one": light_one, "eight": light_eight}
+    speedup = light_eight["sessions_per_second"] / light_one["sessions_per_second"]
+    once = light_eight["extract_calls"] == light_eight["kept"] and light_one["extract_calls"] == light_one["kept"]
     return [
+        Figure(bench="night", name="light sleep sessions/s, DREAM_MODEL_CONCURRENCY 8 vs 1", ours=light_eight["sessions_per_second"],
+               baseline=light_one["sessions_per_second"], unit="sessions/s", target="≥ 6× and 1 extract per kept session",
+               ratio=round(speedup, 2), passed=speedup >= 6 and once,
+               note=f"{sessions} sessions, one worker, fake model answering in {LATENCY * 1000:.0f} ms; extract calls "
+                    f"{light_eight['extract_calls']} for {light_eight['kept']} kept sessions (8 lanes)"),
         Figure(bench="night", name="deep sleep, 4 workers vs 1 worker (time)", ours=four["seconds"],
                baseline=one["seconds"], unit="s", target="≤ 0.3× and 0 twice, 0 missed", ratio=round(ratio, 3),
                passed=ratio <= 0.3 and clean, note=note),

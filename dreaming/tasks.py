@@ -4,30 +4,24 @@ from __future__ import annotations
 from django.conf import settings
 from django_q.tasks import async_task
 
-from dreaming.pipeline.light import light_sleep_sweep, worker_name
-from dreaming.models import DreamRun, NightUnit, Phase
+from dreaming.pipeline.lanes import light_sleep_lanes
+from dreaming.pipeline.light import worker_name
+from dreaming.models import NightUnit, Phase
 
 
 def light_sleep_task() -> str:
     """Scheduled every DREAM_SWEEP_SECONDS (or nightly): sweep until nothing is claimable.
 
-    Bounded by DREAM_TASK_MAX_SWEEPS so one task never runs unbounded; it also stops at a sweep that
-    failed without progress (e.g. the provider is down: its claims were released for the next tick).
+    In DREAM_MODEL_CONCURRENCY lanes for a remote model. Each lane is bounded by DREAM_TASK_MAX_SWEEPS
+    so one task never runs unbounded, and stops at a sweep that failed without progress (e.g. the
+    provider is down: its claims were released for the next tick).
     """
-    worker = f"q:{worker_name()}"
-    sweeps = claimed = done = skipped = failed = candidates = 0
-    for _ in range(settings.DREAM_TASK_MAX_SWEEPS):
-        run = light_sleep_sweep(worker=worker)
-        sweeps += 1
-        claimed += run.sessions_claimed
-        done += run.sessions_done
-        skipped += run.sessions_skipped
-        failed += run.sessions_failed
-        candidates += run.candidates_created
-        if run.sessions_claimed < settings.DREAM_BATCH_SIZE:
-            break  # nothing more is claimable right now
-        if run.status == DreamRun.Status.FAILED and run.sessions_done + run.sessions_skipped == 0:
-            break  # failing without progress (provider down): leave it to the next tick
+    runs = light_sleep_lanes(worker=f"q:{worker_name()}")
+    sweeps = len(runs)
+    claimed, done, skipped, failed, candidates = (
+        sum(getattr(run, name) for run in runs)
+        for name in ("sessions_claimed", "sessions_done", "sessions_skipped", "sessions_failed", "candidates_created")
+    )
     return (
         f"light sleep: {sweeps} sweep(s), {claimed} claimed, {done} done, {skipped} skipped, "
         f"{failed} failed, {candidates} candidates"

@@ -21,18 +21,18 @@ import logging
 import threading
 import time
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.db import close_old_connections, connection, connections, transaction
+from django.db import connection, transaction
 from django.db.models import Count, F, Max, Min
 from django.db.models.functions import Greatest
 from django.utils import timezone
 
 from dreaming.models import DreamRun, NightUnit, Phase
+from dreaming.pipeline.lanes import lanes_for, lanes_run
 from dreaming.pipeline.runs import run_add, run_finish, run_start
 from dreaming.protocol import ProviderUnavailable
 from dreaming.providers import get_dreamer, get_embedder
@@ -168,8 +168,7 @@ def units_work(
 ) -> WorkReport:
     """Claim and run `phase` units until none is left, the time budget is spent or the model is down."""
     dreamer, embedder = dreamer or get_dreamer(), embedder or get_embedder()
-    if concurrency is None:
-        concurrency = settings.DREAM_MODEL_CONCURRENCY if getattr(dreamer, "calls_network", True) else 1  # test fakes may omit it
+    concurrency = concurrency or lanes_for(dreamer)
     deadline = time.monotonic() + seconds if seconds else None
     report, lock = WorkReport(), threading.Lock()
     stop = threading.Event()
@@ -177,33 +176,23 @@ def units_work(
 
     def lane(number: int) -> None:
         night = _night_for(phase, now=now, dreamer=dreamer, embedder=embedder)
-        try:
-            while not stop.is_set() and (deadline is None or time.monotonic() < deadline):
-                claims = units_claim(phase=phase, worker=f"{worker}/{number}")
-                if not claims:
-                    return
-                outcome, run = _unit_run(claims[0], phase=phase, night=night, now=now)
-                with lock:
-                    report.runs.append(run)
-                    if outcome == "stop":
-                        report.stopped = run.error
-                        stop.set()
-                    else:
-                        setattr(report, outcome, getattr(report, outcome) + 1)
-                    finished = report.done + report.retry + report.failed
-                if progress:
-                    progress(min(finished, total), max(total, finished))
-        finally:
-            if number:  # the extra lanes run in threads of their own: their connections end with them
-                connections.close_all()
+        while not stop.is_set() and (deadline is None or time.monotonic() < deadline):
+            claims = units_claim(phase=phase, worker=f"{worker}/{number}")
+            if not claims:
+                return
+            outcome, run = _unit_run(claims[0], phase=phase, night=night, now=now)
+            with lock:
+                report.runs.append(run)
+                if outcome == "stop":
+                    report.stopped = run.error
+                    stop.set()
+                else:
+                    setattr(report, outcome, getattr(report, outcome) + 1)
+                finished = report.done + report.retry + report.failed
+            if progress:
+                progress(min(finished, total), max(total, finished))
 
-    if concurrency <= 1:
-        lane(0)
-    else:
-        with ThreadPoolExecutor(max_workers=concurrency, thread_name_prefix="night") as pool:
-            for future in [pool.submit(lane, n) for n in range(1, concurrency + 1)]:
-                future.result()
-        close_old_connections()
+    lanes_run(concurrency, lane)
     return report
 
 

@@ -36,7 +36,7 @@ def test_the_task_stops_at_a_provider_outage(user, settings, monkeypatch):
     settings.EMBEDDING_BACKEND = "local"
     settings.DREAM_BATCH_SIZE = 1
     down = FakeDreamer(extract_error=ProviderUnavailable("connection refused"))
-    monkeypatch.setattr("dreaming.pipeline.light.get_dreamer", lambda: down)
+    monkeypatch.setattr("dreaming.pipeline.lanes.get_dreamer", lambda: down)
     for _ in range(3):
         messages_add(idle_session(user), ("user", "I live in Lisbon."))
 
