@@ -22,7 +22,7 @@ migrate: setup
 # http://127.0.0.1:8000 with the django-q2 cluster. Ctrl-C stops both, and with them Postgres.
 run: migrate
 	DJANGO_DEBUG=1 $(PY) manage.py demo
-	DJANGO_DEBUG=1 $(PY) manage.py serve --addr 127.0.0.1:8000
+	DJANGO_DEBUG=1 MEMCENTER_SIGNUP_ENABLED=1 $(PY) manage.py serve --addr 127.0.0.1:8000
 
 test: setup
 	$(PY) -m pytest $(PYTEST_ARGS)

@@ -239,8 +239,14 @@ API_MAX_MESSAGES_PER_REQUEST = env_int("API_MAX_MESSAGES_PER_REQUEST", 500, mini
 API_MAX_MESSAGE_CHARS = env_int("API_MAX_MESSAGE_CHARS", 100_000, minimum=100)
 
 # --- center: the memory-center pages -------------------------------------------------------
-# Anyone who can reach the site may create an account unless this is off (then staff create users).
-MEMCENTER_SIGNUP_ENABLED = env_bool("MEMCENTER_SIGNUP_ENABLED", True)
+# Off by default: users arrive from their chat product through login links (or staff create them).
+# A standalone install turns it on; `make run` does for the demo.
+MEMCENTER_SIGNUP_ENABLED = env_bool("MEMCENTER_SIGNUP_ENABLED", False)
+# How long a login link from POST /api/v1/users/{username}/login-link stays usable (it works once).
+LOGIN_LINK_SECONDS = env_int("LOGIN_LINK_SECONDS", 600, minimum=10)
+# The site's address as users' browsers see it (https://memory.example.com), for login links; empty =
+# taken from the API request's Host (right when the chat product calls the public address).
+MEMCENTER_PUBLIC_URL = env_str("MEMCENTER_PUBLIC_URL")
 
 LOGGING = {
     "version": 1,

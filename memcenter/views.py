@@ -24,6 +24,7 @@ from dreaming import selectors, services
 from dreaming.context import count_tokens, memory_enabled, memory_md_get
 from dreaming.models import Candidate, Memory
 from memcenter.exports import user_export
+from memcenter.login_links import LoginLinkInvalid, login_link_use
 from memcenter.forms import (
     ConfirmForm,
     FeedbackForm,
@@ -363,3 +364,17 @@ def signup(request):
         messages.success(request, _("Welcome! Memories appear here after your conversations are dreamed over."))
         return redirect("memcenter:memories")
     return render(request, "registration/signup.html", {"form": form}, status=400 if form.errors else 200)
+
+
+@require_GET
+def login_link(request, token: str):
+    """Sign in with a one-time link from the chat product, then land on the memory center."""
+    try:
+        user = login_link_use(token=token)
+    except LoginLinkInvalid as exc:
+        response = render(request, "registration/login_link_invalid.html", {"reason": str(exc)}, status=400)
+    else:
+        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+        response = redirect("memcenter:memories")
+    response["Referrer-Policy"] = "no-referrer"  # the token is in this page's address
+    return response
