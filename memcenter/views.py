@@ -53,6 +53,14 @@ def _get_session_for_user(request, pk: int) -> ChatSession:
     return get_object_or_404(ChatSession.objects.select_related("persona"), pk=pk, user=request.user)
 
 
+def _whole_number(raw: str | None) -> int | None:
+    # str.isdigit() accepts "²" and "①", which int() refuses: parse, and treat a failure as absent.
+    try:
+        return int(raw) if raw else None
+    except ValueError:
+        return None
+
+
 def _next_url(request, default: str) -> str:
     candidate = request.POST.get("next") or request.GET.get("next")
     if candidate and url_has_allowed_host_and_scheme(candidate, {request.get_host()}, request.is_secure()):
@@ -292,8 +300,9 @@ def conversation_detail(request, pk: int):
     highlight = request.GET.get("m")
     quote = request.GET.get("q", "")
     target: Message | None = None
-    if highlight and highlight.isdigit():
-        target = session.messages.filter(pk=int(highlight)).first()
+    message_id = _whole_number(highlight)
+    if message_id is not None and 0 < message_id < 2**63:
+        target = session.messages.filter(pk=message_id).first()
     around = target.seq if target and not request.GET.get("all") else None
     return render(request, "memcenter/conversation.html", {
         "session": session, "messages_list": selectors.session_excerpt(session=session, around_seq=around),
