@@ -13,7 +13,9 @@ $(STAMP): pyproject.toml
 	$(PY) -m pip install --quiet '.[dev]'
 	touch $(STAMP)
 
+# collectstatic: the static files whitenoise serves (`serve --prod` collects again with hashed names).
 setup: $(STAMP)
+	DJANGO_DEBUG=1 $(PY) manage.py collectstatic --noinput -v0
 
 migrate: setup
 	DJANGO_DEBUG=1 $(PY) manage.py migrate --noinput
