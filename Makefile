@@ -13,7 +13,9 @@ $(STAMP): pyproject.toml
 	$(PY) -m pip install --quiet '.[dev]'
 	touch $(STAMP)
 
+# collectstatic: the static files whitenoise serves (`serve --prod` collects again with hashed names).
 setup: $(STAMP)
+	DJANGO_DEBUG=1 $(PY) manage.py collectstatic --noinput -v0
 
 migrate: setup
 	DJANGO_DEBUG=1 $(PY) manage.py migrate --noinput
@@ -22,7 +24,7 @@ migrate: setup
 # http://127.0.0.1:8000 with the django-q2 cluster. Ctrl-C stops both, and with them Postgres.
 run: migrate
 	DJANGO_DEBUG=1 $(PY) manage.py demo
-	DJANGO_DEBUG=1 $(PY) manage.py serve --addr 127.0.0.1:8000
+	DJANGO_DEBUG=1 MEMCENTER_SIGNUP_ENABLED=1 $(PY) manage.py serve --addr 127.0.0.1:8000
 
 test: setup
 	$(VENV)/bin/lint-imports --no-cache

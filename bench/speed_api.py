@@ -20,12 +20,11 @@ import urllib.request
 from pathlib import Path
 from urllib.parse import quote
 
-from django.contrib.auth import get_user_model
 from django.db import connection
 
 from bench.report import Figure
 from chat.models import Message
-from chat.services import api_key_create, session_create
+from chat.services import api_key_create, session_create, user_resolve
 
 ROOT = Path(__file__).resolve().parent.parent
 CONCURRENCY = 8
@@ -82,9 +81,9 @@ def _load(*, port: int, kind: str, requests: int, sessions: list[int], secret: s
 
 def run(ctx) -> list[Figure]:
     requests = ctx.pick(full=2000, quick=300, smoke=20)
-    user = get_user_model().objects.create(username="bench-api")
+    key, secret = api_key_create(name="bench-api")
+    user = user_resolve(username="bench-api", create=True, client=key.client)  # the key reaches only its client's users
     sessions = [session_create(user=user, external_id=f"bench-api-{i}")[0].pk for i in range(20)]
-    _, secret = api_key_create(name="bench-api")
     port = _free_port()
     ctx.log(f"runserver on 127.0.0.1:{port}; {requests} requests at concurrency {CONCURRENCY}")
     log = ctx.workdir / "runserver.log"

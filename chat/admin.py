@@ -87,12 +87,28 @@ class MessageAdmin(admin.ModelAdmin):
         return Truncator(obj.content).chars(100)
 
 
+@admin.register(models.Client)
+class ClientAdmin(admin.ModelAdmin):
+    list_display = ("name", "created_at")
+    search_fields = ("name",)
+
+
+@admin.register(models.ClientUser)
+class ClientUserAdmin(admin.ModelAdmin):
+    list_display = ("username", "client", "user", "created_at")
+    list_filter = ("client",)
+    search_fields = ("username", "user__username")
+    list_select_related = ("client", "user")
+    raw_id_fields = ("user",)
+    readonly_fields = ("created_at",)
+
+
 @admin.register(models.ApiKey)
 class ApiKeyAdmin(admin.ModelAdmin):
-    list_display = ("name", "prefix", "created_at", "last_used_at", "revoked_at", "active")
-    list_filter = (("revoked_at", admin.EmptyFieldListFilter),)
-    search_fields = ("name", "prefix")
-    readonly_fields = ("prefix", "hashed_key", "created_at", "last_used_at", "revoked_at")
+    list_display = ("name", "client", "prefix", "created_at", "last_used_at", "revoked_at", "active")
+    list_filter = ("client", ("revoked_at", admin.EmptyFieldListFilter))
+    search_fields = ("name", "prefix", "client__name")
+    readonly_fields = ("client", "prefix", "hashed_key", "created_at", "last_used_at", "revoked_at")
     actions = ("revoke",)
 
     def has_add_permission(self, request):

@@ -21,6 +21,7 @@ from django.utils.dateparse import parse_datetime
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.utils import timezone
 
+from chat.models import Client
 from chat.services import NewMessage, UnknownUser, session_import, user_resolve
 
 ROLES = ("user", "assistant", "system")
@@ -264,6 +265,7 @@ def import_run(
     *,
     default_username: str = "",
     create_users: bool = False,
+    client: Client | None = None,
     now: datetime | None = None,
     on_item: Callable[[int], None] | None = None,
 ) -> ImportReport:
@@ -283,7 +285,7 @@ def import_run(
             if not username:
                 raise ImportLineError("no 'user' on the line and no --user given")
             if username not in users:
-                users[username] = user_resolve(username=username, create=create_users)
+                users[username] = user_resolve(username=username, create=create_users, client=client)
             result = session_import(
                 user=users[username], messages=item.messages, external_id=item.external_id,
                 persona_slug=item.persona_slug, title=item.title, started_at=item.started_at, now=now,

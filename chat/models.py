@@ -102,11 +102,52 @@ class Message(models.Model):
         return f"{self.role}: {self.content[:60]}"
 
 
+class Client(models.Model):
+    """One chat product. Its API keys (several, so they can be rotated) see only the users it created,
+    each addressed by the client's own username; web sign-ups belong to no client."""
+
+    name = models.CharField(max_length=120, unique=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["name"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class ClientUser(models.Model):
+    """A client's name for one of its users. The Django user behind it has an internal username
+    (`account_username`) that the sign-up and admin forms cannot produce, so no web account can
+    squat it and no client can reach a web account or another client's user by naming it."""
+
+    client = models.ForeignKey(Client, on_delete=models.PROTECT, related_name="users")
+    username = models.CharField(max_length=150)
+    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="client_account")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["client", "username"]
+        constraints = [models.UniqueConstraint(fields=["client", "username"], name="chat_client_user_unique_username")]
+
+    def __str__(self) -> str:
+        return f"{self.username} ({self.client})"
+
+    @staticmethod
+    def account_username(*, client: "Client", username: str) -> str:
+        # '~' is outside Django's username validator (letters, digits, @ . + - _).
+        name = f"{username}~{client.pk}"
+        if len(name) > 150:
+            name = f"{hashlib.sha256(username.encode()).hexdigest()[:40]}~{client.pk}"
+        return name
+
+
 class ApiKey(models.Model):
     """A service client's key. Only a SHA-256 of the secret is stored; the secret is shown once."""
 
     PREFIX = "mc_"
 
+    client = models.ForeignKey(Client, on_delete=models.PROTECT, related_name="keys")
     name = models.CharField(max_length=120, unique=True)
     prefix = models.CharField(max_length=16, db_index=True)
     hashed_key = models.CharField(max_length=64, unique=True)

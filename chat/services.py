@@ -14,7 +14,7 @@ from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 from django.utils.text import slugify
 
-from chat.models import ApiKey, ChatSession, Message, Persona
+from chat.models import ApiKey, ChatSession, Client, ClientUser, Message, Persona
 
 # Messages without a time are spaced this far apart so their order survives any sort by time.
 FILLED_TIME_STEP = timedelta(milliseconds=1)
@@ -66,24 +66,62 @@ class ApiKeyUse:
 
 # --- users and personas --------------------------------------------------------------------
 
-def user_resolve(*, username: str, create: bool = False) -> AbstractBaseUser:
-    """The user a service client names; created (without a usable password) only when asked."""
+def user_resolve(*, username: str, create: bool = False, client: Client | None = None) -> AbstractBaseUser:
+    """The user a client names, found only among that client's users and created (without a usable
+    password, under an internal account name) only when asked. Without a client (staff importing for
+    a web account) the name is the account's own username."""
+    if client is not None:
+        return _client_user_resolve(client=client, username=username, create=create)
     User = get_user_model()
     user = User.objects.filter(username=username).first()
     if user is not None:
         return user
     if not create:
         raise UnknownUser(f"user {username!r} does not exist (send create_user: true to create it)")
-    candidate = User(username=username)
-    try:
-        candidate.full_clean(exclude=["password"], validate_unique=False)
-    except ValidationError as exc:
-        raise ValueError(f"invalid username {username!r}: {' '.join(exc.message_dict.get('username', exc.messages))}")
+    _username_check(username)
     try:
         with transaction.atomic():
             return User.objects.create_user(username=username)
     except IntegrityError:  # created by a concurrent request a moment ago
         return User.objects.get(username=username)
+
+
+def _username_check(username: str) -> None:
+    candidate = get_user_model()(username=username)
+    try:
+        candidate.full_clean(exclude=["password"], validate_unique=False)
+    except ValidationError as exc:
+        raise ValueError(f"invalid username {username!r}: {' '.join(exc.message_dict.get('username', exc.messages))}")
+
+
+def _client_user_resolve(*, client: Client, username: str, create: bool) -> AbstractBaseUser:
+    account = ClientUser.objects.select_related("user").filter(client=client, username=username).first()
+    if account is not None:
+        return account.user
+    if not create:
+        raise UnknownUser(f"user {username!r} does not exist (send create_user: true to create it)")
+    _username_check(username)
+    try:
+        with transaction.atomic():
+            user = get_user_model().objects.create_user(
+                username=ClientUser.account_username(client=client, username=username)
+            )
+            ClientUser.objects.create(client=client, username=username, user=user)
+            return user
+    except IntegrityError:  # created by a concurrent request a moment ago
+        return ClientUser.objects.select_related("user").get(client=client, username=username).user
+
+
+def client_user_get(*, client: Client, username: str) -> AbstractBaseUser | None:
+    account = ClientUser.objects.select_related("user").filter(client=client, username=username).first()
+    return account.user if account is not None else None
+
+
+def client_get_or_create(*, name: str) -> Client:
+    name = name.strip()
+    if not name or len(name) > 120:
+        raise ValueError("a client needs a name of 1 to 120 characters")
+    return Client.objects.get_or_create(name=name)[0]
 
 
 def persona_get_or_create(*, slug: str) -> Persona:
@@ -227,15 +265,18 @@ def session_import(
 
 # --- API keys --------------------------------------------------------------------------------
 
-def api_key_create(*, name: str) -> tuple[ApiKey, str]:
-    """A new key; the secret is returned once and only its SHA-256 is stored."""
+def api_key_create(*, name: str, client_name: str = "") -> tuple[ApiKey, str]:
+    """A new key of a client (created if missing; by default the client is named like the key).
+    The secret is returned once and only its SHA-256 is stored."""
     name = name.strip()
     if not name:
         raise ValueError("an API key needs a name")
     if ApiKey.objects.filter(name=name).exists():
         raise ValueError(f"an API key named {name!r} already exists (names stay unique even after revoking)")
-    secret = ApiKey.generate_secret()
-    key = ApiKey.objects.create(name=name, prefix=secret[:8], hashed_key=ApiKey.hash(secret))
+    with transaction.atomic():
+        client = client_get_or_create(name=client_name or name)
+        secret = ApiKey.generate_secret()
+        key = ApiKey.objects.create(client=client, name=name, prefix=secret[:8], hashed_key=ApiKey.hash(secret))
     return key, secret
 
 
@@ -275,4 +316,4 @@ def api_key_use(*, secret: str, now: datetime | None = None) -> ApiKeyUse | None
     if row is None:
         return None
     key_id, count, retry_after = row
-    return ApiKeyUse(key=ApiKey.objects.get(pk=key_id), window_count=count, retry_after=max(1, retry_after))
+    return ApiKeyUse(key=ApiKey.objects.select_related("client").get(pk=key_id), window_count=count, retry_after=max(1, retry_after))

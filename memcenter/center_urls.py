@@ -23,4 +23,5 @@ urlpatterns = [
     path("settings/", views.settings_page, name="settings"),
     path("settings/export/", views.export_download, name="export"),
     path("accounts/signup/", views.signup, name="signup"),
+    path("accounts/link/<str:token>/", views.login_link, name="login_link"),
 ]

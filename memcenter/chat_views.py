@@ -15,6 +15,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from chat.models import ChatSession, Persona
 from dreaming.memory.context import memory_md_get
+from dreaming.memory.selectors import memory_scopes
 from memcenter.assistant import chat_reply, chat_session_current
 
 
@@ -32,10 +33,11 @@ def _get_session_for_user(request, pk) -> ChatSession:
     return session
 
 
-def _persona_from_slug(slug: str) -> Persona | None:
+def _persona_from_slug(request, slug: str) -> Persona | None:
+    """One of the personas this user talks to (or has memories with); anyone else's is a 404."""
     if not slug:
         return None
-    persona = Persona.objects.filter(slug=slug).first()
+    persona = next((p for p in memory_scopes(user=request.user) if p.slug == slug), None)
     if persona is None:
         raise Http404("No such persona.")
     return persona
@@ -45,7 +47,7 @@ def _context(request, *, persona: Persona | None, session: ChatSession | None, f
     document = memory_md_get(user=request.user, persona=persona)
     initial = {"persona": persona.slug if persona else "", "session": session.pk if session else None}
     return {
-        "personas": Persona.objects.order_by("name"),
+        "personas": memory_scopes(user=request.user),
         "persona": persona,
         "session": session,
         "turns": list(session.messages.order_by("seq")) if session else [],
@@ -58,7 +60,7 @@ def _context(request, *, persona: Persona | None, session: ChatSession | None, f
 @login_required
 @require_GET
 def chat_page(request):
-    persona = _persona_from_slug(request.GET.get("persona", ""))
+    persona = _persona_from_slug(request, request.GET.get("persona", ""))
     session = None if request.GET.get("new") else chat_session_current(user=request.user, persona=persona)
     return render(request, "chat/chat.html", _context(request, persona=persona, session=session))
 
@@ -75,7 +77,7 @@ def chat_session(request, pk: int):
 def chat_send(request):
     form = ChatForm(request.POST)
     if not form.is_valid():
-        persona = _persona_from_slug(request.POST.get("persona", "")) if "persona" not in form.errors else None
+        persona = _persona_from_slug(request, request.POST.get("persona", "")) if "persona" not in form.errors else None
         session_pk = form.cleaned_data.get("session") if "session" not in form.errors else None
         session = _get_session_for_user(request, session_pk) if session_pk else None
         context = _context(request, persona=persona, session=session, form=form)
@@ -83,7 +85,7 @@ def chat_send(request):
             return render(request, "chat/chat.html#conversation", context)
         return render(request, "chat/chat.html", context, status=400)
 
-    persona = _persona_from_slug(form.cleaned_data["persona"])
+    persona = _persona_from_slug(request, form.cleaned_data["persona"])
     session = _get_session_for_user(request, form.cleaned_data["session"]) if form.cleaned_data["session"] else None
     if session is not None and session.persona_id != (persona.pk if persona else None):
         raise Http404("No such conversation.")

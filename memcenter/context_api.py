@@ -1,30 +1,28 @@
 """API for chat products: read MEMORY.md (every turn, cached) and recall the long tail (on demand)."""
+from typing import Annotated
+
 from django.conf import settings
-from django.contrib.auth import get_user_model
 from django.http import HttpRequest, HttpResponse
-from ninja import Query, Router, Schema
+from ninja import Path, Query, Router, Schema
 from ninja.errors import HttpError
 from pydantic import Field
 
+from chat.api import client_user_or_404, errors
 from chat.models import Persona
 from dreaming.memory.context import memory_md_get, memory_md_render
 from dreaming.memory.recall import recall
+from dreaming.memory.selectors import memory_scopes
 from dreaming.protocol import RECALL_MAX_K
 
 router = Router(tags=["context"])
+Username = Annotated[str, Path(min_length=1, max_length=150, pattern=r"^[\w.@+-]+$")]
 
 
-def _user_or_404(username: str):
-    user = get_user_model().objects.filter(username=username).first()
-    if user is None:
-        raise HttpError(404, f"Unknown user {username!r}.")
-    return user
-
-
-def _persona_or_404(slug: str | None) -> Persona | None:
+def _persona_or_404(user, slug: str | None) -> Persona | None:
+    """One of the personas this user talks to or has memories with; any other slug is unknown."""
     if not slug:
         return None
-    persona = Persona.objects.filter(slug=slug).first()
+    persona = next((p for p in memory_scopes(user=user) if p.slug == slug), None)
     if persona is None:
         raise HttpError(404, f"Unknown persona {slug!r}.")
     return persona
@@ -66,10 +64,15 @@ class RecallIn(Schema):
     persona: str | None = Field(None, description="Persona slug: adds that persona's memories to the profile.")
 
 
-@router.get("/users/{username}/memory.md", summary="The user's MEMORY.md (text/markdown); version in X-Memory-Version and ETag")
-def memory_md(request: HttpRequest, username: str, persona: str | None = None):
-    user = _user_or_404(username)
-    scope = _persona_or_404(persona)
+_MARKDOWN = {"description": "MEMORY.md", "content": {"text/markdown": {"schema": {"type": "string"}}}}
+
+
+@router.get("/users/{username}/memory.md", response={304: None, **errors(404)},
+            openapi_extra={"responses": {200: _MARKDOWN, 304: {"description": "Not modified (If-None-Match)"}}},
+            summary="The user's MEMORY.md (text/markdown); version in X-Memory-Version and ETag")
+def memory_md(request: HttpRequest, username: Username, persona: str | None = None):
+    user = client_user_or_404(request, username)
+    scope = _persona_or_404(user, persona)
     # Normally rendered by dreaming; the first request for a scope nobody rendered yet renders it.
     document = memory_md_get(user=user, persona=scope) or memory_md_render(user=user, persona=scope)
     etag = f'"memory-md-{document.user_id}-{document.persona_id or 0}-v{document.version}"'
@@ -83,10 +86,10 @@ def memory_md(request: HttpRequest, username: str, persona: str | None = None):
     return response
 
 
-@router.get("/users/{username}/recall", response=RecallOut, summary="Recall memories beyond MEMORY.md")
-def recall_endpoint(request: HttpRequest, username: str, params: Query[RecallIn]):
-    user = _user_or_404(username)
-    scope = _persona_or_404(params.persona)
+@router.get("/users/{username}/recall", response={200: RecallOut, **errors(404)}, summary="Recall memories beyond MEMORY.md")
+def recall_endpoint(request: HttpRequest, username: Username, params: Query[RecallIn]):
+    user = client_user_or_404(request, username)
+    scope = _persona_or_404(user, params.persona)
     query = params.q.strip()
     if not query:
         raise HttpError(422, "q must not be blank.")

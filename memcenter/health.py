@@ -7,6 +7,8 @@ Status levels, worst wins:
 `?only=database` checks just the database (200 / 503): for a load balancer, which should keep
 sending chat traffic while dreaming is late (the chat path only reads stored MEMORY.md).
 A fresh install is "ok": a phase that never ran is reported as "never_run", not overdue.
+The public sees only {"status": …}; staff, or a request with `Authorization: Bearer <HEALTHZ_TOKEN>`,
+see the details.
 """
 from datetime import datetime, timedelta
 
@@ -14,6 +16,7 @@ from django.conf import settings
 from django.db import connection
 from django.http import JsonResponse
 from django.utils import timezone
+from django.utils.crypto import constant_time_compare
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
@@ -130,8 +133,20 @@ def health_report(*, now: datetime | None = None, only_database: bool = False) -
     return report
 
 
+def may_see_details(request) -> bool:
+    """Task times and errors are for staff, or a monitor holding HEALTHZ_TOKEN as a bearer token."""
+    if getattr(request, "user", None) is not None and request.user.is_staff:
+        return True
+    token = settings.HEALTHZ_TOKEN
+    sent = request.headers.get("Authorization", "").removeprefix("Bearer ").strip()
+    return bool(token) and constant_time_compare(sent, token)
+
+
 @never_cache
 @require_GET
 def healthz(request):
     report = health_report(only_database=request.GET.get("only") == "database")
-    return JsonResponse(report, status=200 if report["status"] == OK else 503)
+    status = 200 if report["status"] == OK else 503
+    if not may_see_details(request):
+        report = {"status": report["status"]}
+    return JsonResponse(report, status=status)

@@ -1,6 +1,7 @@
 """memcenter settings. Every knob is an environment variable documented in README.md."""
 import json
 import sys
+from datetime import timedelta
 from pathlib import Path
 
 from django.core.exceptions import ImproperlyConfigured
@@ -13,11 +14,21 @@ BASE_DIR = Path(__file__).resolve().parent.parent
 TESTING = "pytest" in sys.modules or env_bool("MEMCENTER_TESTING")
 
 DEBUG = env_bool("DJANGO_DEBUG", False)
+# Production = neither debug nor a test run: the secure defaults below switch on.
+PRODUCTION = not (DEBUG or TESTING)
 SECRET_KEY = env_str("DJANGO_SECRET_KEY")
 if not SECRET_KEY:
-    if not (DEBUG or TESTING):
+    if PRODUCTION:
         raise ImproperlyConfigured("DJANGO_SECRET_KEY must be set when DJANGO_DEBUG is off")
     SECRET_KEY = "insecure-dev-key-only-for-debug-and-tests"
+WEAK_SECRET_KEYS = {"changeme", "change-me", "secret", "password", "insecure-dev-key-only-for-debug-and-tests",
+                    "please-change-me-to-a-long-random-string-of-at-least-fifty-characters"}
+if PRODUCTION and (len(SECRET_KEY) < 50 or len(set(SECRET_KEY)) < 5 or SECRET_KEY.lower() in WEAK_SECRET_KEYS
+                   or SECRET_KEY.startswith("django-insecure-")):
+    raise ImproperlyConfigured(
+        "DJANGO_SECRET_KEY is too weak: use at least 50 random characters, e.g. the output of "
+        "`python -c \"import secrets; print(secrets.token_urlsafe(50))\"`"
+    )
 
 ALLOWED_HOSTS = [h.strip() for h in env_str("DJANGO_ALLOWED_HOSTS", "localhost,127.0.0.1,[::1]").split(",") if h.strip()]
 CSRF_TRUSTED_ORIGINS = [o.strip() for o in env_str("DJANGO_CSRF_TRUSTED_ORIGINS", "").split(",") if o.strip()]
@@ -33,6 +44,8 @@ INSTALLED_APPS = [
     "django_htmx",
     "template_partials",
     "django_q",
+    "ninja",  # serves Swagger UI's assets from static, so /api/docs works offline and under the CSP
+    "axes",
     "chat",
     "dreaming",
     "memcenter",
@@ -40,6 +53,8 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "csp.middleware.CSPMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -48,6 +63,8 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    "memcenter.middleware.private_pages_not_stored",
+    "axes.middleware.AxesMiddleware",  # last, as django-axes asks
 ]
 
 ROOT_URLCONF = "memcenter.urls"
@@ -86,6 +103,10 @@ AUTH_PASSWORD_VALIDATORS = [
 ]
 if TESTING:
     PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",  # refuses a locked-out username + address before checking
+    "django.contrib.auth.backends.ModelBackend",
+]
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "memcenter:memories"
 LOGOUT_REDIRECT_URL = "login"
@@ -100,11 +121,65 @@ USE_TZ = True
 
 STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
-STATIC_ROOT = BASE_DIR / "staticfiles"
+STATIC_ROOT = Path(env_str("STATIC_ROOT", str(BASE_DIR / "staticfiles"))).resolve()
+# whitenoise serves static files from the web processes; in production with compressed, hashed names
+# (`collectstatic` first: `make setup` and `serve --prod` run it). Debug and tests read the sources.
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage" if PRODUCTION
+                    else "django.contrib.staticfiles.storage.StaticFilesStorage"},
+}
+WHITENOISE_USE_FINDERS = WHITENOISE_AUTOREFRESH = not PRODUCTION
+
+# --- Security: on by default outside debug and tests ----------------------------------------
+SESSION_COOKIE_SECURE = env_bool("SESSION_COOKIE_SECURE", PRODUCTION)
+CSRF_COOKIE_SECURE = env_bool("CSRF_COOKIE_SECURE", PRODUCTION)
+SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", PRODUCTION)
+SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 31_536_000 if PRODUCTION else 0, minimum=0)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", PRODUCTION)
+SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", False)
+# Behind a TLS-terminating proxy that sets X-Forwarded-Proto (and strips it from clients): opt in.
+if env_bool("SECURE_PROXY_SSL_HEADER", False):
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+SECURE_REDIRECT_EXEMPT = [r"^healthz$"]  # a load balancer probes it over plain HTTP
+X_FRAME_OPTIONS = "DENY"
+# Content-Security-Policy (django-csp): this site's own files only; no inline script or style.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'"],
+        "style-src": ["'self'"],
+        "img-src": ["'self'", "data:"],
+        "font-src": ["'self'"],
+        "connect-src": ["'self'"],
+        "object-src": ["'none'"],
+        "base-uri": ["'self'"],
+        "form-action": ["'self'"],
+        "frame-ancestors": ["'none'"],
+    },
+}
+# Login throttling (django-axes, counted in the database so every web process shares the count):
+# after this many failures for one username from one address, that pair is locked out for a while.
+AXES_FAILURE_LIMIT = env_int("LOGIN_FAILURE_LIMIT", 5, minimum=1)
+AXES_COOLOFF_TIME = timedelta(minutes=env_int("LOGIN_LOCKOUT_MINUTES", 15, minimum=1))
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
+AXES_RESET_ON_SUCCESS = True
+AXES_VERBOSE = False
+# The address axes counts by: REMOTE_ADDR, or behind the proxy (SECURE_PROXY_SSL_HEADER on) the
+# address it appended to X-Forwarded-For.
+AXES_CLIENT_IP_CALLABLE = "memcenter.middleware.client_ip"
+# /healthz shows only its status to the public; staff, or a request with this bearer token, see details.
+HEALTHZ_TOKEN = env_str("HEALTHZ_TOKEN")
 
 EMAIL_BACKEND = env_str("EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")
 DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "memcenter@localhost")
 DATA_UPLOAD_MAX_MEMORY_SIZE = env_int("DATA_UPLOAD_MAX_MEMORY_SIZE", 5 * 1024 * 1024, minimum=1024)
+
+# --- `serve --prod`: gunicorn in front of Django --------------------------------------------
+WEB_CONCURRENCY = env_int("WEB_CONCURRENCY", 2, minimum=1)  # gunicorn worker processes
+GUNICORN_TIMEOUT = env_int("GUNICORN_TIMEOUT", 60, minimum=5)  # seconds before a stuck request's worker is replaced
+Q_CLUSTERS = env_int("Q_CLUSTERS", 1, minimum=0)  # django-q2 clusters `serve --prod` starts beside gunicorn
 
 # --- django-q2: the ORM broker on the same Postgres --------------------------------------
 Q_CLUSTER = {
@@ -149,6 +224,9 @@ TOMBSTONE_KEY = env_str("TOMBSTONE_KEY", SECRET_KEY)
 # Off under tests by default: a test's transaction never commits, so its NOTIFYs never arrive;
 # the cache's own tests turn it on with transaction=True.
 MEMORY_MD_CACHE = env_bool("MEMORY_MD_CACHE", not TESTING)
+# Where the cache's listener connects (postgresql://… straight to Postgres); empty = the database's own
+# settings. Needed behind PgBouncer in transaction mode, where LISTEN does not work (docs/deploy.md).
+MEMORY_MD_LISTEN_URL = env_str("MEMORY_MD_LISTEN_URL")
 MEMORY_MD_CACHE_SIZE = env_int("MEMORY_MD_CACHE_SIZE", 5000, minimum=1)  # documents per process (LRU)
 # Recall's shortlist keys (264 bytes per memory) kept per process for this many users (LRU), while
 # MEMORY_MD_CACHE is on: recall then ranks them in NumPy instead of scanning the index.
@@ -246,8 +324,14 @@ API_MAX_MESSAGES_PER_REQUEST = env_int("API_MAX_MESSAGES_PER_REQUEST", 500, mini
 API_MAX_MESSAGE_CHARS = env_int("API_MAX_MESSAGE_CHARS", 100_000, minimum=100)
 
 # --- center: the memory-center pages -------------------------------------------------------
-# Anyone who can reach the site may create an account unless this is off (then staff create users).
-MEMCENTER_SIGNUP_ENABLED = env_bool("MEMCENTER_SIGNUP_ENABLED", True)
+# Off by default: users arrive from their chat product through login links (or staff create them).
+# A standalone install turns it on; `make run` does for the demo.
+MEMCENTER_SIGNUP_ENABLED = env_bool("MEMCENTER_SIGNUP_ENABLED", False)
+# How long a login link from POST /api/v1/users/{username}/login-link stays usable (it works once).
+LOGIN_LINK_SECONDS = env_int("LOGIN_LINK_SECONDS", 600, minimum=10)
+# The site's address as users' browsers see it (https://memory.example.com), for login links; empty =
+# taken from the API request's Host (right when the chat product calls the public address).
+MEMCENTER_PUBLIC_URL = env_str("MEMCENTER_PUBLIC_URL")
 
 LOGGING = {
     "version": 1,

@@ -24,6 +24,7 @@ from dreaming.memory import selectors, services
 from dreaming.memory.context import count_tokens, memory_md_get
 from dreaming.models import Candidate, Memory, MemorySettings
 from memcenter.exports import user_export
+from memcenter.login_links import LoginLinkInvalid, login_link_use
 from memcenter.forms import (
     ConfirmForm,
     FeedbackForm,
@@ -50,6 +51,14 @@ def _get_candidate_for_user(request, pk: int) -> Candidate:
 
 def _get_session_for_user(request, pk: int) -> ChatSession:
     return get_object_or_404(ChatSession.objects.select_related("persona"), pk=pk, user=request.user)
+
+
+def _whole_number(raw: str | None) -> int | None:
+    # str.isdigit() accepts "²" and "①", which int() refuses: parse, and treat a failure as absent.
+    try:
+        return int(raw) if raw else None
+    except ValueError:
+        return None
 
 
 def _next_url(request, default: str) -> str:
@@ -291,8 +300,9 @@ def conversation_detail(request, pk: int):
     highlight = request.GET.get("m")
     quote = request.GET.get("q", "")
     target: Message | None = None
-    if highlight and highlight.isdigit():
-        target = session.messages.filter(pk=int(highlight)).first()
+    message_id = _whole_number(highlight)
+    if message_id is not None and 0 < message_id < 2**63:
+        target = session.messages.filter(pk=message_id).first()
     around = target.seq if target and not request.GET.get("all") else None
     return render(request, "memcenter/conversation.html", {
         "session": session, "messages_list": selectors.session_excerpt(session=session, around_seq=around),
@@ -363,3 +373,17 @@ def signup(request):
         messages.success(request, _("Welcome! Memories appear here after your conversations are dreamed over."))
         return redirect("memcenter:memories")
     return render(request, "registration/signup.html", {"form": form}, status=400 if form.errors else 200)
+
+
+@require_GET
+def login_link(request, token: str):
+    """Sign in with a one-time link from the chat product, then land on the memory center."""
+    try:
+        user = login_link_use(token=token)
+    except LoginLinkInvalid as exc:
+        response = render(request, "registration/login_link_invalid.html", {"reason": str(exc)}, status=400)
+    else:
+        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+        response = redirect("memcenter:memories")
+    response["Referrer-Policy"] = "no-referrer"  # the token is in this page's address
+    return response

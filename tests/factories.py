@@ -4,7 +4,7 @@ import factory
 from django.contrib.auth import get_user_model
 from django.utils import timezone
 
-from chat.models import ApiKey, ChatSession, Message, Persona
+from chat.models import ApiKey, ChatSession, Client, ClientUser, Message, Persona
 from dreaming.models import Candidate, Category, Memory, MemorySource
 
 
@@ -90,10 +90,21 @@ class CandidateFactory(factory.django.DjangoModelFactory):
     said_at = factory.LazyFunction(timezone.now)
 
 
-def api_key_create(name: str = "test-client") -> tuple[ApiKey, str]:
+def api_key_create(name: str = "test-client", client: Client | None = None) -> tuple[ApiKey, str]:
+    """A key of `client` (default: a client named like the key)."""
+    client = client or Client.objects.get_or_create(name=name)[0]
     secret = ApiKey.generate_secret()
-    key = ApiKey.objects.create(name=name, prefix=secret[:8], hashed_key=ApiKey.hash(secret))
+    key = ApiKey.objects.create(client=client, name=name, prefix=secret[:8], hashed_key=ApiKey.hash(secret))
     return key, secret
+
+
+def client_user(client: Client, username: str, **fields):
+    """A user of an API client, as `create_user: true` makes one (internal account name, no password)."""
+    user = get_user_model().objects.create_user(
+        username=ClientUser.account_username(client=client, username=username), **fields
+    )
+    ClientUser.objects.create(client=client, username=username, user=user)
+    return user
 
 
 # --- ops: runs and model calls ---------------------------------------------------------------

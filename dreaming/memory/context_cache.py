@@ -220,8 +220,12 @@ os.register_at_fork(after_in_child=_forget_parent_state)
 
 
 def _listener_params() -> dict:
-    """Django's default connection parameters now (tests point it at the test database)."""
-    params = connections["default"].get_connection_params()
+    """Django's default connection parameters now (tests point it at the test database), or
+    MEMORY_MD_LISTEN_URL: LISTEN needs a real session, which PgBouncer in transaction mode does not give."""
+    if settings.MEMORY_MD_LISTEN_URL:
+        params = psycopg.conninfo.conninfo_to_dict(settings.MEMORY_MD_LISTEN_URL)
+    else:
+        params = connections["default"].get_connection_params()
     for django_only in ("cursor_factory", "context", "prepare_threshold"):
         params.pop(django_only, None)
     params.setdefault("connect_timeout", 5)

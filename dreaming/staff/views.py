@@ -14,8 +14,12 @@ def _days_from(request) -> tuple[int, str]:
     raw = request.GET.get("days", "")
     if not raw:
         return DEFAULT_DAYS, ""
-    if raw.isdigit() and 1 <= int(raw) <= 365:
-        return int(raw), ""
+    try:
+        days = int(raw)
+    except ValueError:  # not isdigit(): it accepts "①", which int() refuses
+        days = 0
+    if 1 <= days <= 365:
+        return days, ""
     return DEFAULT_DAYS, f"“days” must be a whole number from 1 to 365; showing {DEFAULT_DAYS}."
 
 

@@ -6,9 +6,9 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.utils import timezone
 
-from chat.models import ApiKey, ChatSession, Message, Persona
+from chat.models import ApiKey, ChatSession, Client, ClientUser, Message, Persona
 from chat.services import api_key_use
-from tests.factories import ChatSessionFactory, MessageFactory, UserFactory, api_key_create
+from tests.factories import ChatSessionFactory, MessageFactory, api_key_create, client_user
 
 pytestmark = pytest.mark.django_db
 
@@ -16,6 +16,17 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture
 def secret():
     return api_key_create("test-client")[1]
+
+
+def _user(username: str):
+    return client_user(Client.objects.get(name="test-client"), username)
+
+
+def _session(**fields):
+    """A session of one of the test key's client's users."""
+    if "user" not in fields:
+        fields["user"] = _user(f"owner-{ChatSession.objects.count()}")
+    return ChatSessionFactory(**fields)
 
 
 @pytest.fixture
@@ -43,7 +54,7 @@ def test_it_refuses_a_request_without_a_key(api):
 def test_it_refuses_an_unknown_key(api):
     response = api("post", "/sessions", {"username": "alice", "create_user": True}, token="mc_not-a-real-key")
     assert response.status_code == 401
-    assert not get_user_model().objects.filter(username="alice").exists()
+    assert not ClientUser.objects.filter(username="alice").exists()
 
 
 def test_a_revoked_key_gets_401_and_changes_nothing(api, secret):
@@ -52,12 +63,12 @@ def test_a_revoked_key_gets_401_and_changes_nothing(api, secret):
     call_command("create_api_key", "test-client", "--revoke", stdout=open("/dev/null", "w"))
     response = api("post", "/sessions", {"username": "alice", "create_user": True})
     assert response.status_code == 401
-    assert not get_user_model().objects.filter(username="alice").exists()
+    assert not ClientUser.objects.filter(username="alice").exists()
     assert ApiKey.objects.get(name="test-client").revoked_at is not None
 
 
 def test_a_valid_key_is_marked_used(api):
-    UserFactory(username="alice")
+    _user("alice")
     assert api("get", "/users/alice/sessions").status_code == 200
     assert ApiKey.objects.get(name="test-client").last_used_at is not None
 
@@ -65,7 +76,7 @@ def test_a_valid_key_is_marked_used(api):
 # --- sessions ---------------------------------------------------------------------------------
 
 def test_it_creates_a_session_for_a_known_user(api):
-    alice = UserFactory(username="alice")
+    alice = _user("alice")
     response = api("post", "/sessions", {"username": "alice", "external_id": "s-1", "persona": "mika", "title": "Hi"})
     assert response.status_code == 201
     body = response.json()
@@ -76,7 +87,7 @@ def test_it_creates_a_session_for_a_known_user(api):
 
 
 def test_creating_the_same_external_id_again_returns_the_existing_session(api):
-    UserFactory(username="alice")
+    _user("alice")
     first = api("post", "/sessions", {"username": "alice", "external_id": "s-1"})
     again = api("post", "/sessions", {"username": "alice", "external_id": "s-1", "title": "changed"})
     assert (first.status_code, again.status_code) == (201, 200)
@@ -93,7 +104,7 @@ def test_an_unknown_user_is_404_unless_create_user(api):
 
     response = api("post", "/sessions", {"username": "bob", "create_user": True})
     assert response.status_code == 201
-    bob = get_user_model().objects.get(username="bob")
+    bob = ClientUser.objects.get(username="bob").user
     assert not bob.has_usable_password()
     assert ChatSession.objects.get().user == bob
 
@@ -102,7 +113,7 @@ def test_a_rejected_session_creates_no_user_and_no_persona(api):
     response = api("post", "/sessions", {"username": "newbie", "create_user": True, "persona": "a--b"})
     assert response.status_code == 422
     assert "invalid persona 'a--b'" in response.json()["detail"]
-    assert not get_user_model().objects.filter(username="newbie").exists()
+    assert not ClientUser.objects.filter(username="newbie").exists()
     assert Persona.objects.count() == 0
 
 
@@ -120,7 +131,7 @@ def test_a_rejected_session_creates_no_user_and_no_persona(api):
     ],
 )
 def test_invalid_session_input_is_422_with_the_field(api, payload, field):
-    UserFactory(username="alice")
+    _user("alice")
     response = api("post", "/sessions", payload)
     assert response.status_code == 422
     assert any(field in err["loc"] for err in response.json()["detail"])
@@ -138,7 +149,7 @@ def test_a_body_that_is_not_json_or_not_utf8_is_400(api):
 # --- messages ---------------------------------------------------------------------------------
 
 def test_appending_assigns_seqs_in_order_and_moves_last_active_at(api):
-    session = ChatSessionFactory(external_id="s-1")
+    session = _session(external_id="s-1")
     old_active = session.last_active_at
     response = api("post", f"/sessions/{session.pk}/messages", {"messages": [
         {"role": "user", "content": "I have a dog named Milo.", "external_id": "m-1"},
@@ -159,7 +170,7 @@ def test_appending_assigns_seqs_in_order_and_moves_last_active_at(api):
 
 
 def test_appending_is_idempotent_on_external_id(api):
-    session = ChatSessionFactory()
+    session = _session()
     batch = {"messages": [
         {"role": "user", "content": "one", "external_id": "m-1"},
         {"role": "user", "content": "two", "external_id": "m-2"},
@@ -177,7 +188,7 @@ def test_appending_is_idempotent_on_external_id(api):
 
 
 def test_explicit_times_are_kept_and_naive_times_are_utc(api):
-    session = ChatSessionFactory(last_active_at=datetime(2024, 1, 1, tzinfo=dt_timezone.utc))
+    session = _session(last_active_at=datetime(2024, 1, 1, tzinfo=dt_timezone.utc))
     api("post", f"/sessions/{session.pk}/messages", {"messages": [
         {"role": "user", "content": "hello", "created_at": "2024-03-01T10:00:00"},
         {"role": "user", "content": "later", "created_at": "2024-03-01T12:00:00+02:00"},
@@ -189,7 +200,7 @@ def test_explicit_times_are_kept_and_naive_times_are_utc(api):
 
 
 def test_appending_to_a_dreamed_session_keeps_it_dreamed_and_adds_after_processed_seq(api):
-    session = ChatSessionFactory(dreamed_at=timezone.now() - timedelta(minutes=5), processed_seq=1)
+    session = _session(dreamed_at=timezone.now() - timedelta(minutes=5), processed_seq=1)
     MessageFactory(session=session, seq=1, external_id="m-1")
     response = api("post", f"/sessions/{session.pk}/messages", {"messages": [{"role": "user", "content": "new part"}]})
     assert response.status_code == 200
@@ -211,7 +222,7 @@ def test_appending_to_a_dreamed_session_keeps_it_dreamed_and_adds_after_processe
     ],
 )
 def test_invalid_messages_are_422_and_nothing_is_stored(api, messages):
-    session = ChatSessionFactory()
+    session = _session()
     response = api("post", f"/sessions/{session.pk}/messages", {"messages": messages})
     assert response.status_code == 422
     assert response.json()["detail"]
@@ -219,7 +230,7 @@ def test_invalid_messages_are_422_and_nothing_is_stored(api, messages):
 
 
 def test_a_lone_surrogate_is_422_not_500(api):
-    session = ChatSessionFactory()
+    session = _session()
     raw = b'{"messages": [{"role": "user", "content": "bad \\ud800 text"}]}'
     response = api("post", f"/sessions/{session.pk}/messages", raw=raw)
     assert response.status_code == 422
@@ -228,7 +239,7 @@ def test_a_lone_surrogate_is_422_not_500(api):
 
 def test_an_oversize_batch_is_413_with_the_limit(api, settings):
     settings.API_MAX_MESSAGES_PER_REQUEST = 3
-    session = ChatSessionFactory()
+    session = _session()
     response = api("post", f"/sessions/{session.pk}/messages",
                    {"messages": [{"role": "user", "content": f"m{i}"} for i in range(4)]})
     assert response.status_code == 413
@@ -238,7 +249,7 @@ def test_an_oversize_batch_is_413_with_the_limit(api, settings):
 
 def test_an_oversize_message_is_413_and_the_batch_is_not_stored(api, settings):
     settings.API_MAX_MESSAGE_CHARS = 100
-    session = ChatSessionFactory()
+    session = _session()
     response = api("post", f"/sessions/{session.pk}/messages", {"messages": [
         {"role": "user", "content": "fine"}, {"role": "user", "content": "x" * 101},
     ]})
@@ -262,7 +273,7 @@ def test_the_ingestion_path_never_touches_memory(api, monkeypatch):
 
     monkeypatch.setattr(providers, "get_dreamer", boom)
     monkeypatch.setattr(providers, "get_embedder", boom)
-    session = ChatSessionFactory()
+    session = _session()
     assert api("post", f"/sessions/{session.pk}/messages", {"messages": [{"role": "user", "content": "hi"}]}).status_code == 200
     from dreaming.models import Candidate, LLMCall, Memory
 
@@ -272,7 +283,7 @@ def test_the_ingestion_path_never_touches_memory(api, monkeypatch):
 # --- reading ----------------------------------------------------------------------------------
 
 def test_reading_a_session_shows_messages_triage_and_dream_state(api):
-    session = ChatSessionFactory(triage_kind="coding", skipped=True, triage_reason="coding: code fence",
+    session = _session(triage_kind="coding", skipped=True, triage_reason="coding: code fence",
                                  dreamed_at=timezone.now(), persona=Persona.objects.create(slug="mika", name="Mika"))
     for seq in (1, 2, 3):
         MessageFactory(session=session, seq=seq, content=f"msg {seq}")
@@ -287,11 +298,11 @@ def test_reading_a_session_shows_messages_triage_and_dream_state(api):
 
 
 def test_listing_a_users_sessions_is_most_recent_first_and_only_theirs(api):
-    alice = UserFactory(username="alice")
+    alice = _user("alice")
     now = timezone.now()
-    old = ChatSessionFactory(user=alice, last_active_at=now - timedelta(days=2))
-    new = ChatSessionFactory(user=alice, last_active_at=now - timedelta(hours=1))
-    ChatSessionFactory()  # someone else's
+    old = _session(user=alice, last_active_at=now - timedelta(days=2))
+    new = _session(user=alice, last_active_at=now - timedelta(hours=1))
+    ChatSessionFactory()  # a web account's: never listed
     body = api("get", "/users/alice/sessions?limit=10").json()
     assert body["count"] == 2
     assert [s["id"] for s in body["items"]] == [new.pk, old.pk]
@@ -315,7 +326,7 @@ def one_window(monkeypatch):
 
 def test_the_rate_limit_answers_429_with_retry_after(api, settings, one_window):
     settings.API_RATE_LIMIT_PER_MINUTE = 3
-    UserFactory(username="alice")
+    _user("alice")
     codes = [api("get", "/users/alice/sessions").status_code for _ in range(3)]
     refused = api("get", "/users/alice/sessions")
     assert codes == [200, 200, 200]
@@ -326,8 +337,8 @@ def test_the_rate_limit_answers_429_with_retry_after(api, settings, one_window):
 
 def test_the_rate_limit_is_per_key(api, settings, one_window):
     settings.API_RATE_LIMIT_PER_MINUTE = 1
-    UserFactory(username="alice")
-    _, other = api_key_create("other-client")
+    _user("alice")
+    _, other = api_key_create("other-client", client=Client.objects.get(name="test-client"))
     assert api("get", "/users/alice/sessions").status_code == 200
     assert api("get", "/users/alice/sessions").status_code == 429
     assert api("get", "/users/alice/sessions", token=other).status_code == 200
@@ -369,8 +380,8 @@ def test_the_rate_window_resets_each_minute(secret, settings):
     ],
 )
 def test_hostile_input_gets_a_4xx_with_a_message(api, method, path, raw):
-    UserFactory(username="alice")
-    ChatSessionFactory(id=1)
+    _user("alice")
+    _session(id=1)
     response = api(method, path, raw=raw) if raw is not None else api(method, path)
     assert 400 <= response.status_code < 500, response.content
     assert response.json()["detail"]
@@ -379,7 +390,7 @@ def test_hostile_input_gets_a_4xx_with_a_message(api, method, path, raw):
 
 def test_a_body_over_the_upload_limit_is_413(api, settings):
     settings.DATA_UPLOAD_MAX_MEMORY_SIZE = 2048
-    session = ChatSessionFactory()
+    session = _session()
     response = api("post", f"/sessions/{session.pk}/messages", {"messages": [{"role": "user", "content": "x" * 5000}]})
     assert response.status_code == 413
     assert "too large" in response.json()["detail"]

@@ -30,7 +30,24 @@ def test_logout_is_a_post(client, user):
     assert client.get(reverse("memcenter:memories")).status_code == 302
 
 
-def test_signup_creates_a_user_and_logs_in(client):
+def test_signup_is_off_by_default_and_make_run_turns_it_on():
+    import os
+    import subprocess
+    import sys
+
+    from django.conf import settings as project
+
+    env = {k: v for k, v in os.environ.items() if k != "MEMCENTER_SIGNUP_ENABLED"}
+    env.update(DJANGO_SETTINGS_MODULE="memcenter.settings", MEMCENTER_TESTING="1")
+    probe = "import django; django.setup(); from django.conf import settings; print(settings.MEMCENTER_SIGNUP_ENABLED)"
+    out = subprocess.run([sys.executable, "-c", probe], env=env, cwd=project.BASE_DIR, capture_output=True, text=True)
+    assert out.stdout.strip() == "False", out.stderr[-500:]
+    run_recipe = (project.BASE_DIR / "Makefile").read_text().split("\nrun:")[1].split("\n\n")[0]
+    assert "MEMCENTER_SIGNUP_ENABLED=1" in run_recipe and "manage.py serve" in run_recipe
+
+
+def test_signup_creates_a_user_and_logs_in(client, settings):
+    settings.MEMCENTER_SIGNUP_ENABLED = True
     page = client.get(reverse("memcenter:signup"))
     assert page.status_code == 200
     response = client.post(reverse("memcenter:signup"), {
@@ -42,7 +59,8 @@ def test_signup_creates_a_user_and_logs_in(client):
     assert client.get(reverse("memcenter:memories")).status_code == 200
 
 
-def test_signup_with_mismatched_passwords_shows_errors(client):
+def test_signup_with_mismatched_passwords_shows_errors(client, settings):
+    settings.MEMCENTER_SIGNUP_ENABLED = True
     response = client.post(reverse("memcenter:signup"), {"username": "x", "password1": "a-long-pass-phrase-42", "password2": "other"})
     assert response.status_code == 400 and "field__errors" in response.content.decode()
     assert not get_user_model().objects.filter(username="x").exists()

@@ -9,9 +9,16 @@ from django_q.models import Schedule
 
 from dreaming.models import DreamRun
 from memcenter import health
-from tests.factories import DreamRunFactory
+from tests.factories import DreamRunFactory, UserFactory
 
 pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def client(client):
+    """The details below are for staff (the public sees only the status: tested at the end)."""
+    client.force_login(UserFactory(is_staff=True))
+    return client
 
 
 @pytest.fixture(autouse=True)
@@ -153,3 +160,19 @@ def test_runs_left_running_past_the_task_timeout_are_reported_as_stuck(client):
     assert body["phases"]["light"]["stuck_runs"] == 1
     assert body["phases"]["deep"]["stuck_runs"] == 0
     assert body["status"] == "ok"  # informational: the next sweep still ran
+
+
+def test_the_public_sees_only_the_status_and_a_token_holder_sees_details(settings):
+    from django.test import Client
+
+    _finished("light", timedelta(hours=5))  # overdue: degraded, with details worth hiding
+    public = Client().get("/healthz")
+    assert public.status_code == 503 and public.json() == {"status": "degraded"}
+    assert Client().get("/healthz", HTTP_AUTHORIZATION="Bearer guess").json() == {"status": "degraded"}
+    settings.HEALTHZ_TOKEN = "monitor-token-0123456789"
+    assert Client().get("/healthz", HTTP_AUTHORIZATION="Bearer wrong").json() == {"status": "degraded"}
+    detailed = Client().get("/healthz", HTTP_AUTHORIZATION="Bearer monitor-token-0123456789").json()
+    assert detailed["phases"]["light"]["status"] == "overdue" and "queue" in detailed
+    signed_in = Client()
+    signed_in.force_login(UserFactory())  # not staff
+    assert signed_in.get("/healthz").json() == {"status": "degraded"}

@@ -9,9 +9,9 @@ from django.core.signals import request_finished, request_started
 from django.db import close_old_connections
 from hypothesis import HealthCheck, settings as hypothesis_settings
 
-from chat.models import ChatSession, Message
+from chat.models import ChatSession, Client, Message
 from memcenter.wsgi import application
-from tests.factories import ChatSessionFactory, MessageFactory, UserFactory, api_key_create
+from tests.factories import ChatSessionFactory, MessageFactory, api_key_create, client_user
 
 schema = schemathesis.openapi.from_wsgi("/api/openapi.json", application)
 FUZZ_EXAMPLES = 40
@@ -20,12 +20,13 @@ FUZZ_EXAMPLES = 40
 @pytest.fixture
 def fuzz_key(db, settings):
     settings.API_RATE_LIMIT_PER_MINUTE = 100_000
-    UserFactory(username="alice")
+    key, secret = api_key_create("fuzzer")
+    client_user(key.client, "alice")
     # Called straight through WSGI, Django would close the test's DB connection after each request
     # (Django's own test Client switches this off the same way).
     request_started.disconnect(close_old_connections)
     request_finished.disconnect(close_old_connections)
-    yield api_key_create("fuzzer")[1]
+    yield secret
     request_started.connect(close_old_connections)
     request_finished.connect(close_old_connections)
 
@@ -57,7 +58,8 @@ def api(client, db):
 
 @pytest.fixture
 def existing(db):
-    session = ChatSessionFactory(user=UserFactory(username="alice"), external_id="keep-me")
+    hostile = Client.objects.get_or_create(name="hostile-client")[0]  # the `api` fixture's key's client
+    session = ChatSessionFactory(user=client_user(hostile, "alice"), external_id="keep-me")
     MessageFactory(session=session, seq=1, content="I have a dog named Milo.")
     return session
 
@@ -111,7 +113,7 @@ def test_a_malformed_import_file_reports_each_bad_line_and_keeps_the_good_ones(t
     ]))
 
     with pytest.raises(CommandError) as failure:
-        call_command("import_chats", str(path), "--user", "alice")
+        call_command("import_chats", str(path), "--user", "alice", "--client", "hostile-client")
 
     message = str(failure.value)
     assert "\n" not in message and "failed" in message  # one readable line

@@ -30,6 +30,7 @@ pytestmark = pytest.mark.django_db
 PUBLIC = {
     "login", "logout", "password_reset", "password_reset_done", "password_reset_confirm",
     "password_reset_complete", "set_language", "healthz", "memcenter:signup", "admin:login", "admin:logout",
+    "memcenter:login_link",  # a one-time link is its own credential (tests/test_login_links.py)
 }
 STAFF_NAMESPACES = ("dreaming", "admin")
 # Page URLs that take an object id, and the kind of object: each is checked against another user's.

@@ -10,7 +10,7 @@ from chat.models import ChatSession, Message
 from dreaming.pipeline.deep import deep_sleep_user
 from dreaming.pipeline.light import light_sleep_sweep
 from dreaming.models import Candidate, DiaryEntry, LLMCall, Memory, MemoryDocument, MemorySource
-from tests.factories import UserFactory, api_key_create
+from tests.factories import UserFactory, api_key_create, client_user
 from tests.support.fake_openai import default_chat_answer
 
 SECRETS = [
@@ -84,9 +84,9 @@ def test_credentials_in_a_chat_never_reach_the_model_a_candidate_a_memory_a_log_
 @pytest.mark.django_db
 def test_rate_limits_are_per_key_and_reset_with_the_window(client, settings):
     settings.API_RATE_LIMIT_PER_MINUTE = 3
-    UserFactory(username="alice")
-    first = api_key_create("client-a")[1]
-    second = api_key_create("client-b")[1]
+    key, first = api_key_create("client-a")
+    second = api_key_create("client-b", client=key.client)[1]  # a second key of the same client
+    client_user(key.client, "alice")
 
     def hit(secret):
         return client.get("/api/v1/users/alice/sessions", HTTP_AUTHORIZATION=f"Bearer {secret}")

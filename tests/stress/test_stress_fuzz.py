@@ -8,7 +8,7 @@ from django.db import close_old_connections
 from hypothesis import HealthCheck, settings as hypothesis_settings
 
 from memcenter.wsgi import application
-from tests.factories import UserFactory, api_key_create
+from tests.factories import api_key_create, client_user
 
 pytestmark = pytest.mark.stress
 schema = schemathesis.openapi.from_wsgi("/api/openapi.json", application)
@@ -18,10 +18,11 @@ EXAMPLES = int(os.environ.get("STRESS_FUZZ_EXAMPLES", "600"))
 @pytest.fixture
 def fuzz_key(db, settings):
     settings.API_RATE_LIMIT_PER_MINUTE = 1_000_000
-    UserFactory(username="alice")
+    key, secret = api_key_create("stress-fuzzer")
+    client_user(key.client, "alice")
     request_started.disconnect(close_old_connections)  # see tests/test_reliability_bad_input.py
     request_finished.disconnect(close_old_connections)
-    yield api_key_create("stress-fuzzer")[1]
+    yield secret
     request_started.connect(close_old_connections)
     request_finished.connect(close_old_connections)
 

@@ -5,6 +5,7 @@ from pathlib import Path
 from django.core.management.base import BaseCommand, CommandError
 
 from chat import importers
+from chat.models import Client
 from chat.services import UnknownUser, user_resolve
 
 
@@ -46,18 +47,27 @@ class Command(BaseCommand):
         parser.add_argument("--user", default="", help="Owner of sessions whose line names no 'user'.")
         parser.add_argument("--create-user", action="store_true", help="Create users that do not exist yet.")
         parser.add_argument("--format", choices=("jsonl", "chatgpt"), default="jsonl")
+        parser.add_argument("--client", default="", help="Users are this API client's users, named as the client names "
+                            "them (what its API key sees). Without it, users are web accounts named by their username.")
 
-    def handle(self, *args, path: str, user: str, create_user: bool, format: str, **options):
+    def handle(self, *args, path: str, user: str, create_user: bool, format: str, client: str, **options):
+        owner = None
+        if client:
+            owner = Client.objects.filter(name=client).first()
+            if owner is None:
+                raise CommandError(f"no client named {client!r} (create_api_key NAME --client {client} makes one)")
         if user:
             try:
-                user_resolve(username=user, create=create_user)
+                user_resolve(username=user, create=create_user, client=owner)
             except UnknownUser:
                 raise CommandError(f"user {user!r} does not exist (pass --create-user to create it)") from None
             except ValueError as exc:
                 raise CommandError(str(exc)) from None
         items, total = self._items(path, format)
         bar = ProgressBar(total, stream=self.stderr._out)
-        report = importers.import_run(items, default_username=user, create_users=create_user, on_item=bar.advance)
+        report = importers.import_run(
+            items, default_username=user, create_users=create_user, client=owner, on_item=bar.advance
+        )
         bar.close()
         unit = "line" if format == "jsonl" else "conversation"
         for number, message in report.errors:

@@ -1,5 +1,9 @@
 """Run the web server and the django-q2 cluster together; Ctrl-C or SIGTERM stops both.
 
+`serve` is for development (Django's runserver). `serve --prod` collects the static files, then runs
+gunicorn (WEB_CONCURRENCY workers; static files through whitenoise) and Q_CLUSTERS django-q2
+clusters: the way to run one host for real (docs/deploy.md).
+
 Both run as child processes in their own session, so this process alone decides how they stop:
 SIGINT to each, a grace period, then SIGKILL. SIGINT rather than SIGTERM because Python exits
 cleanly on it (KeyboardInterrupt, atexit handlers run) while SIGTERM kills runserver outright — and
@@ -83,22 +87,52 @@ def serve_commands(*, addr: str, python: str = sys.executable, manage: str | Non
     }
 
 
+def serve_prod_commands(
+    *, addr: str, workers: int, clusters: int, timeout: int, python: str = sys.executable, manage: str | None = None
+) -> dict[str, list[str]]:
+    manage = manage or str(settings.BASE_DIR / "manage.py")
+    web = [
+        python, "-m", "gunicorn", "memcenter.wsgi:application", "--bind", addr, "--workers", str(workers),
+        "--timeout", str(timeout), "--graceful-timeout", str(int(GRACE_SECONDS) - 5),
+        "--access-logfile", "-", "--chdir", str(settings.BASE_DIR),
+    ]
+    # Each name once: the supervisor keys children by name.
+    return {"web": web, **{f"qcluster-{n}": [python, manage, "qcluster"] for n in range(1, clusters + 1)}}
+
+
 class Command(BaseCommand):
     help = "Serve the memory center and run the django-q2 cluster together (Ctrl-C stops both)."
 
     def add_arguments(self, parser):
         parser.add_argument("--addr", default="127.0.0.1:8000", help="host:port for the web server.")
         parser.add_argument("--no-cluster", action="store_true", help="Run only the web server.")
+        parser.add_argument("--prod", action="store_true",
+                            help="gunicorn (WEB_CONCURRENCY workers) and Q_CLUSTERS django-q2 clusters, after collectstatic.")
+        parser.add_argument("--workers", type=int, default=None, help="--prod: gunicorn workers (default WEB_CONCURRENCY).")
+        parser.add_argument("--clusters", type=int, default=None, help="--prod: django-q2 clusters (default Q_CLUSTERS).")
 
-    def handle(self, *args, addr: str, no_cluster: bool, **options):
+    def handle(self, *args, addr: str, no_cluster: bool, prod: bool, workers: int | None, clusters: int | None, **options):
         if ":" not in addr and not addr.isdigit():
             raise CommandError(f"--addr must be host:port or a port, got {addr!r}")
+        if prod and settings.DEBUG:
+            raise CommandError("--prod runs with DJANGO_DEBUG off (debug pages leak settings); unset it")
+        for name, value in (("--workers", workers), ("--clusters", clusters)):
+            if value is not None and value < (0 if name == "--clusters" else 1):
+                raise CommandError(f"{name} must be at least {0 if name == '--clusters' else 1}, got {value}")
         if "dream_schedule" in get_commands():
             call_command("dream_schedule", stdout=self.stdout, stderr=self.stderr)
+        if prod:
+            call_command("collectstatic", interactive=False, verbosity=0)
         connections.close_all()  # this process only supervises from here on
-        commands = serve_commands(addr=addr)
-        if no_cluster:
-            commands.pop("qcluster")
+        if prod:
+            commands = serve_prod_commands(
+                addr=addr if ":" in addr else f"127.0.0.1:{addr}", workers=workers or settings.WEB_CONCURRENCY, timeout=settings.GUNICORN_TIMEOUT,
+                clusters=0 if no_cluster else (settings.Q_CLUSTERS if clusters is None else clusters),
+            )
+        else:
+            commands = serve_commands(addr=addr)
+            if no_cluster:
+                commands.pop("qcluster")
         supervisor = Supervisor(commands)
         signal.signal(signal.SIGTERM, supervisor.request_stop)
         signal.signal(signal.SIGINT, supervisor.request_stop)
