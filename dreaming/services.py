@@ -31,6 +31,7 @@ from dreaming.models import (
     MemorySource,
     Tombstone,
 )
+from dreaming.feedback import memory_verdicts_supersede
 from dreaming.providers import ProviderUnavailable, get_embedder
 from dreaming.tombstones import tombstone_add, tombstone_digest
 from dreaming.verify import normalize_for_match
@@ -326,6 +327,7 @@ def memory_update_statement(*, memory: Memory, by, statement: str, category: str
         memory.user_set = True
         memory.confidence = max(memory.confidence, USER_SET_CONFIDENCE)
         memory.save()
+        memory_verdicts_supersede(memory=memory)
         _rerender_memory_md(user=memory.user)
     return memory
 

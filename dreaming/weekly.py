@@ -34,6 +34,7 @@ from django.utils import timezone
 from dreaming.clustering import unit
 from dreaming.deep import memory_enabled, memory_md_refresh
 from dreaming.diary import is_chinese
+from dreaming.feedback import latest_verdicts
 from dreaming.locks import user_lock
 from dreaming.engine.compare import same_subject
 from dreaming.models import Candidate, Category, DreamRun, Feedback, Memory, MemorySource, Phase
@@ -158,11 +159,7 @@ def plans_correct(*, user, now: datetime) -> int:
 
 
 def _agreed_ids(*, user) -> set[int]:
-    latest: dict[int, str] = {}
-    for memory_id, verdict in (
-        Feedback.objects.filter(user=user, applied_at__isnull=False).order_by("created_at", "pk").values_list("memory_id", "verdict")
-    ):
-        latest[memory_id] = verdict
+    latest = latest_verdicts(user=user, applied_only=True)
     return {memory_id for memory_id, verdict in latest.items() if verdict == Feedback.Verdict.AGREE}
 
 
