@@ -32,6 +32,7 @@ from dreaming.models import (
     Tombstone,
 )
 from dreaming.feedback import memory_verdicts_supersede
+from dreaming.memory.traces import admin_log_scrub
 from dreaming.providers import ProviderUnavailable, get_embedder
 from dreaming.tombstones import tombstone_add, tombstone_digest
 from dreaming.verify import normalize_for_match
@@ -201,8 +202,11 @@ def _forget_memories(*, user, memories: list[Memory], receipt: ForgetReceipt) ->
         if tombstone_digest(c.statement) in digests
     ]
     candidates = Candidate.objects.filter(user=user).filter(Q(memory_id__in=ids) | Q(pk__in=same_statement))
+    candidate_ids = list(candidates.values_list("id", flat=True))
+    source_ids = list(MemorySource.objects.filter(memory_id__in=ids).values_list("id", flat=True))
     receipt.candidates += candidates.delete()[1].get("dreaming.Candidate", 0)
     receipt.sources += MemorySource.objects.filter(memory_id__in=ids).delete()[0]
+    _admin_log_scrub(memory_ids=ids, candidate_ids=candidate_ids, source_ids=source_ids)
     receipt.feedback += Feedback.objects.filter(memory_id__in=ids).delete()[0]
 
     rewritten, deleted = _diary_scrub(user=user, texts=sorted(statements | quotes))
@@ -213,6 +217,13 @@ def _forget_memories(*, user, memories: list[Memory], receipt: ForgetReceipt) ->
     receipt.memory_ids.extend(ids)
     receipt.tombstones += _tombstone_many(user=user, statements=statements)
     return statements
+
+
+def _admin_log_scrub(*, memory_ids=(), candidate_ids=(), source_ids=()) -> None:
+    # Staff may have edited these rows in Django admin: its log holds their words in object_repr.
+    admin_log_scrub(model=Memory, ids=memory_ids)
+    admin_log_scrub(model=Candidate, ids=candidate_ids)
+    admin_log_scrub(model=MemorySource, ids=source_ids)
 
 
 def _merged_into(memory: Memory) -> list[Memory]:
@@ -248,6 +259,11 @@ def memory_forget_all(*, user, by) -> ForgetReceipt:
         statements = set(Memory.objects.filter(user=user).values_list("statement", flat=True))
         statements |= set(Candidate.objects.filter(user=user).values_list("statement", flat=True))
         receipt.memory_ids = list(Memory.objects.filter(user=user).values_list("id", flat=True))
+        _admin_log_scrub(
+            memory_ids=receipt.memory_ids,
+            candidate_ids=list(Candidate.objects.filter(user=user).values_list("id", flat=True)),
+            source_ids=list(MemorySource.objects.filter(memory__user=user).values_list("id", flat=True)),
+        )
         receipt.sources = MemorySource.objects.filter(memory__user=user).delete()[0]
         receipt.feedback = Feedback.objects.filter(user=user).delete()[0]
         receipt.candidates = Candidate.objects.filter(user=user).delete()[0]
@@ -283,13 +299,15 @@ def conversation_delete(*, session: ChatSession, by) -> ForgetReceipt:
         only_here = list(Memory.objects.filter(user=user, pk__in=touched - with_other_evidence))
         if only_here:
             _forget_memories(user=user, memories=only_here, receipt=receipt)
-        receipt.sources += MemorySource.objects.filter(message__session=session).delete()[0]
+        session_sources = MemorySource.objects.filter(message__session=session)
+        _admin_log_scrub(source_ids=list(session_sources.values_list("id", flat=True)))
+        receipt.sources += session_sources.delete()[0]
         for memory in Memory.objects.filter(pk__in=with_other_evidence, recurrence__gt=1):
             memory.recurrence -= 1
             memory.save(update_fields=["recurrence", "updated_at"])
-        receipt.candidates += Candidate.objects.filter(user=user).filter(
-            Q(session=session) | Q(message__session=session)
-        ).delete()[0]
+        heard_here = Candidate.objects.filter(user=user).filter(Q(session=session) | Q(message__session=session))
+        _admin_log_scrub(candidate_ids=list(heard_here.values_list("id", flat=True)))
+        receipt.candidates += heard_here.delete()[0]
         session.delete()
         receipt.documents_rerendered = _rerender_memory_md(user=user)
     logger.info("conversation deleted user=%s forgot=%s", user.pk, receipt.memory_ids)
@@ -383,16 +401,19 @@ def candidate_confirm(*, candidate: Candidate, by) -> Memory:
 
 
 def candidate_dismiss(*, candidate: Candidate, by) -> Candidate:
-    """The user says "don't remember that": dismissed, and tombstoned so it is never learned."""
+    """The user says "don't remember that": the candidate row is deleted and only a tombstone is kept.
+
+    Returns the (now unsaved) candidate, with its words, for the page's answer; the database keeps
+    none of them: not the statement, the quote, the embedding nor an admin log line.
+    """
     _check_owner(candidate.user_id, by)
-    if candidate.status != Candidate.Status.PENDING:
-        raise ValidationError("Only a pending candidate can be dismissed.")
     with transaction.atomic():
-        candidate.status = Candidate.Status.DISMISSED
-        candidate.decided_at = timezone.now()
-        candidate.reason = "dismissed by the user"
-        candidate.save(update_fields=["status", "decided_at", "reason"])
+        deleted = Candidate.objects.filter(pk=candidate.pk, status=Candidate.Status.PENDING).delete()[0]
+        if not deleted:
+            raise ValidationError("Only a pending candidate can be dismissed.")
         tombstone_add(user=candidate.user, statement=candidate.statement)
+        _admin_log_scrub(candidate_ids=[candidate.pk])
+    candidate.status = Candidate.Status.DISMISSED
     return candidate
 
 
