@@ -84,6 +84,15 @@ def candidates_pending(*, user) -> QuerySet[Candidate]:
     )
 
 
+def forget_all_counts(*, user) -> dict[str, int]:
+    """What "forget everything" would delete, for its confirmation step."""
+    return {
+        "memories": Memory.objects.filter(user=user).count(),
+        "candidates": Candidate.objects.filter(user=user, status=Candidate.Status.PENDING).count(),
+        "diary": DiaryEntry.objects.filter(user=user).count(),
+    }
+
+
 def diary_entries(*, user) -> QuerySet[DiaryEntry]:
     return DiaryEntry.objects.filter(user=user).order_by("-night", "-created_at")
 

@@ -196,7 +196,7 @@ def forget_all(request):
         messages.success(request, _("Everything was forgotten: %(n)d memories.") % {"n": receipt.memories})
         return redirect("memcenter:memories")
     return render(request, "memcenter/confirm_delete.html", {
-        "form": form, "title": _("Forget everything?"),
+        "form": form, "title": _("Forget everything?"), "counts": selectors.forget_all_counts(user=request.user),
         "explanation": _("Every memory, every candidate, your diary and MEMORY.md are deleted now. "
                          "Your conversations stay. None of it will be learned again."),
         "action": reverse("memcenter:forget_all"), "cancel": reverse("memcenter:settings"),
@@ -329,6 +329,8 @@ def settings_page(request):
     if request.method == "POST" and form.is_valid():
         turn_on = form.cleaned_data["enabled"]
         delete = not turn_on and form.cleaned_data.get("existing") == MemorySettingsForm.DELETE
+        if delete and not ConfirmForm(request.POST).is_valid():
+            return _settings_confirm_delete(request)
         services.memory_settings_set(user=request.user, enabled=turn_on, delete_existing=delete)
         if turn_on:
             messages.success(request, _("Memory is on."))
@@ -338,6 +340,18 @@ def settings_page(request):
             messages.success(request, _("Memory is off. What was remembered is kept."))
         return redirect("memcenter:settings")
     return render(request, "memcenter/settings.html", {"form": form, "memory_enabled": enabled})
+
+
+def _settings_confirm_delete(request):
+    """Memory off with "Delete everything now": nothing changes until the user confirms (no-JS or not)."""
+    return render(request, "memcenter/confirm_delete.html", {
+        "form": ConfirmForm(), "title": _("Turn memory off and delete everything?"),
+        "explanation": _("Every memory, every candidate, your diary and MEMORY.md are deleted now, and memory "
+                         "is turned off. Your conversations stay. None of it will be learned again."),
+        "counts": selectors.forget_all_counts(user=request.user),
+        "action": reverse("memcenter:settings"), "cancel": reverse("memcenter:settings"),
+        "carry": {"existing": MemorySettingsForm.DELETE},
+    })
 
 
 @login_required

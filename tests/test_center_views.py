@@ -427,8 +427,17 @@ def test_switching_memory_off_and_keeping(client_in, user, memory):
     assert "Memory is off." in client_in.get(reverse("memcenter:settings")).content.decode()
 
 
-def test_switching_memory_off_and_deleting(client_in, user, memory):
-    client_in.post(reverse("memcenter:settings"), {"existing": "delete"})
+def test_switching_memory_off_and_deleting_asks_first_and_changes_nothing_until_confirmed(client_in, user, memory):
+    response = client_in.post(reverse("memcenter:settings"), {"existing": "delete"})
+
+    html = response.content.decode()
+    assert response.status_code == 200 and 'name="confirm"' in html
+    assert 'name="existing" value="delete"' in html and "1 memory" in html
+    assert Memory.objects.filter(pk=memory.pk).exists() and not MemorySettings.objects.filter(user=user).exists()
+
+    response = client_in.post(reverse("memcenter:settings"), {"existing": "delete", "confirm": "on"})
+
+    assert response.status_code == 302
     assert MemorySettings.objects.get(user=user).enabled is False
     assert not Memory.objects.filter(user=user).exists()
     assert is_tombstoned(user=user, statement=memory.statement)
