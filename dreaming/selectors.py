@@ -4,6 +4,7 @@ from __future__ import annotations
 from django.db.models import Count, Prefetch, Q, QuerySet
 
 from chat.models import ChatSession, Message, Persona
+from dreaming.memory.salient import near_duplicate, salient_units
 from dreaming.models import Candidate, DiaryEntry, Feedback, Memory, MemoryDocument, MemorySource
 
 MEMORY_SORTS = {
@@ -82,6 +83,17 @@ def candidates_pending(*, user) -> QuerySet[Candidate]:
               "created_at", "persona__name", "message__id", "message__session_id", "message__seq")
         .order_by("-said_at", "-id")
     )
+
+
+def memory_near_duplicates(*, memory: Memory) -> list[Memory]:
+    """The user's other memories that say nearly the same thing, in any wording or language: what the
+    forget step offers to forget too ("oat latte every morning" and "用户每天早上都喝燕麦拿铁")."""
+    wanted = salient_units(memory.statement)
+    others = (
+        Memory.objects.filter(user_id=memory.user_id).exclude(pk=memory.pk)
+        .exclude(status=Memory.Status.SUPERSEDED).only("id", "statement", "status").order_by("pk")
+    )
+    return [other for other in others if near_duplicate(wanted, salient_units(other.statement))]
 
 
 def forget_all_counts(*, user) -> dict[str, int]:

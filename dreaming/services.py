@@ -11,6 +11,7 @@ from __future__ import annotations
 import logging
 import re
 import unicodedata
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from django.core.exceptions import PermissionDenied, ValidationError
@@ -34,7 +35,7 @@ from dreaming.models import (
 from dreaming.feedback import memory_verdicts_supersede
 from dreaming.memory.traces import admin_log_scrub
 from dreaming.providers import ProviderUnavailable, get_embedder
-from dreaming.tombstones import tombstone_add, tombstone_digest
+from dreaming.tombstones import TombstoneIndex, tombstone_add, tombstone_build, tombstone_digest, tombstones_lift
 from dreaming.verify import normalize_for_match
 
 logger = logging.getLogger(__name__)
@@ -179,11 +180,9 @@ def _diary_scrub(*, user, texts: list[str]) -> tuple[int, int]:
 
 def _tombstone_many(*, user, statements: set[str]) -> int:
     """tombstone_add for many statements in one INSERT (forgetting everything may mean thousands)."""
-    digests = {tombstone_digest(s) for s in statements if s.strip()}
-    Tombstone.objects.bulk_create(
-        [Tombstone(user=user, digest=digest) for digest in digests], ignore_conflicts=True
-    )
-    return len(digests)
+    tombstones = {t.digest: t for t in (tombstone_build(user=user, statement=s) for s in statements if s.strip())}
+    Tombstone.objects.bulk_create(list(tombstones.values()), ignore_conflicts=True)
+    return len(tombstones)
 
 
 def _forget_memories(*, user, memories: list[Memory], receipt: ForgetReceipt) -> set[str]:
@@ -196,10 +195,16 @@ def _forget_memories(*, user, memories: list[Memory], receipt: ForgetReceipt) ->
     quotes = set(MemorySource.objects.filter(memory_id__in=ids).values_list("quote", flat=True))
     quotes |= set(linked.values_list("quote", flat=True))
 
-    digests = {tombstone_digest(s) for s in statements}
+    # Candidates saying the same thing go too: in the same words whatever became of them, and in
+    # other words (a paraphrase, another language) while they are not part of another memory.
+    forgotten = TombstoneIndex([
+        (i, tombstone_digest(s), tombstone_build(user=user, statement=s).keys)
+        for i, s in enumerate(sorted(statements))
+    ])
     same_statement = [
-        c.pk for c in Candidate.objects.filter(user=user).only("id", "statement")
-        if tombstone_digest(c.statement) in digests
+        c.pk for c in Candidate.objects.filter(user=user).only("id", "statement", "status")
+        if tombstone_digest(c.statement) in forgotten
+        or (c.status not in (Candidate.Status.PROMOTED, Candidate.Status.MERGED) and forgotten.matching(c.statement))
     ]
     candidates = Candidate.objects.filter(user=user).filter(Q(memory_id__in=ids) | Q(pk__in=same_statement))
     candidate_ids = list(candidates.values_list("id", flat=True))
@@ -240,12 +245,18 @@ def _merged_into(memory: Memory) -> list[Memory]:
     return found
 
 
-def memory_forget(*, memory: Memory, by) -> ForgetReceipt:
-    """Hard-delete one memory now, with the duplicates merged into it (see the module docstring)."""
+def memory_forget(*, memory: Memory, by, also: Sequence[Memory] = ()) -> ForgetReceipt:
+    """Hard-delete one memory now, with the duplicates merged into it (see the module docstring) and
+    the near-duplicates the user chose to forget with it (`also`, from memory_near_duplicates)."""
     _check_owner(memory.user_id, by)
+    for other in also:
+        _check_owner(other.user_id, by)
     receipt = ForgetReceipt()
     with transaction.atomic():
-        _forget_memories(user=memory.user, memories=[memory, *_merged_into(memory)], receipt=receipt)
+        doomed = {m.pk: m for m in (memory, *_merged_into(memory))}
+        for other in also:
+            doomed.update({m.pk: m for m in (other, *_merged_into(other))})
+        _forget_memories(user=memory.user, memories=list(doomed.values()), receipt=receipt)
         receipt.documents_rerendered = _rerender_memory_md(user=memory.user)
     logger.info("memory forgotten user=%s memory=%s", memory.user_id, receipt.memory_ids)
     return receipt
@@ -361,7 +372,7 @@ def memory_create_by_user(
     now = timezone.now()
     with transaction.atomic():
         # The user asks us to remember what they once made us forget: their newest wish wins.
-        user.tombstones.filter(digest=tombstone_digest(statement)).delete()
+        tombstones_lift(user=user, statement=statement)
         memory = Memory.objects.create(
             user=user, persona=persona, statement=statement, category=category,
             confidence=USER_SET_CONFIDENCE, importance=importance, user_set=True,

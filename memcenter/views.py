@@ -171,18 +171,22 @@ def memory_delete(request, pk: int):
     """GET: the confirm page (no-JS path). POST: forget now; htmx gets a receipt in place of the card."""
     memory = _get_memory_for_user(request, pk)
     form = ConfirmForm(request.POST or None)
+    near = selectors.memory_near_duplicates(memory=memory)
     # hx-confirm already asked in the browser; a plain form must tick the confirm box.
     confirmed = request.method == "POST" and (request.htmx or form.is_valid())
     if not confirmed:
         return render(request, "memcenter/confirm_delete.html", {
-            "form": form, "memory": memory,
+            "form": form, "memory": memory, "near": near,
             "title": _("Forget this memory?"),
             "action": reverse("memcenter:memory_delete", args=[memory.pk]),
             "cancel": reverse("memcenter:memories") + f"#memory-{memory.pk}",
         }, status=400 if request.method == "POST" else 200)
-    receipt = services.memory_forget(memory=memory, by=request.user)
+    chosen = set(request.POST.getlist("also"))
+    also = [m for m in near if str(m.pk) in chosen]  # only near-duplicates of the user's own, as offered
+    receipt = services.memory_forget(memory=memory, by=request.user, also=also)
     if request.htmx:
-        return render(request, "_forget_receipt.html", {"receipt": receipt, "pk": pk})
+        still_here = [m for m in near if m.pk not in receipt.memory_ids]
+        return render(request, "_forget_receipt.html", {"receipt": receipt, "pk": pk, "near": still_here})
     messages.success(request, _("Forgotten for good. It will not be learned again."))
     return redirect("memcenter:memories")
 
