@@ -2,15 +2,14 @@
 
 Forgetting is a hard delete, at once, everywhere the words live inside memcenter: the memory row
 and its embedding, its sources (quotes), its feedback, the candidates that became it or say the
-same thing, its lines in MEMORY.md (re-rendered) and the DREAMS.md sentences that name it. A keyed
-hash (tombstone) of every forgotten statement stops light and deep sleep from learning it again.
+same thing (in other words too), its lines in MEMORY.md (re-rendered), its DREAMS.md lines (the
+rest of each night re-rendered) and the admin log's copy of its words. Keyed hashes (tombstones) of
+every forgotten statement stop light and deep sleep from learning it, or a paraphrase, again.
 Messages stay: they are the user's conversation, removed only by `conversation_delete`.
 """
 from __future__ import annotations
 
 import logging
-import re
-import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -32,11 +31,11 @@ from dreaming.models import (
     MemorySource,
     Tombstone,
 )
+from dreaming.diary import diary_forget, narrative_without  # noqa: F401 (narrative_without: re-exported)
 from dreaming.feedback import memory_verdicts_supersede
 from dreaming.memory.traces import admin_log_scrub
 from dreaming.providers import ProviderUnavailable, get_embedder
 from dreaming.tombstones import TombstoneIndex, tombstone_add, tombstone_build, tombstone_digest, tombstones_lift
-from dreaming.verify import normalize_for_match
 
 logger = logging.getLogger(__name__)
 
@@ -91,91 +90,6 @@ def _rerender_memory_md(*, user) -> int:
     return len(memory_md_render_all(user=user))
 
 
-# --- DREAMS.md scrubbing ----------------------------------------------------------------------
-
-_SENTENCE_END = re.compile(r"(?<=[.!?。！？])\s*")
-_WORD = re.compile(r"\w+", re.UNICODE)
-_CJK = re.compile(r"[\u3400-\u9fff]")
-
-
-def _content_units(text: str) -> set[str]:
-    """Words (or, for Chinese, characters) that carry meaning; used to spot paraphrases."""
-    text = unicodedata.normalize("NFKC", text).casefold()
-    if _CJK.search(text):
-        return {ch for ch in text if _CJK.match(ch)}
-    return {w for w in _WORD.findall(text) if len(w) > 2 and w not in {"user", "the", "and", "has", "their"}}
-
-
-def _sentence_names(sentence: str, needles: list[str], units: list[set[str]]) -> bool:
-    normalized = normalize_for_match(sentence)
-    if not normalized:
-        return False
-    if any(n and n in normalized for n in needles):
-        return True
-    # A narrator may paraphrase ("Milo the dog" for "User has a dog named Milo"): a sentence that
-    # carries most of a statement's meaningful words names it too.
-    sentence_units = _content_units(sentence)
-    for wanted in units:
-        if len(wanted) >= 2 and len(wanted & sentence_units) / len(wanted) >= 0.75:
-            return True
-    return False
-
-
-def narrative_without(*, narrative: str, texts: list[str]) -> str:
-    """The narrative with every sentence that names one of `texts` removed (lines kept in order)."""
-    needles = [normalize_for_match(t) for t in texts if len(normalize_for_match(t)) >= 2]
-    units = [_content_units(t) for t in texts]
-    kept_lines = []
-    for line in narrative.splitlines():
-        stripped = line.strip()
-        if not stripped or stripped.startswith("#"):
-            kept_lines.append(line)
-            continue
-        prefix = line[: len(line) - len(line.lstrip())]
-        bullet = ""
-        body = line.lstrip()
-        match = re.match(r"^([-*+]|\d+[.)])\s+", body)
-        if match:
-            bullet, body = match.group(0), body[match.end():]
-        sentences = [s for s in _SENTENCE_END.split(body) if s.strip()]
-        kept = [s for s in sentences if not _sentence_names(s, needles, units)]
-        if len(kept) == len(sentences):
-            kept_lines.append(line)
-        elif kept:
-            joiner = "" if _CJK.search("".join(kept)) else " "
-            kept_lines.append(prefix + bullet + joiner.join(s.strip() for s in kept))
-    text = "\n".join(kept_lines)
-    return re.sub(r"\n{3,}", "\n\n", text).strip()
-
-
-def _narrative_is_empty(narrative: str) -> bool:
-    # Headings and list markers alone tell nothing: the entry has nothing left to say.
-    body = [ln for ln in narrative.splitlines() if ln.strip() and not ln.strip().startswith("#")]
-    return not any(_WORD.search(ln) for ln in body)
-
-
-def _diary_scrub(*, user, texts: list[str]) -> tuple[int, int]:
-    """Rewrite (or delete) every DREAMS.md entry that names a forgotten memory. Returns (rewritten, deleted)."""
-    if not texts:
-        return 0, 0
-    # Every entry is read, not only those linked by M2M or containing the exact words: a narrator
-    # paraphrases, and a user's diary is one entry per night, small enough to read whole.
-    candidates = {e.pk: e for e in DiaryEntry.objects.filter(user=user)}
-    rewritten = deleted = 0
-    for entry in candidates.values():
-        new_text = narrative_without(narrative=entry.narrative, texts=texts)
-        if new_text == narrative_without(narrative=entry.narrative, texts=[]):
-            continue  # nothing named a forgotten memory
-        if _narrative_is_empty(new_text):
-            entry.delete()
-            deleted += 1
-        else:
-            entry.narrative = new_text
-            entry.save(update_fields=["narrative"])
-            rewritten += 1
-    return rewritten, deleted
-
-
 # --- Forgetting -----------------------------------------------------------------------------
 
 def _tombstone_many(*, user, statements: set[str]) -> int:
@@ -214,7 +128,9 @@ def _forget_memories(*, user, memories: list[Memory], receipt: ForgetReceipt) ->
     _admin_log_scrub(memory_ids=ids, candidate_ids=candidate_ids, source_ids=source_ids)
     receipt.feedback += Feedback.objects.filter(memory_id__in=ids).delete()[0]
 
-    rewritten, deleted = _diary_scrub(user=user, texts=sorted(statements | quotes))
+    rewritten, deleted = diary_forget(
+        user=user, memory_ids=ids, candidate_ids=candidate_ids, texts=sorted(statements | quotes)
+    )
     receipt.diary_rewritten += rewritten
     receipt.diary_deleted += deleted
 
@@ -317,7 +233,12 @@ def conversation_delete(*, session: ChatSession, by) -> ForgetReceipt:
             memory.recurrence -= 1
             memory.save(update_fields=["recurrence", "updated_at"])
         heard_here = Candidate.objects.filter(user=user).filter(Q(session=session) | Q(message__session=session))
-        _admin_log_scrub(candidate_ids=list(heard_here.values_list("id", flat=True)))
+        heard_ids = list(heard_here.values_list("id", flat=True))
+        _admin_log_scrub(candidate_ids=heard_ids)
+        # A pending line of the diary quotes the candidate: it goes with it.
+        rewritten, deleted = diary_forget(user=user, candidate_ids=heard_ids)
+        receipt.diary_rewritten += rewritten
+        receipt.diary_deleted += deleted
         receipt.candidates += heard_here.delete()[0]
         session.delete()
         receipt.documents_rerendered = _rerender_memory_md(user=user)
@@ -424,6 +345,7 @@ def candidate_dismiss(*, candidate: Candidate, by) -> Candidate:
             raise ValidationError("Only a pending candidate can be dismissed.")
         tombstone_add(user=candidate.user, statement=candidate.statement)
         _admin_log_scrub(candidate_ids=[candidate.pk])
+        diary_forget(user=candidate.user, candidate_ids=[candidate.pk])
     candidate.status = Candidate.Status.DISMISSED
     return candidate
 
