@@ -235,9 +235,22 @@ def candidate_confirm(request, pk: int):
 
 
 @login_required
-@require_POST
+@require_http_methods(["GET", "POST"])
 def candidate_dismiss(request, pk: int):
+    """GET: the confirm page (no-JS path). POST: delete the candidate, keep only a tombstone."""
     candidate = _get_candidate_for_user(request, pk)
+    form = ConfirmForm(request.POST or None)
+    # hx-confirm already asked in the browser; a plain form must tick the confirm box.
+    if not (request.method == "POST" and (request.htmx or form.is_valid())):
+        if candidate.status != Candidate.Status.PENDING:
+            return _candidate_done(request, candidate, _("This one was already decided."))
+        return render(request, "memcenter/confirm_delete.html", {
+            "form": form, "title": _("Don't remember this?"), "candidate": candidate,
+            "explanation": _("It is deleted now and will not be learned from your conversations, "
+                             "in these words or others. Your conversations stay."),
+            "action": reverse("memcenter:candidate_dismiss", args=[candidate.pk]),
+            "cancel": reverse("memcenter:pending") + f"#candidate-{candidate.pk}",
+        }, status=400 if request.method == "POST" else 200)
     try:
         services.candidate_dismiss(candidate=candidate, by=request.user)
     except ValidationError:

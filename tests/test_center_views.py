@@ -340,13 +340,27 @@ def test_confirming_a_candidate_with_htmx(client_in, user):
     assert candidate.status == "promoted"
 
 
-def test_dismissing_a_candidate_without_javascript(client_in, user):
+def test_dismissing_a_candidate_without_javascript_asks_first(client_in, user):
     candidate = CandidateFactory(user=user, status="pending", statement="User hates mondays")
-    response = client_in.post(reverse("memcenter:candidate_dismiss", args=[candidate.pk]))
+    url = reverse("memcenter:candidate_dismiss", args=[candidate.pk])
+    for asked in (client_in.get(url), client_in.post(url)):  # the link, or the card's form without a tick
+        assert asked.status_code in (200, 400) and 'name="confirm"' in asked.content.decode()
+        assert "User hates mondays" in asked.content.decode()
+    assert Candidate.objects.filter(pk=candidate.pk).exists()
+
+    response = client_in.post(url, {"confirm": "on"})
     assert response.status_code == 302
     assert not Candidate.objects.filter(pk=candidate.pk).exists()  # a tombstone only, no words kept
     assert is_tombstoned(user=user, statement="User hates mondays")
     assert not Memory.objects.filter(user=user).exists()
+
+
+def test_dismissing_a_candidate_with_htmx_was_confirmed_in_the_browser(client_in, user):
+    candidate = CandidateFactory(user=user, status="pending", statement="User hates mondays")
+    html = client_in.get(reverse("memcenter:pending")).content.decode()
+    assert "hx-confirm=\"Don&#x27;t remember this?" in html or "hx-confirm=\"Don't remember this?" in html
+    response = client_in.post(reverse("memcenter:candidate_dismiss", args=[candidate.pk]), **HX)
+    assert response.status_code == 200 and not Candidate.objects.filter(pk=candidate.pk).exists()
 
 
 def test_confirming_an_already_decided_candidate_changes_nothing(client_in, user):

@@ -82,7 +82,7 @@ def test_every_forgetting_path_leaves_no_forgotten_word_in_a_pg_dump_or_a_log(pg
     assert client.post(reverse("memcenter:memory_delete", args=[parrot.pk]), {"confirm": "on"}).status_code == 302
 
     # 2. A pending candidate: "Don't remember".
-    assert client.post(reverse("memcenter:candidate_dismiss", args=[pending.pk])).status_code == 302
+    assert client.post(reverse("memcenter:candidate_dismiss", args=[pending.pk]), {"confirm": "on"}).status_code == 302
 
     # 3. A conversation, with the memory only it taught.
     response = client.post(reverse("memcenter:conversation_delete", args=[theremin_session.pk]), {"confirm": "on"})
