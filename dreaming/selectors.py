@@ -5,7 +5,7 @@ from django.db.models import Count, Prefetch, Q, QuerySet
 
 from chat.models import ChatSession, Message, Persona
 from dreaming.memory.salient import near_duplicate, salient_units
-from dreaming.models import Candidate, DiaryEntry, Feedback, Memory, MemoryDocument, MemorySource
+from dreaming.models import Candidate, DiaryEntry, Feedback, Memory, MemoryDocument, MemorySettings, MemorySource
 
 MEMORY_SORTS = {
     "confidence": ("-confidence", "-last_seen", "-id"),
@@ -94,6 +94,11 @@ def memory_near_duplicates(*, memory: Memory) -> list[Memory]:
         .exclude(status=Memory.Status.SUPERSEDED).only("id", "statement", "status").order_by("pk")
     )
     return [other for other in others if near_duplicate(wanted, salient_units(other.statement))]
+
+
+def memory_time_zone(*, user) -> str:
+    """The user's chosen IANA zone name, "" for the server's."""
+    return MemorySettings.objects.filter(user=user).values_list("time_zone", flat=True).first() or ""
 
 
 def forget_all_counts(*, user) -> dict[str, int]:

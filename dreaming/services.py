@@ -10,6 +10,7 @@ Messages stay: they are the user's conversation, removed only by `conversation_d
 from __future__ import annotations
 
 import logging
+import zoneinfo
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -350,10 +351,18 @@ def candidate_dismiss(*, candidate: Candidate, by) -> Candidate:
     return candidate
 
 
-def memory_settings_set(*, user, enabled: bool, delete_existing: bool = False) -> MemorySettings:
-    """Memory on/off. Off stops dreaming and recall; delete_existing also forgets everything now."""
+def memory_settings_set(
+    *, user, enabled: bool, delete_existing: bool = False, time_zone: str | None = None
+) -> MemorySettings:
+    """Memory on/off. Off stops dreaming and recall; delete_existing also forgets everything now.
+    time_zone ("" = the server's) decides under which date the diary files a night."""
+    defaults = {"enabled": enabled}
+    if time_zone is not None:
+        if time_zone and time_zone not in zoneinfo.available_timezones():
+            raise ValidationError(f"Unknown time zone {time_zone!r}; use an IANA name such as Asia/Shanghai.")
+        defaults["time_zone"] = time_zone
     with transaction.atomic():
-        memory_settings, _ = MemorySettings.objects.update_or_create(user=user, defaults={"enabled": enabled})
+        memory_settings, _ = MemorySettings.objects.update_or_create(user=user, defaults=defaults)
         if not enabled and delete_existing:
             memory_forget_all(user=user, by=user)
         else:

@@ -342,13 +342,15 @@ def conversation_delete(request, pk: int):
 @require_http_methods(["GET", "POST"])
 def settings_page(request):
     enabled = memory_enabled(user=request.user)
-    form = MemorySettingsForm(request.POST or None, initial={"enabled": enabled})
+    time_zone = selectors.memory_time_zone(user=request.user)
+    form = MemorySettingsForm(request.POST or None, initial={"enabled": enabled, "time_zone": time_zone})
     if request.method == "POST" and form.is_valid():
         turn_on = form.cleaned_data["enabled"]
         delete = not turn_on and form.cleaned_data.get("existing") == MemorySettingsForm.DELETE
         if delete and not ConfirmForm(request.POST).is_valid():
-            return _settings_confirm_delete(request)
-        services.memory_settings_set(user=request.user, enabled=turn_on, delete_existing=delete)
+            return _settings_confirm_delete(request, time_zone=form.cleaned_data["time_zone"])
+        services.memory_settings_set(user=request.user, enabled=turn_on, delete_existing=delete,
+                                     time_zone=form.cleaned_data["time_zone"])
         if turn_on:
             messages.success(request, _("Memory is on."))
         elif delete:
@@ -359,7 +361,7 @@ def settings_page(request):
     return render(request, "memcenter/settings.html", {"form": form, "memory_enabled": enabled})
 
 
-def _settings_confirm_delete(request):
+def _settings_confirm_delete(request, *, time_zone: str):
     """Memory off with "Delete everything now": nothing changes until the user confirms (no-JS or not)."""
     return render(request, "memcenter/confirm_delete.html", {
         "form": ConfirmForm(), "title": _("Turn memory off and delete everything?"),
@@ -367,7 +369,7 @@ def _settings_confirm_delete(request):
                          "is turned off. Your conversations stay. None of it will be learned again."),
         "counts": selectors.forget_all_counts(user=request.user),
         "action": reverse("memcenter:settings"), "cancel": reverse("memcenter:settings"),
-        "carry": {"existing": MemorySettingsForm.DELETE},
+        "carry": {"existing": MemorySettingsForm.DELETE, "time_zone": time_zone},
     })
 
 

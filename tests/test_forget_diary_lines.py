@@ -3,11 +3,13 @@ removes exactly its line, and "I let go of" says which."""
 from datetime import date, datetime, timedelta, timezone as dt_timezone
 
 import pytest
+from django.core.exceptions import ValidationError
+from django.urls import reverse
 
 from dreaming.deep import deep_sleep_user
 from dreaming.models import DiaryEntry, Feedback, Memory, MemorySettings
 from dreaming.selectors import diary_markdown
-from dreaming.services import candidate_dismiss, memory_forget
+from dreaming.services import candidate_dismiss, memory_forget, memory_settings_set
 from tests.factories import DiaryEntryFactory, candidate_said
 from tests.test_deep_sleep import EMBEDDER, ScriptedDreamer
 
@@ -130,3 +132,15 @@ def test_an_entry_written_before_lines_keeps_its_text_and_is_scrubbed_by_sentenc
     memory_forget(memory=Memory.objects.get(user=user), by=user)
     entry.refresh_from_db()
     assert entry.narrative == "Tonight I learned that User has a cat named Oyster. It rained."
+
+
+def test_the_settings_page_sets_the_users_time_zone_and_refuses_an_unknown_one(client, user):
+    client.force_login(user)
+    response = client.post(reverse("memcenter:settings"), {"enabled": "on", "time_zone": "Asia/Shanghai"})
+    assert response.status_code == 302
+    assert MemorySettings.objects.get(user=user).time_zone == "Asia/Shanghai"
+
+    response = client.post(reverse("memcenter:settings"), {"enabled": "on", "time_zone": "Mars/Olympus"})
+    assert response.status_code == 200 and MemorySettings.objects.get(user=user).time_zone == "Asia/Shanghai"
+    with pytest.raises(ValidationError):
+        memory_settings_set(user=user, enabled=True, time_zone="Mars/Olympus")
