@@ -135,6 +135,11 @@ def _forget_memories(*, user, memories: list[Memory], receipt: ForgetReceipt) ->
     receipt.diary_rewritten += rewritten
     receipt.diary_deleted += deleted
 
+    # An older memory it superseded keeps the reason the model gave, which may quote the new words.
+    for older in Memory.objects.filter(user=user, superseded_by_id__in=ids).exclude(pk__in=ids):
+        if "superseded_reason" in older.score_breakdown:
+            older.score_breakdown = {**older.score_breakdown, "superseded_reason": "superseded by a memory since forgotten"}
+            older.save(update_fields=["score_breakdown", "updated_at"])
     receipt.memories += Memory.objects.filter(user=user, pk__in=ids).delete()[1].get("dreaming.Memory", 0)
     receipt.memory_ids.extend(ids)
     receipt.tombstones += _tombstone_many(user=user, statements=statements)
