@@ -116,7 +116,9 @@ a an the and or but of to in on at for with from by as is are was were be been b
 this that these those there here user user's users their they them he she his her him i me my we our you your
 has have had having do does did not no very really also just still now then so too some any more most much
 many one about into over after before up down out off than which who whom whose what when where why how
-named called name names every-so usually often sometimes always never will would can could should may might
+named called name names usually often sometimes always never will would can could should may might
+i'm im i've ive i'd i'll we're we've it's that's there's lot lots spend spent spending time times
+get gets got getting thing things stuff right
 """.split())
 
 _ZH_STOP_WORDS = ("用户", "一只", "一个", "一位", "一条", "一家", "名叫", "叫做")
