@@ -36,7 +36,14 @@ from dreaming.diary import diary_forget, narrative_without  # noqa: F401 (narrat
 from dreaming.feedback import memory_verdicts_supersede
 from dreaming.memory.traces import admin_log_scrub
 from dreaming.providers import ProviderUnavailable, get_embedder
-from dreaming.tombstones import TombstoneIndex, tombstone_add, tombstone_build, tombstone_digest, tombstones_lift
+from dreaming.tombstones import (
+    TombstoneIndex,
+    tombstone_add,
+    tombstone_build,
+    tombstone_digest,
+    tombstone_keys,
+    tombstones_lift,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -113,7 +120,7 @@ def _forget_memories(*, user, memories: list[Memory], receipt: ForgetReceipt) ->
     # Candidates saying the same thing go too: in the same words whatever became of them, and in
     # other words (a paraphrase, another language) while they are not part of another memory.
     forgotten = TombstoneIndex([
-        (i, tombstone_digest(s), tombstone_build(user=user, statement=s).keys)
+        (i, tombstone_digest(s), tombstone_keys(s))
         for i, s in enumerate(sorted(statements))
     ])
     same_statement = [
