@@ -86,7 +86,7 @@ class DiaryLines:
 
 # --- rendering ---------------------------------------------------------------------------------
 
-def _quoted(text: str, language: str) -> str:
+def _quoted(text: str) -> str:
     return f"“{text.rstrip('.。')}”"
 
 
@@ -112,7 +112,7 @@ _HEADINGS_ZH = {
 
 
 def _line_text(line: dict, language: str) -> str:
-    texts = [_quoted(t, language) for t in line.get("texts", [])]
+    texts = [_quoted(t) for t in line.get("texts", [])]
     if line["kind"] == "changed" and len(texts) == 2:
         return f"{texts[0]} → {texts[1]}"
     return "、".join(texts) if language == "zh" else ", ".join(texts)

@@ -11,7 +11,12 @@ from django.urls import reverse
 from dreaming.models import Candidate, Memory, MemorySource, Tombstone
 from dreaming.services import candidate_dismiss
 from dreaming.tombstones import is_tombstoned
-from tests.factories import CandidateFactory, MemoryFactory, MemorySourceFactory, UserFactory
+from tests.factories import (
+    CandidateFactory,
+    MemoryFactory,
+    MemorySourceFactory,
+    UserFactory,
+)
 
 pytestmark = pytest.mark.django_db
 

@@ -1,6 +1,7 @@
 """DREAMS.md: one entry per night in the user's time zone, a line per memory; forgetting one memory
 removes exactly its line, and "I let go of" says which."""
-from datetime import date, datetime, timedelta, timezone as dt_timezone
+from datetime import date, datetime
+from datetime import timezone as dt_timezone
 
 import pytest
 from django.core.exceptions import ValidationError

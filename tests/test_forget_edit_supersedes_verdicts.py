@@ -1,5 +1,6 @@
 """An edit supersedes earlier verdicts: a Doubt on the old words neither marks nor lowers the new ones."""
-from datetime import datetime, timezone as dt_timezone
+from datetime import datetime
+from datetime import timezone as dt_timezone
 
 import pytest
 
@@ -8,7 +9,11 @@ from dreaming.deep import deep_sleep_user
 from dreaming.feedback import latest_verdict, latest_verdicts
 from dreaming.models import Feedback
 from dreaming.providers.local_embedder import LocalEmbedder
-from dreaming.services import USER_SET_CONFIDENCE, feedback_record, memory_update_statement
+from dreaming.services import (
+    USER_SET_CONFIDENCE,
+    feedback_record,
+    memory_update_statement,
+)
 from tests.factories import MemoryFactory
 from tests.test_deep_sleep import ScriptedDreamer
 
