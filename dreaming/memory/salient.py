@@ -12,6 +12,7 @@ makes a statement about *this* person.
 """
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 
@@ -138,21 +139,22 @@ def _en_stem(word: str) -> str:
     return word
 
 
-def _en_units(word: str) -> list[str]:
+@functools.lru_cache(maxsize=65536)
+def _en_units(word: str) -> tuple[str, ...]:
     lowered = word.casefold().replace("’", "'")
     if lowered.endswith("'s"):
         lowered = lowered[:-2]
     if lowered in _EN_STOP or len(lowered) < 2:
-        return []
+        return ()
     if lowered in _CONCEPTS:
-        return [lowered]
+        return (lowered,)
     concept = _EN.get(lowered)
     if concept is None:
         concept = _EN.get(_en_stem(lowered))
     if concept is None:
         stem = _en_stem(lowered)
-        return [] if stem in _EN_STOP else [stem]
-    return concept.split()
+        return () if stem in _EN_STOP else (stem,)
+    return tuple(concept.split())
 
 
 def _add(units: dict[str, float], unit: str, weight: float) -> None:
@@ -160,6 +162,18 @@ def _add(units: dict[str, float], unit: str, weight: float) -> None:
 
 
 def _zh_run_units(run: str, units: dict[str, float]) -> None:
+    for unit, weight in _zh_run_units_cached(run):
+        _add(units, unit, weight)
+
+
+@functools.lru_cache(maxsize=65536)
+def _zh_run_units_cached(run: str) -> tuple[tuple[str, float], ...]:
+    units: dict[str, float] = {}
+    _zh_run_units_into(run, units)
+    return tuple(units.items())
+
+
+def _zh_run_units_into(run: str, units: dict[str, float]) -> None:
     """Longest-match the lexicon through a run of Chinese; leftover stretches (names, rare words) are units too."""
     for stop in _ZH_STOP_WORDS:
         run = run.replace(stop, " ")
