@@ -21,7 +21,7 @@ from dreaming.admin_actions import candidates_promote_by_staff
 from dreaming.audit import audit_examples, audit_jsonl, candidates_dismiss, candidates_label, quote_highlight
 from dreaming.context import memory_md_render_all
 from dreaming.memory.traces import neutral_repr
-from dreaming.services import conversation_delete, memory_forget
+from dreaming.services import candidates_delete, conversation_delete, memory_forget
 
 
 CONTEXT_BEFORE, CONTEXT_AFTER = 2, 1
@@ -197,6 +197,13 @@ class CandidateAdmin(NeutralLogAdmin):
 
     def has_add_permission(self, request):
         return False  # candidates are heard by light sleep, never typed in
+
+    # A deleted candidate may be quoted by a "kept pending" line of DREAMS.md: that line goes too.
+    def delete_model(self, request, obj):
+        candidates_delete(candidates=[obj])
+
+    def delete_queryset(self, request, queryset):
+        candidates_delete(candidates=list(queryset))
 
     @admin.display(description="user", ordering="user__username")
     def user_name(self, obj):

@@ -363,6 +363,20 @@ def candidate_dismiss(*, candidate: Candidate, by) -> Candidate:
     return candidate
 
 
+def candidates_delete(*, candidates: Sequence[Candidate]) -> int:
+    """Staff deletes candidates (Django admin): the rows, their diary lines and their admin log words go."""
+    by_user: dict[int, list[int]] = {}
+    for candidate in candidates:
+        by_user.setdefault(candidate.user_id, []).append(candidate.pk)
+    deleted = 0
+    with transaction.atomic():
+        for user_id, ids in by_user.items():
+            diary_forget(user=user_id, candidate_ids=ids)
+            _admin_log_scrub(candidate_ids=ids)
+            deleted += Candidate.objects.filter(pk__in=ids).delete()[0]
+    return deleted
+
+
 def memory_settings_set(
     *, user, enabled: bool, delete_existing: bool = False, time_zone: str | None = None
 ) -> MemorySettings:

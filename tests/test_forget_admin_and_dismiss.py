@@ -8,7 +8,9 @@ from django.contrib.contenttypes.models import ContentType
 from django.core.exceptions import ValidationError
 from django.urls import reverse
 
-from dreaming.models import Candidate, Memory, MemorySource, Tombstone
+from dreaming.diary import DiaryLines, diary_append
+from dreaming.models import Candidate, DiaryEntry, Memory, MemorySource, Tombstone
+from dreaming.providers.base import NightChanges
 from dreaming.services import candidate_dismiss
 from dreaming.tombstones import is_tombstoned
 from tests.factories import (
@@ -104,3 +106,19 @@ def test_dont_remember_refuses_a_candidate_that_was_already_decided(user):
     with pytest.raises(ValidationError):
         candidate_dismiss(candidate=candidate, by=user)
     assert Candidate.objects.filter(pk=candidate.pk).exists()
+
+
+def test_deleting_a_candidate_in_admin_takes_its_pending_diary_line(staff_client, user):
+    kept = CandidateFactory(user=user, status="pending", statement="User likes jazz")
+    doomed = CandidateFactory(user=user, status="pending", statement="User likes Kumquatello jam")
+    lines = DiaryLines()
+    for candidate in (kept, doomed):
+        lines.add("pending", [candidate.statement], candidate_ids=[candidate.pk])
+    diary_append(user=user, run=None, now=doomed.said_at, changes=NightChanges(), lines=lines, memories=[])
+
+    response = staff_client.post(reverse("admin:dreaming_candidate_delete", args=[doomed.pk]), {"post": "yes"})
+
+    assert response.status_code == 302 and not Candidate.objects.filter(pk=doomed.pk).exists()
+    narrative = DiaryEntry.objects.get(user=user).narrative
+    assert "Kumquatello" not in narrative and "User likes jazz" in narrative
+    assert "Kumquatello" not in _log_text()
