@@ -117,8 +117,13 @@ def diary_entries(*, user) -> QuerySet[DiaryEntry]:
 def diary_markdown(*, user) -> str:
     """DREAMS.md: every diary entry, newest first, as one Markdown file."""
     parts = ["# DREAMS.md", ""]
+    last_night = None
     for entry in diary_entries(user=user):
-        parts += [f"## {entry.night.isoformat()}", "", entry.narrative.strip(), ""]
+        # One heading per night, even for nights written as several entries before they were merged.
+        if entry.night != last_night:
+            parts += [f"## {entry.night.isoformat()}", ""]
+            last_night = entry.night
+        parts += [entry.narrative.strip(), ""]
     return "\n".join(parts).rstrip() + "\n"
 
 

@@ -145,3 +145,13 @@ def test_the_settings_page_sets_the_users_time_zone_and_refuses_an_unknown_one(c
     assert response.status_code == 200 and MemorySettings.objects.get(user=user).time_zone == "Asia/Shanghai"
     with pytest.raises(ValidationError):
         memory_settings_set(user=user, enabled=True, time_zone="Mars/Olympus")
+
+
+def test_dreams_md_has_one_heading_per_night_even_for_older_split_entries(user):
+    for text in ("First run.", "Second run.", "Third run."):
+        DiaryEntryFactory(user=user, night=date(2026, 11, 30), narrative=text)
+
+    markdown = diary_markdown(user=user)
+
+    assert markdown.count("## 2026-11-30") == 1
+    assert all(text in markdown for text in ("First run.", "Second run.", "Third run."))
