@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta, tzinfo
 
 from django.conf import settings
+from django.db import transaction
 from django.utils import timezone
 
 from dreaming.models import DiaryEntry, DreamRun, Memory, MemorySettings
@@ -140,6 +141,11 @@ def diary_append(
     """Add the night's lines to its entry (made on the first run of the night)."""
     if not lines.lines:
         return None
+    with transaction.atomic():
+        return _diary_append(user=user, run=run, now=now, changes=changes, lines=lines, memories=memories)
+
+
+def _diary_append(*, user, run, now, changes, lines, memories) -> DiaryEntry:
     night = night_of(now=now, said_at=lines.last_said_at, tz=user_time_zone(user=user))
     entry = (
         DiaryEntry.objects.select_for_update().filter(user=user, night=night).order_by("created_at", "pk").first()
@@ -243,6 +249,11 @@ def diary_forget(*, user, memory_ids=(), candidate_ids=(), texts=()) -> tuple[in
     memory_ids, candidate_ids, texts = set(memory_ids), set(candidate_ids), sorted(set(texts))
     if not (memory_ids or candidate_ids or texts):
         return 0, 0
+    with transaction.atomic():
+        return _diary_forget(user=user, memory_ids=memory_ids, candidate_ids=candidate_ids, texts=texts)
+
+
+def _diary_forget(*, user, memory_ids: set[int], candidate_ids: set[int], texts: list[str]) -> tuple[int, int]:
     rewritten = deleted = 0
     # Every entry is read, not only those linked by M2M: an old narrator paraphrased, and a user's
     # diary is one entry per night, small enough to read whole.

@@ -5,7 +5,10 @@ import re
 import pytest
 from playwright.sync_api import expect
 
+from dreaming.diary import DiaryLines, diary_append
 from dreaming.models import Candidate, Memory, MemorySettings
+from dreaming.providers.base import NightChanges
+from dreaming.services import memory_forget
 from tests.factories import CandidateFactory, MemoryFactory, UserFactory
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -91,3 +94,26 @@ def test_the_forget_page_offers_the_chinese_near_duplicate_without_javascript(no
     expect(page.get_by_text("Forgotten for good")).to_be_visible()
     assert set(Memory.objects.filter(user=user).values_list("pk", flat=True)) == {kept.pk}
     assert chinese.pk not in set(Memory.objects.values_list("pk", flat=True))
+
+
+def test_the_diary_reads_line_by_line_and_forgetting_takes_one_line(page, live_server, artifacts):
+    user = UserFactory(username="eve")
+    keep = MemoryFactory(user=user, statement="User works as a baker in Quillabamba")
+    doomed = MemoryFactory(user=user, statement="User has a dog named Zephyrine")
+    lines = DiaryLines()
+    for memory in (keep, doomed):
+        lines.add("learned", [memory.statement], memory_ids=[memory.pk])
+    lines.add("let_go", ["User lives in Hangzhou"], memory_ids=[MemoryFactory(user=user, status="archived").pk])
+    diary_append(user=user, run=None, now=keep.last_seen, changes=NightChanges(), lines=lines, memories=[keep, doomed])
+    _log_in(page, live_server, "eve")
+    page.get_by_role("link", name="Diary", exact=True).click()
+    expect(page.locator("main, body").first).to_contain_text("I learned 2 new things")
+    page.screenshot(path=artifacts / "forget-diary-before.png", full_page=True)
+
+    memory_forget(memory=doomed, by=user)
+    page.reload()
+
+    expect(page.locator("main, body").first).to_contain_text("I learned 1 new thing")
+    expect(page.locator("main, body").first).not_to_contain_text("Zephyrine")
+    expect(page.locator("main, body").first).to_contain_text("I let go of 1 memory")
+    page.screenshot(path=artifacts / "forget-diary-after.png", full_page=True)
