@@ -26,6 +26,10 @@ class MemorySettings(models.Model):
 
     user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="memory_settings")
     enabled = models.BooleanField(default=True)
+    time_zone = models.CharField(
+        max_length=64, blank=True, default="", db_default="",
+        help_text="IANA name (Asia/Shanghai). The diary files a night under this zone's date; empty = TIME_ZONE.",
+    )
     updated_at = models.DateTimeField(auto_now=True)
 
     def __str__(self) -> str:
@@ -286,6 +290,11 @@ class DiaryEntry(models.Model):
     run = models.ForeignKey(DreamRun, null=True, blank=True, on_delete=models.SET_NULL, related_name="diary_entries")
     night = models.DateField()
     narrative = models.TextField()
+    # One line per thing the night did, each naming the memories (and pending candidates) it
+    # mentions by id: forgetting one removes exactly its lines and re-renders `narrative` from the
+    # rest. Empty for entries written before lines existed (those are scrubbed sentence by sentence).
+    lines = models.JSONField(default=list, blank=True, db_default=models.Value([], models.JSONField()))
+    language = models.CharField(max_length=8, default="en", db_default="en")
     memories = models.ManyToManyField(Memory, blank=True, related_name="diary_entries")
     created_at = models.DateTimeField(auto_now_add=True)
 
@@ -335,6 +344,9 @@ class Tombstone(models.Model):
 
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="tombstones")
     digest = models.CharField(max_length=64)
+    # {keyed hash of a salient unit (word, name, number): weight}: stops paraphrases, other
+    # languages included (dreaming/memory/tombstones.py). Hashes only; the words are not recoverable without the key.
+    keys = models.JSONField(default=dict, blank=True, db_default=models.Value({}, models.JSONField()))
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

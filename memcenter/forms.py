@@ -1,3 +1,5 @@
+import zoneinfo
+
 from django import forms
 from django.conf import settings
 from django.contrib.auth import get_user_model
@@ -103,6 +105,16 @@ class MemorySettingsForm(CenterForm):
         choices=[(KEEP, _("Keep it (nothing is learned or recalled while memory is off)")), (DELETE, _("Delete everything now"))],
         initial=KEEP, widget=forms.RadioSelect, required=False,
     )
+    time_zone = forms.ChoiceField(
+        label=_("Your time zone"), required=False,
+        help_text=_("The diary files each night under your own date."),
+    )
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["time_zone"].choices = [("", _("Server default (%(zone)s)") % {"zone": settings.TIME_ZONE})] + [
+            (name, name) for name in sorted(zoneinfo.available_timezones())
+        ]
 
 
 class SignupForm(UserCreationForm):

@@ -180,18 +180,22 @@ def memory_delete(request, pk: int):
     """GET: the confirm page (no-JS path). POST: forget now; htmx gets a receipt in place of the card."""
     memory = _get_memory_for_user(request, pk)
     form = ConfirmForm(request.POST or None)
+    near = selectors.memory_near_duplicates(memory=memory)
     # hx-confirm already asked in the browser; a plain form must tick the confirm box.
     confirmed = request.method == "POST" and (request.htmx or form.is_valid())
     if not confirmed:
         return render(request, "memcenter/confirm_delete.html", {
-            "form": form, "memory": memory,
+            "form": form, "memory": memory, "near": near,
             "title": _("Forget this memory?"),
             "action": reverse("memcenter:memory_delete", args=[memory.pk]),
             "cancel": reverse("memcenter:memories") + f"#memory-{memory.pk}",
         }, status=400 if request.method == "POST" else 200)
-    receipt = services.memory_forget(memory=memory, by=request.user)
+    chosen = set(request.POST.getlist("also"))
+    also = [m for m in near if str(m.pk) in chosen]  # only near-duplicates of the user's own, as offered
+    receipt = services.memory_forget(memory=memory, by=request.user, also=also)
     if request.htmx:
-        return render(request, "_forget_receipt.html", {"receipt": receipt, "pk": pk})
+        still_here = [m for m in near if m.pk not in receipt.memory_ids]
+        return render(request, "_forget_receipt.html", {"receipt": receipt, "pk": pk, "near": still_here})
     messages.success(request, _("Forgotten for good. It will not be learned again."))
     return redirect("memcenter:memories")
 
@@ -205,7 +209,7 @@ def forget_all(request):
         messages.success(request, _("Everything was forgotten: %(n)d memories.") % {"n": receipt.memories})
         return redirect("memcenter:memories")
     return render(request, "memcenter/confirm_delete.html", {
-        "form": form, "title": _("Forget everything?"),
+        "form": form, "title": _("Forget everything?"), "counts": selectors.forget_all_counts(user=request.user),
         "explanation": _("Every memory, every candidate, your diary and MEMORY.md are deleted now. "
                          "Your conversations stay. None of it will be learned again."),
         "action": reverse("memcenter:forget_all"), "cancel": reverse("memcenter:settings"),
@@ -240,9 +244,22 @@ def candidate_confirm(request, pk: int):
 
 
 @login_required
-@require_POST
+@require_http_methods(["GET", "POST"])
 def candidate_dismiss(request, pk: int):
+    """GET: the confirm page (no-JS path). POST: delete the candidate, keep only a tombstone."""
     candidate = _get_candidate_for_user(request, pk)
+    form = ConfirmForm(request.POST or None)
+    # hx-confirm already asked in the browser; a plain form must tick the confirm box.
+    if not (request.method == "POST" and (request.htmx or form.is_valid())):
+        if candidate.status != Candidate.Status.PENDING:
+            return _candidate_done(request, candidate, _("This one was already decided."))
+        return render(request, "memcenter/confirm_delete.html", {
+            "form": form, "title": _("Don't remember this?"), "candidate": candidate,
+            "explanation": _("It is deleted now and will not be learned from your conversations, "
+                             "in these words or others. Your conversations stay."),
+            "action": reverse("memcenter:candidate_dismiss", args=[candidate.pk]),
+            "cancel": reverse("memcenter:pending") + f"#candidate-{candidate.pk}",
+        }, status=400 if request.method == "POST" else 200)
     try:
         services.candidate_dismiss(candidate=candidate, by=request.user)
     except ValidationError:
@@ -335,11 +352,15 @@ def conversation_delete(request, pk: int):
 @require_http_methods(["GET", "POST"])
 def settings_page(request):
     enabled = MemorySettings.is_on(user_id=request.user.pk)
-    form = MemorySettingsForm(request.POST or None, initial={"enabled": enabled})
+    time_zone = selectors.memory_time_zone(user=request.user)
+    form = MemorySettingsForm(request.POST or None, initial={"enabled": enabled, "time_zone": time_zone})
     if request.method == "POST" and form.is_valid():
         turn_on = form.cleaned_data["enabled"]
         delete = not turn_on and form.cleaned_data.get("existing") == MemorySettingsForm.DELETE
-        services.memory_settings_set(user=request.user, enabled=turn_on, delete_existing=delete)
+        if delete and not ConfirmForm(request.POST).is_valid():
+            return _settings_confirm_delete(request, time_zone=form.cleaned_data["time_zone"])
+        services.memory_settings_set(user=request.user, enabled=turn_on, delete_existing=delete,
+                                     time_zone=form.cleaned_data["time_zone"])
         if turn_on:
             messages.success(request, _("Memory is on."))
         elif delete:
@@ -348,6 +369,18 @@ def settings_page(request):
             messages.success(request, _("Memory is off. What was remembered is kept."))
         return redirect("memcenter:settings")
     return render(request, "memcenter/settings.html", {"form": form, "memory_enabled": enabled})
+
+
+def _settings_confirm_delete(request, *, time_zone: str):
+    """Memory off with "Delete everything now": nothing changes until the user confirms (no-JS or not)."""
+    return render(request, "memcenter/confirm_delete.html", {
+        "form": ConfirmForm(), "title": _("Turn memory off and delete everything?"),
+        "explanation": _("Every memory, every candidate, your diary and MEMORY.md are deleted now, and memory "
+                         "is turned off. Your conversations stay. None of it will be learned again."),
+        "counts": selectors.forget_all_counts(user=request.user),
+        "action": reverse("memcenter:settings"), "cancel": reverse("memcenter:settings"),
+        "carry": {"existing": MemorySettingsForm.DELETE, "time_zone": time_zone},
+    })
 
 
 @login_required

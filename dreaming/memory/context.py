@@ -15,13 +15,14 @@ from dataclasses import dataclass
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import connection, transaction
-from django.db.models import OuterRef, Q, Subquery
+from django.db.models import Q
 from django.db.models.base import ModelState
 from django.utils import timezone
 
 from dreaming.engine.language import WIDE_CHARS
 from chat.models import ChatSession, Persona
 from dreaming.memory.context_cache import memory_md_cache_evict, memory_md_cached
+from dreaming.memory.feedback import latest_verdict_subquery
 from dreaming.models import Category, Feedback, Memory, MemoryDocument, MemorySettings
 
 # Section order and headings. Headings stay English whatever the statements' language: the
@@ -74,10 +75,9 @@ def _scope_memories(*, user: AbstractBaseUser, persona: Persona | None):
     scope = Q(persona__isnull=True)
     if persona is not None:
         scope |= Q(persona=persona)
-    latest_verdict = Feedback.objects.filter(memory=OuterRef("pk")).order_by("-created_at", "-pk").values("verdict")[:1]
     return (
         Memory.objects.filter(scope, user=user, status=Memory.Status.ACTIVE)
-        .annotate(verdict=Subquery(latest_verdict))
+        .annotate(verdict=latest_verdict_subquery(applied_only=False))
         .only("id", "statement", "category", "importance", "confidence", "last_seen")
     )
 

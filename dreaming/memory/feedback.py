@@ -10,6 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime
 
+from django.db.models import OuterRef, Subquery
+
 from dreaming.models import Feedback, Memory
 from dreaming.memory.scoring import clip_confidence
 from dreaming.memory.tombstones import tombstone_add
@@ -54,11 +56,41 @@ def _feedback_apply(*, feedback: Feedback, memory: Memory, now: datetime) -> Non
     memory.save(update_fields=["confidence", "last_seen", "status", "score_breakdown", "updated_at"])
 
 
-def latest_verdict(*, memory_id: int) -> str | None:
-    """The user's most recent applied verdict on a memory (agreed memories resist decay)."""
+def latest_verdict_subquery(*, applied_only: bool) -> Subquery:
+    """The user's newest verdict on the outer memory (OuterRef("pk")), to annotate a Memory queryset.
+
+    The one definition of "the latest verdict". An edit deletes the verdicts before it
+    (memory_verdicts_supersede), so whatever this finds was given on the words the memory has now.
+    applied_only: deep sleep's view (a verdict counts once applied); MEMORY.md honours a verdict at once.
+    """
+    feedback = Feedback.objects.filter(memory=OuterRef("pk"))
+    if applied_only:
+        feedback = feedback.filter(applied_at__isnull=False)
+    return Subquery(feedback.order_by("-created_at", "-pk").values("verdict")[:1])
+
+
+def latest_verdicts(*, user, applied_only: bool = True) -> dict[int, str]:
+    """{memory id: latest verdict} for the user's memories that have one."""
+    rows = (
+        Memory.objects.filter(user=user, feedback__isnull=False).distinct()
+        .annotate(verdict=latest_verdict_subquery(applied_only=applied_only))
+        .exclude(verdict=None)
+        .values_list("pk", "verdict")
+    )
+    return dict(rows)
+
+
+def latest_verdict(*, memory_id: int, applied_only: bool = True) -> str | None:
+    """The user's most recent verdict on one memory (agreed memories resist decay)."""
     return (
-        Feedback.objects.filter(memory_id=memory_id, applied_at__isnull=False)
-        .order_by("-created_at", "-pk")
+        Memory.objects.filter(pk=memory_id)
+        .annotate(verdict=latest_verdict_subquery(applied_only=applied_only))
         .values_list("verdict", flat=True)
         .first()
     )
+
+
+def memory_verdicts_supersede(*, memory: Memory) -> int:
+    """An edit supersedes every verdict given before it: a Doubt on the old words must not mark (or,
+    at the next deep sleep, lower) the words the user chose. Their history stays in feedback_log."""
+    return Feedback.objects.filter(memory=memory).delete()[0]

@@ -4,7 +4,8 @@ from __future__ import annotations
 from django.db.models import Count, Prefetch, Q, QuerySet
 
 from chat.models import ChatSession, Message, Persona
-from dreaming.models import Candidate, DiaryEntry, Feedback, Memory, MemoryDocument, MemorySource
+from dreaming.memory.salient import near_duplicate, salient_units
+from dreaming.models import Candidate, DiaryEntry, Feedback, Memory, MemoryDocument, MemorySettings, MemorySource
 
 MEMORY_SORTS = {
     "confidence": ("-confidence", "-last_seen", "-id"),
@@ -84,6 +85,31 @@ def candidates_pending(*, user) -> QuerySet[Candidate]:
     )
 
 
+def memory_near_duplicates(*, memory: Memory) -> list[Memory]:
+    """The user's other memories that say nearly the same thing, in any wording or language: what the
+    forget step offers to forget too ("oat latte every morning" and "用户每天早上都喝燕麦拿铁")."""
+    wanted = salient_units(memory.statement)
+    others = (
+        Memory.objects.filter(user_id=memory.user_id).exclude(pk=memory.pk)
+        .exclude(status=Memory.Status.SUPERSEDED).only("id", "statement", "status").order_by("pk")
+    )
+    return [other for other in others if near_duplicate(wanted, salient_units(other.statement))]
+
+
+def memory_time_zone(*, user) -> str:
+    """The user's chosen IANA zone name, "" for the server's."""
+    return MemorySettings.objects.filter(user=user).values_list("time_zone", flat=True).first() or ""
+
+
+def forget_all_counts(*, user) -> dict[str, int]:
+    """What "forget everything" would delete, for its confirmation step."""
+    return {
+        "memories": Memory.objects.filter(user=user).count(),
+        "candidates": Candidate.objects.filter(user=user, status=Candidate.Status.PENDING).count(),
+        "diary": DiaryEntry.objects.filter(user=user).count(),
+    }
+
+
 def diary_entries(*, user) -> QuerySet[DiaryEntry]:
     return DiaryEntry.objects.filter(user=user).order_by("-night", "-created_at")
 
@@ -91,8 +117,13 @@ def diary_entries(*, user) -> QuerySet[DiaryEntry]:
 def diary_markdown(*, user) -> str:
     """DREAMS.md: every diary entry, newest first, as one Markdown file."""
     parts = ["# DREAMS.md", ""]
+    last_night = None
     for entry in diary_entries(user=user):
-        parts += [f"## {entry.night.isoformat()}", "", entry.narrative.strip(), ""]
+        # One heading per night, even for nights written as several entries before they were merged.
+        if entry.night != last_night:
+            parts += [f"## {entry.night.isoformat()}", ""]
+            last_night = entry.night
+        parts += [entry.narrative.strip(), ""]
     return "\n".join(parts).rstrip() + "\n"
 
 

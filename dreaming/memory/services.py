@@ -2,15 +2,16 @@
 
 Forgetting is a hard delete, at once, everywhere the words live inside memcenter: the memory row
 and its embedding, its sources (quotes), its feedback, the candidates that became it or say the
-same thing, its lines in MEMORY.md (re-rendered) and the DREAMS.md sentences that name it. A keyed
-hash (tombstone) of every forgotten statement stops light and deep sleep from learning it again.
+same thing (in other words too), its lines in MEMORY.md (re-rendered), its DREAMS.md lines (the
+rest of each night re-rendered) and the admin log's copy of its words. Keyed hashes (tombstones) of
+every forgotten statement stop light and deep sleep from learning it, or a paraphrase, again.
 Messages stay: they are the user's conversation, removed only by `conversation_delete`.
 """
 from __future__ import annotations
 
 import logging
-import re
-import unicodedata
+import zoneinfo
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from django.core.exceptions import PermissionDenied, ValidationError
@@ -31,10 +32,18 @@ from dreaming.models import (
     MemorySource,
     Tombstone,
 )
+from dreaming.memory.diary import diary_forget, narrative_without  # noqa: F401 (narrative_without: re-exported)
+from dreaming.memory.feedback import memory_verdicts_supersede
+from dreaming.memory.traces import admin_log_scrub
 from dreaming.providers import ProviderUnavailable, get_embedder
-from dreaming.memory.tombstones import tombstone_add, tombstone_digest
-from dreaming.engine.language import CJK_RE
-from dreaming.engine.quotes import normalize_for_match
+from dreaming.memory.tombstones import (
+    TombstoneIndex,
+    tombstone_add,
+    tombstone_build,
+    tombstone_digest,
+    tombstone_keys,
+    tombstones_lift,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -89,99 +98,13 @@ def _rerender_memory_md(*, user) -> int:
     return len(memory_md_render_all(user=user))
 
 
-# --- DREAMS.md scrubbing ----------------------------------------------------------------------
-
-_SENTENCE_END = re.compile(r"(?<=[.!?。！？])\s*")
-_WORD = re.compile(r"\w+", re.UNICODE)
-
-
-def _content_units(text: str) -> set[str]:
-    """Words (or, for Chinese, characters) that carry meaning; used to spot paraphrases."""
-    text = unicodedata.normalize("NFKC", text).casefold()
-    if CJK_RE.search(text):
-        return {ch for ch in text if CJK_RE.match(ch)}
-    return {w for w in _WORD.findall(text) if len(w) > 2 and w not in {"user", "the", "and", "has", "their"}}
-
-
-def _sentence_names(sentence: str, needles: list[str], units: list[set[str]]) -> bool:
-    normalized = normalize_for_match(sentence)
-    if not normalized:
-        return False
-    if any(n and n in normalized for n in needles):
-        return True
-    # A narrator may paraphrase ("Milo the dog" for "User has a dog named Milo"): a sentence that
-    # carries most of a statement's meaningful words names it too.
-    sentence_units = _content_units(sentence)
-    for wanted in units:
-        if len(wanted) >= 2 and len(wanted & sentence_units) / len(wanted) >= 0.75:
-            return True
-    return False
-
-
-def narrative_without(*, narrative: str, texts: list[str]) -> str:
-    """The narrative with every sentence that names one of `texts` removed (lines kept in order)."""
-    needles = [normalize_for_match(t) for t in texts if len(normalize_for_match(t)) >= 2]
-    units = [_content_units(t) for t in texts]
-    kept_lines = []
-    for line in narrative.splitlines():
-        stripped = line.strip()
-        if not stripped or stripped.startswith("#"):
-            kept_lines.append(line)
-            continue
-        prefix = line[: len(line) - len(line.lstrip())]
-        bullet = ""
-        body = line.lstrip()
-        match = re.match(r"^([-*+]|\d+[.)])\s+", body)
-        if match:
-            bullet, body = match.group(0), body[match.end():]
-        sentences = [s for s in _SENTENCE_END.split(body) if s.strip()]
-        kept = [s for s in sentences if not _sentence_names(s, needles, units)]
-        if len(kept) == len(sentences):
-            kept_lines.append(line)
-        elif kept:
-            joiner = "" if CJK_RE.search("".join(kept)) else " "
-            kept_lines.append(prefix + bullet + joiner.join(s.strip() for s in kept))
-    text = "\n".join(kept_lines)
-    return re.sub(r"\n{3,}", "\n\n", text).strip()
-
-
-def _narrative_is_empty(narrative: str) -> bool:
-    # Headings and list markers alone tell nothing: the entry has nothing left to say.
-    body = [ln for ln in narrative.splitlines() if ln.strip() and not ln.strip().startswith("#")]
-    return not any(_WORD.search(ln) for ln in body)
-
-
-def _diary_scrub(*, user, texts: list[str]) -> tuple[int, int]:
-    """Rewrite (or delete) every DREAMS.md entry that names a forgotten memory. Returns (rewritten, deleted)."""
-    if not texts:
-        return 0, 0
-    # Every entry is read, not only those linked by M2M or containing the exact words: a narrator
-    # paraphrases, and a user's diary is one entry per night, small enough to read whole.
-    candidates = {e.pk: e for e in DiaryEntry.objects.filter(user=user)}
-    rewritten = deleted = 0
-    for entry in candidates.values():
-        new_text = narrative_without(narrative=entry.narrative, texts=texts)
-        if new_text == narrative_without(narrative=entry.narrative, texts=[]):
-            continue  # nothing named a forgotten memory
-        if _narrative_is_empty(new_text):
-            entry.delete()
-            deleted += 1
-        else:
-            entry.narrative = new_text
-            entry.save(update_fields=["narrative"])
-            rewritten += 1
-    return rewritten, deleted
-
-
 # --- Forgetting -----------------------------------------------------------------------------
 
 def _tombstone_many(*, user, statements: set[str]) -> int:
     """tombstone_add for many statements in one INSERT (forgetting everything may mean thousands)."""
-    digests = {tombstone_digest(s) for s in statements if s.strip()}
-    Tombstone.objects.bulk_create(
-        [Tombstone(user=user, digest=digest) for digest in digests], ignore_conflicts=True
-    )
-    return len(digests)
+    tombstones = {t.digest: t for t in (tombstone_build(user=user, statement=s) for s in statements if s.strip())}
+    Tombstone.objects.bulk_create(list(tombstones.values()), ignore_conflicts=True)
+    return len(tombstones)
 
 
 def _forget_memories(*, user, memories: list[Memory], receipt: ForgetReceipt) -> set[str]:
@@ -194,24 +117,47 @@ def _forget_memories(*, user, memories: list[Memory], receipt: ForgetReceipt) ->
     quotes = set(MemorySource.objects.filter(memory_id__in=ids).values_list("quote", flat=True))
     quotes |= set(linked.values_list("quote", flat=True))
 
-    digests = {tombstone_digest(s) for s in statements}
+    # Candidates saying the same thing go too: in the same words whatever became of them, and in
+    # other words (a paraphrase, another language) while they are not part of another memory.
+    forgotten = TombstoneIndex([
+        (i, tombstone_digest(s), tombstone_keys(s))
+        for i, s in enumerate(sorted(statements))
+    ])
     same_statement = [
-        c.pk for c in Candidate.objects.filter(user=user).only("id", "statement")
-        if tombstone_digest(c.statement) in digests
+        c.pk for c in Candidate.objects.filter(user=user).only("id", "statement", "status")
+        if tombstone_digest(c.statement) in forgotten
+        or (c.status not in (Candidate.Status.PROMOTED, Candidate.Status.MERGED) and forgotten.matching(c.statement))
     ]
     candidates = Candidate.objects.filter(user=user).filter(Q(memory_id__in=ids) | Q(pk__in=same_statement))
+    candidate_ids = list(candidates.values_list("id", flat=True))
+    source_ids = list(MemorySource.objects.filter(memory_id__in=ids).values_list("id", flat=True))
     receipt.candidates += candidates.delete()[1].get("dreaming.Candidate", 0)
     receipt.sources += MemorySource.objects.filter(memory_id__in=ids).delete()[0]
+    _admin_log_scrub(memory_ids=ids, candidate_ids=candidate_ids, source_ids=source_ids)
     receipt.feedback += Feedback.objects.filter(memory_id__in=ids).delete()[0]
 
-    rewritten, deleted = _diary_scrub(user=user, texts=sorted(statements | quotes))
+    rewritten, deleted = diary_forget(
+        user=user, memory_ids=ids, candidate_ids=candidate_ids, texts=sorted(statements | quotes)
+    )
     receipt.diary_rewritten += rewritten
     receipt.diary_deleted += deleted
 
+    # An older memory it superseded keeps the reason the model gave, which may quote the new words.
+    for older in Memory.objects.filter(user=user, superseded_by_id__in=ids).exclude(pk__in=ids):
+        if "superseded_reason" in older.score_breakdown:
+            older.score_breakdown = {**older.score_breakdown, "superseded_reason": "superseded by a memory since forgotten"}
+            older.save(update_fields=["score_breakdown", "updated_at"])
     receipt.memories += Memory.objects.filter(user=user, pk__in=ids).delete()[1].get("dreaming.Memory", 0)
     receipt.memory_ids.extend(ids)
     receipt.tombstones += _tombstone_many(user=user, statements=statements)
     return statements
+
+
+def _admin_log_scrub(*, memory_ids=(), candidate_ids=(), source_ids=()) -> None:
+    # Staff may have edited these rows in Django admin: its log holds their words in object_repr.
+    admin_log_scrub(model=Memory, ids=memory_ids)
+    admin_log_scrub(model=Candidate, ids=candidate_ids)
+    admin_log_scrub(model=MemorySource, ids=source_ids)
 
 
 def _merged_into(memory: Memory) -> list[Memory]:
@@ -228,12 +174,18 @@ def _merged_into(memory: Memory) -> list[Memory]:
     return found
 
 
-def memory_forget(*, memory: Memory, by) -> ForgetReceipt:
-    """Hard-delete one memory now, with the duplicates merged into it (see the module docstring)."""
+def memory_forget(*, memory: Memory, by, also: Sequence[Memory] = ()) -> ForgetReceipt:
+    """Hard-delete one memory now, with the duplicates merged into it (see the module docstring) and
+    the near-duplicates the user chose to forget with it (`also`, from memory_near_duplicates)."""
     _check_owner(memory.user_id, by)
+    for other in also:
+        _check_owner(other.user_id, by)
     receipt = ForgetReceipt()
     with transaction.atomic():
-        _forget_memories(user=memory.user, memories=[memory, *_merged_into(memory)], receipt=receipt)
+        doomed = {m.pk: m for m in (memory, *_merged_into(memory))}
+        for other in also:
+            doomed.update({m.pk: m for m in (other, *_merged_into(other))})
+        _forget_memories(user=memory.user, memories=list(doomed.values()), receipt=receipt)
         receipt.documents_rerendered = _rerender_memory_md(user=memory.user)
     logger.info("memory forgotten user=%s memory=%s", memory.user_id, receipt.memory_ids)
     return receipt
@@ -247,6 +199,11 @@ def memory_forget_all(*, user, by) -> ForgetReceipt:
         statements = set(Memory.objects.filter(user=user).values_list("statement", flat=True))
         statements |= set(Candidate.objects.filter(user=user).values_list("statement", flat=True))
         receipt.memory_ids = list(Memory.objects.filter(user=user).values_list("id", flat=True))
+        _admin_log_scrub(
+            memory_ids=receipt.memory_ids,
+            candidate_ids=list(Candidate.objects.filter(user=user).values_list("id", flat=True)),
+            source_ids=list(MemorySource.objects.filter(memory__user=user).values_list("id", flat=True)),
+        )
         receipt.sources = MemorySource.objects.filter(memory__user=user).delete()[0]
         receipt.feedback = Feedback.objects.filter(user=user).delete()[0]
         receipt.candidates = Candidate.objects.filter(user=user).delete()[0]
@@ -282,13 +239,20 @@ def conversation_delete(*, session: ChatSession, by) -> ForgetReceipt:
         only_here = list(Memory.objects.filter(user=user, pk__in=touched - with_other_evidence))
         if only_here:
             _forget_memories(user=user, memories=only_here, receipt=receipt)
-        receipt.sources += MemorySource.objects.filter(message__session=session).delete()[0]
+        session_sources = MemorySource.objects.filter(message__session=session)
+        _admin_log_scrub(source_ids=list(session_sources.values_list("id", flat=True)))
+        receipt.sources += session_sources.delete()[0]
         for memory in Memory.objects.filter(pk__in=with_other_evidence, recurrence__gt=1):
             memory.recurrence -= 1
             memory.save(update_fields=["recurrence", "updated_at"])
-        receipt.candidates += Candidate.objects.filter(user=user).filter(
-            Q(session=session) | Q(message__session=session)
-        ).delete()[0]
+        heard_here = Candidate.objects.filter(user=user).filter(Q(session=session) | Q(message__session=session))
+        heard_ids = list(heard_here.values_list("id", flat=True))
+        _admin_log_scrub(candidate_ids=heard_ids)
+        # A pending line of the diary quotes the candidate: it goes with it.
+        rewritten, deleted = diary_forget(user=user, candidate_ids=heard_ids)
+        receipt.diary_rewritten += rewritten
+        receipt.diary_deleted += deleted
+        receipt.candidates += heard_here.delete()[0]
         session.delete()
         receipt.documents_rerendered = _rerender_memory_md(user=user)
     logger.info("conversation deleted user=%s forgot=%s", user.pk, receipt.memory_ids)
@@ -326,6 +290,7 @@ def memory_update_statement(*, memory: Memory, by, statement: str, category: str
         memory.user_set = True
         memory.confidence = max(memory.confidence, USER_SET_CONFIDENCE)
         memory.save()
+        memory_verdicts_supersede(memory=memory)
         _rerender_memory_md(user=memory.user)
     return memory
 
@@ -341,7 +306,7 @@ def memory_create_by_user(
     now = timezone.now()
     with transaction.atomic():
         # The user asks us to remember what they once made us forget: their newest wish wins.
-        user.tombstones.filter(digest=tombstone_digest(statement)).delete()
+        tombstones_lift(user=user, statement=statement)
         memory = Memory.objects.create(
             user=user, persona=persona, statement=statement, category=category,
             confidence=USER_SET_CONFIDENCE, importance=importance, user_set=True,
@@ -381,23 +346,49 @@ def candidate_confirm(*, candidate: Candidate, by) -> Memory:
 
 
 def candidate_dismiss(*, candidate: Candidate, by) -> Candidate:
-    """The user says "don't remember that": dismissed, and tombstoned so it is never learned."""
+    """The user says "don't remember that": the candidate row is deleted and only a tombstone is kept.
+
+    Returns the (now unsaved) candidate, with its words, for the page's answer; the database keeps
+    none of them: not the statement, the quote, the embedding nor an admin log line.
+    """
     _check_owner(candidate.user_id, by)
-    if candidate.status != Candidate.Status.PENDING:
-        raise ValidationError("Only a pending candidate can be dismissed.")
     with transaction.atomic():
-        candidate.status = Candidate.Status.DISMISSED
-        candidate.decided_at = timezone.now()
-        candidate.reason = "dismissed by the user"
-        candidate.save(update_fields=["status", "decided_at", "reason"])
+        deleted = Candidate.objects.filter(pk=candidate.pk, status=Candidate.Status.PENDING).delete()[0]
+        if not deleted:
+            raise ValidationError("Only a pending candidate can be dismissed.")
         tombstone_add(user=candidate.user, statement=candidate.statement)
+        _admin_log_scrub(candidate_ids=[candidate.pk])
+        diary_forget(user=candidate.user, candidate_ids=[candidate.pk])
+    candidate.status = Candidate.Status.DISMISSED
     return candidate
 
 
-def memory_settings_set(*, user, enabled: bool, delete_existing: bool = False) -> MemorySettings:
-    """Memory on/off. Off stops dreaming and recall; delete_existing also forgets everything now."""
+def candidates_delete(*, candidates: Sequence[Candidate]) -> int:
+    """Staff deletes candidates (Django admin): the rows, their diary lines and their admin log words go."""
+    by_user: dict[int, list[int]] = {}
+    for candidate in candidates:
+        by_user.setdefault(candidate.user_id, []).append(candidate.pk)
+    deleted = 0
     with transaction.atomic():
-        memory_settings, _ = MemorySettings.objects.update_or_create(user=user, defaults={"enabled": enabled})
+        for user_id, ids in by_user.items():
+            diary_forget(user=user_id, candidate_ids=ids)
+            _admin_log_scrub(candidate_ids=ids)
+            deleted += Candidate.objects.filter(pk__in=ids).delete()[0]
+    return deleted
+
+
+def memory_settings_set(
+    *, user, enabled: bool, delete_existing: bool = False, time_zone: str | None = None
+) -> MemorySettings:
+    """Memory on/off. Off stops dreaming and recall; delete_existing also forgets everything now.
+    time_zone ("" = the server's) decides under which date the diary files a night."""
+    defaults = {"enabled": enabled}
+    if time_zone is not None:
+        if time_zone and time_zone not in zoneinfo.available_timezones():
+            raise ValidationError(f"Unknown time zone {time_zone!r}; use an IANA name such as Asia/Shanghai.")
+        defaults["time_zone"] = time_zone
+    with transaction.atomic():
+        memory_settings, _ = MemorySettings.objects.update_or_create(user=user, defaults=defaults)
         if not enabled and delete_existing:
             memory_forget_all(user=user, by=user)
         else:

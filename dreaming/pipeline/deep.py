@@ -27,7 +27,7 @@ from pgvector.django import CosineDistance
 
 from chat.models import Message
 from dreaming.pipeline.clustering import Cluster, candidates_cluster
-from dreaming.memory.diary import diary_append, night_language
+from dreaming.memory.diary import DiaryLines, diary_append, night_language
 from dreaming.engine.compare import slot_keys
 from dreaming.memory.context import memory_md_render_all
 from dreaming.memory.feedback import feedback_apply_pending, latest_verdict
@@ -77,6 +77,7 @@ class _Night:
     embedder: Embedder
     counters: dict[str, int] = field(default_factory=lambda: dict.fromkeys(COUNTER_NAMES, 0))
     changes: NightChanges = field(default_factory=NightChanges)
+    diary: DiaryLines = field(default_factory=DiaryLines)
     named: list[Memory] = field(default_factory=list)
     statements: list[str] = field(default_factory=list)
 
@@ -148,10 +149,7 @@ def _deep_sleep_one(
                 _scope_decide(night, scope[start : start + COMPARE_BATCH])
         night.changes.language = night_language(night.statements)
         if not dry_run:
-            try:
-                diary_append(user=user, run=run, now=now, changes=night.changes, memories=night.named, dreamer=dreamer)
-            except UnusableAnswer:
-                logger.warning("narrate gave an unusable answer for user %s; no diary entry tonight", user.pk)
+            diary_append(user=user, run=run, now=now, changes=night.changes, lines=night.diary, memories=night.named)
         if dry_run:
             transaction.set_rollback(True)
     if not dry_run and night.changed_memories:
@@ -172,6 +170,8 @@ def _night_feedback(night: _Night) -> None:
     result = feedback_apply_pending(user=night.user, now=night.now)
     night.counters["feedback_applied"] += result.applied
     night.changes.forgotten += len(result.rejected)
+    for memory in result.rejected:
+        night.diary.add("let_go", [memory.statement], memory_ids=[memory.pk])
 
 
 def _candidates_gather(night: _Night) -> list[Candidate]:
@@ -245,6 +245,9 @@ def _scope_decide(night: _Night, clusters: list[Cluster]) -> None:
             return
         comparisons = {c.index: c for c in answer if 0 <= c.index < len(clusters)}
     for index, cluster in enumerate(clusters):
+        for candidate in cluster.candidates:
+            if candidate.score is None:  # heard since the last night (the pending pool is older)
+                night.diary.heard(candidate.said_at)
         comparison = comparisons.get(index)
         memory = neighbours.get(comparison.memory_id) if comparison and comparison.memory_id else None
         if memory is not None and memory.status != Memory.Status.ACTIVE:
@@ -317,8 +320,10 @@ def _cluster_new(night: _Night, cluster: Cluster, *, contradicts: Memory | None 
             _memory_supersede(old=contradicts, new=memory, at=cluster.first_said_at, reason=reason)
             night.counters["superseded"] += 1
             night.changes.changed.append((contradicts.statement, memory.statement))
+            night.diary.add("changed", [contradicts.statement, memory.statement], memory_ids=[contradicts.pk, memory.pk])
         else:
             night.changes.learned.append(memory.statement)
+            night.diary.add("learned", [memory.statement], memory_ids=[memory.pk])
         return
     if decision == "pending":
         why = f"Pending: score {score:.2f} is below the promotion threshold; waiting for it to come up again."
@@ -330,6 +335,7 @@ def _cluster_new(night: _Night, cluster: Cluster, *, contradicts: Memory | None 
         if new_tonight:  # the pool is re-scored every night; count and narrate only what is new
             night.counters["pending"] += new_tonight
             night.changes.pending.append(cluster.best.statement)
+            night.diary.add("pending", [cluster.best.statement], candidate_ids=[c.pk for c in cluster.candidates])
         return
     for candidate in cluster.candidates:
         _candidate_close(candidate, status=Candidate.Status.DISMISSED, now=night.now, score=score, breakdown=breakdown,
@@ -386,6 +392,7 @@ def _cluster_reinforce(night: _Night, cluster: Cluster, memory: Memory) -> None:
     night.counters["reinforced"] += 1
     night.named.append(memory)
     night.changes.reinforced.append(memory.statement)
+    night.diary.add("reinforced", [memory.statement], memory_ids=[memory.pk])
 
 
 def memory_session_ids(*, memory: Memory) -> set:

@@ -33,7 +33,8 @@ from django.utils import timezone
 
 from dreaming.pipeline.clustering import unit
 from dreaming.pipeline.deep import memory_md_refresh
-from dreaming.memory.diary import is_chinese
+from dreaming.engine.language import is_chinese
+from dreaming.memory.feedback import latest_verdicts
 from dreaming.pipeline.locks import user_lock
 from dreaming.engine.compare import same_subject
 from dreaming.models import Candidate, Category, DreamRun, Feedback, Memory, MemorySettings, MemorySource, Phase
@@ -143,11 +144,7 @@ def plans_correct(*, user, now: datetime) -> int:
 
 
 def _agreed_ids(*, user) -> set[int]:
-    latest: dict[int, str] = {}
-    for memory_id, verdict in (
-        Feedback.objects.filter(user=user, applied_at__isnull=False).order_by("created_at", "pk").values_list("memory_id", "verdict")
-    ):
-        latest[memory_id] = verdict
+    latest = latest_verdicts(user=user, applied_only=True)
     return {memory_id for memory_id, verdict in latest.items() if verdict == Feedback.Verdict.AGREE}
 
 

@@ -20,7 +20,8 @@ from dreaming import models
 from dreaming.staff.admin_actions import candidates_promote_by_staff
 from dreaming.staff.audit import audit_examples, audit_jsonl, candidates_dismiss, candidates_label, quote_highlight
 from dreaming.memory.context import memory_md_render_all
-from dreaming.memory.services import conversation_delete, memory_forget
+from dreaming.memory.traces import neutral_repr
+from dreaming.memory.services import candidates_delete, conversation_delete, memory_forget
 
 
 CONTEXT_BEFORE, CONTEXT_AFTER = 2, 1
@@ -45,6 +46,60 @@ class ReadOnlyAdmin(admin.ModelAdmin):
 
     def has_change_permission(self, request, obj=None):
         return False
+
+
+class NeutralLogAdmin(admin.ModelAdmin):
+    """Rows that hold a user's words: admin log entries and messages name them by kind and id only.
+
+    Django's log keeps str(obj) (a statement, a quote) forever in django_admin_log, and an inline's
+    str() in the change message; a forgotten memory's words must not outlive it there.
+    """
+
+    def _log(self, request, objects, action_flag, message=""):
+        from django.contrib.admin.models import LogEntry
+        from django.contrib.contenttypes.models import ContentType
+
+        if isinstance(message, list):
+            message = json.dumps([_without_object_names(item) for item in message])
+        entries = [
+            LogEntry(
+                user_id=request.user.pk,
+                content_type_id=ContentType.objects.get_for_model(obj, for_concrete_model=False).pk,
+                object_id=str(obj.pk), object_repr=neutral_repr(obj), action_flag=action_flag,
+                change_message=message,
+            )
+            for obj in objects
+        ]
+        return LogEntry.objects.bulk_create(entries)
+
+    def log_addition(self, request, obj, message):
+        from django.contrib.admin.models import ADDITION
+
+        return self._log(request, [obj], ADDITION, message)[0]
+
+    def log_change(self, request, obj, message):
+        from django.contrib.admin.models import CHANGE
+
+        return self._log(request, [obj], CHANGE, message)[0]
+
+    def log_deletions(self, request, queryset):
+        from django.contrib.admin.models import DELETION
+
+        return self._log(request, list(queryset), DELETION)
+
+    def response_delete(self, request, obj_display, obj_id):
+        # obj_display is str(obj): the words just forgotten, on their way into the messages store.
+        return super().response_delete(request, f"{self.opts.verbose_name} #{obj_id}", obj_id)
+
+
+def _without_object_names(item):
+    """A change-message item with the inline rows' names ({"added": {"name": …, "object": "<quote>"}}) dropped."""
+    if not isinstance(item, dict):
+        return item
+    return {
+        action: ({k: v for k, v in detail.items() if k != "object"} if isinstance(detail, dict) else detail)
+        for action, detail in item.items()
+    }
 
 
 # --- Candidate audit -------------------------------------------------------------------------
@@ -106,7 +161,7 @@ def _score_summary(breakdown: dict, score) -> str:
 
 
 @admin.register(models.Candidate)
-class CandidateAdmin(admin.ModelAdmin):
+class CandidateAdmin(NeutralLogAdmin):
     list_display = (
         "id", "user_name", "statement_short", "quote_short", "category", "status", "reason_short",
         "triage_kind", "verified", "score_parts", "audit", "created_at",
@@ -142,6 +197,13 @@ class CandidateAdmin(admin.ModelAdmin):
 
     def has_add_permission(self, request):
         return False  # candidates are heard by light sleep, never typed in
+
+    # A deleted candidate may be quoted by a "kept pending" line of DREAMS.md: that line goes too.
+    def delete_model(self, request, obj):
+        candidates_delete(candidates=[obj])
+
+    def delete_queryset(self, request, queryset):
+        candidates_delete(candidates=list(queryset))
 
     @admin.display(description="user", ordering="user__username")
     def user_name(self, obj):
@@ -256,7 +318,7 @@ class MemorySourceInline(admin.TabularInline):
 
 
 @admin.register(models.Memory)
-class MemoryAdmin(admin.ModelAdmin):
+class MemoryAdmin(NeutralLogAdmin):
     list_display = (
         "id", "statement_short", "user", "persona", "category", "status", "confidence", "importance", "score",
         "recurrence", "user_set", "last_seen",
@@ -290,7 +352,7 @@ class MemoryAdmin(admin.ModelAdmin):
 
 
 @admin.register(models.MemorySource)
-class MemorySourceAdmin(admin.ModelAdmin):
+class MemorySourceAdmin(NeutralLogAdmin):
     list_display = ("id", "quote_short", "memory", "message", "said_at")
     search_fields = ("quote", "memory__statement", "memory__user__username")
     raw_id_fields = ("memory", "message")
@@ -311,7 +373,7 @@ class FeedbackAdmin(ReadOnlyAdmin):
 
 
 @admin.register(models.DiaryEntry)
-class DiaryEntryAdmin(ReadOnlyAdmin):
+class DiaryEntryAdmin(NeutralLogAdmin, ReadOnlyAdmin):
     list_display = ("id", "user", "night", "narrative_short", "run", "created_at")
     list_filter = ("night",)
     search_fields = ("user__username", "narrative")
@@ -393,7 +455,7 @@ admin.site.unregister(ChatSession)
 
 
 @admin.register(ChatSession)
-class ForgettingChatSessionAdmin(ChatSessionAdmin):
+class ForgettingChatSessionAdmin(NeutralLogAdmin, ChatSessionAdmin):
     """chat/ cannot import dreaming, so the forget-aware delete is attached from here."""
 
     def delete_model(self, request, obj):

@@ -340,14 +340,27 @@ def test_confirming_a_candidate_with_htmx(client_in, user):
     assert candidate.status == "promoted"
 
 
-def test_dismissing_a_candidate_without_javascript(client_in, user):
+def test_dismissing_a_candidate_without_javascript_asks_first(client_in, user):
     candidate = CandidateFactory(user=user, status="pending", statement="User hates mondays")
-    response = client_in.post(reverse("memcenter:candidate_dismiss", args=[candidate.pk]))
+    url = reverse("memcenter:candidate_dismiss", args=[candidate.pk])
+    for asked in (client_in.get(url), client_in.post(url)):  # the link, or the card's form without a tick
+        assert asked.status_code in (200, 400) and 'name="confirm"' in asked.content.decode()
+        assert "User hates mondays" in asked.content.decode()
+    assert Candidate.objects.filter(pk=candidate.pk).exists()
+
+    response = client_in.post(url, {"confirm": "on"})
     assert response.status_code == 302
-    candidate.refresh_from_db()
-    assert candidate.status == "dismissed"
+    assert not Candidate.objects.filter(pk=candidate.pk).exists()  # a tombstone only, no words kept
     assert is_tombstoned(user=user, statement="User hates mondays")
     assert not Memory.objects.filter(user=user).exists()
+
+
+def test_dismissing_a_candidate_with_htmx_was_confirmed_in_the_browser(client_in, user):
+    candidate = CandidateFactory(user=user, status="pending", statement="User hates mondays")
+    html = client_in.get(reverse("memcenter:pending")).content.decode()
+    assert "hx-confirm=\"Don&#x27;t remember this?" in html or "hx-confirm=\"Don't remember this?" in html
+    response = client_in.post(reverse("memcenter:candidate_dismiss", args=[candidate.pk]), **HX)
+    assert response.status_code == 200 and not Candidate.objects.filter(pk=candidate.pk).exists()
 
 
 def test_confirming_an_already_decided_candidate_changes_nothing(client_in, user):
@@ -428,8 +441,17 @@ def test_switching_memory_off_and_keeping(client_in, user, memory):
     assert "Memory is off." in client_in.get(reverse("memcenter:settings")).content.decode()
 
 
-def test_switching_memory_off_and_deleting(client_in, user, memory):
-    client_in.post(reverse("memcenter:settings"), {"existing": "delete"})
+def test_switching_memory_off_and_deleting_asks_first_and_changes_nothing_until_confirmed(client_in, user, memory):
+    response = client_in.post(reverse("memcenter:settings"), {"existing": "delete"})
+
+    html = response.content.decode()
+    assert response.status_code == 200 and 'name="confirm"' in html
+    assert 'name="existing" value="delete"' in html and "1 memory" in html
+    assert Memory.objects.filter(pk=memory.pk).exists() and not MemorySettings.objects.filter(user=user).exists()
+
+    response = client_in.post(reverse("memcenter:settings"), {"existing": "delete", "confirm": "on"})
+
+    assert response.status_code == 302
     assert MemorySettings.objects.get(user=user).enabled is False
     assert not Memory.objects.filter(user=user).exists()
     assert is_tombstoned(user=user, statement=memory.statement)

@@ -1,12 +1,8 @@
 """Hard delete: after forgetting, a pg_dump of the real database no longer holds the words, and three
 more dream cycles over the same and new conversations do not learn them again (tombstones)."""
-import os
-import subprocess
 from datetime import timedelta
-from pathlib import Path
 
 import pytest
-from django.db import connection
 from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
@@ -25,24 +21,6 @@ pytestmark = pytest.mark.django_db(transaction=True)
 DOG = "I have a dog named Zephyrine"  # only the doomed memory holds "Zephyrine"
 JOB = "I work as a baker in Quillabamba"
 SISTER = "My sister Ottoline lives in Berlin"
-
-
-def pg_dump(*, exclude_messages: bool) -> str:
-    """Everything the database holds, as text (schema and data) — the user's own chat log aside when asked."""
-    import pgserver
-
-    binary = Path(pgserver.__file__).parent / "pginstall" / "bin" / "pg_dump"
-    db = connection.settings_dict
-    args = [str(binary), "-h", db["HOST"], "-U", db["USER"] or "postgres", "-d", db["NAME"]]
-    if db.get("PORT"):
-        args += ["-p", str(db["PORT"])]
-    if exclude_messages:
-        args.append("--exclude-table-data=chat_message")
-    env = {**os.environ, "PGPASSWORD": db.get("PASSWORD") or ""}
-    dump = subprocess.run(args, capture_output=True, text=True, timeout=60, env=env)
-    assert dump.returncode == 0, dump.stderr
-    assert "COPY public.dreaming_memory" in dump.stdout  # really a dump of this database
-    return dump.stdout
 
 
 def _say(user, *sentences, hours_ago=3, session=None):
@@ -82,7 +60,7 @@ def _everywhere(user, word: str) -> list[str]:
     return places
 
 
-def test_a_forgotten_memory_is_gone_from_a_pg_dump_and_never_learned_again():
+def test_a_forgotten_memory_is_gone_from_a_pg_dump_and_never_learned_again(pg_dump):
     user = UserFactory()
     first = _say(user, DOG, JOB)
     _dream(user)
@@ -110,7 +88,7 @@ def test_a_forgotten_memory_is_gone_from_a_pg_dump_and_never_learned_again():
     print(f"\nhard delete: statement gone from pg_dump; re-learn attempts refused {dropped}/3")
 
 
-def test_forget_everything_from_the_memory_center_leaves_no_trace_in_a_pg_dump():
+def test_forget_everything_from_the_memory_center_leaves_no_trace_in_a_pg_dump(pg_dump):
     user, other = UserFactory(), UserFactory()
     _say(user, JOB, SISTER)
     _say(other, "I have a dog named Pemberton")
@@ -136,7 +114,7 @@ def test_forget_everything_from_the_memory_center_leaves_no_trace_in_a_pg_dump()
     assert "Ottoline" not in pg_dump(exclude_messages=True)
 
 
-def test_deleting_a_memory_and_then_its_conversation_from_the_pages_leaves_nothing_in_the_whole_dump():
+def test_deleting_a_memory_and_then_its_conversation_from_the_pages_leaves_nothing_in_the_whole_dump(pg_dump):
     user = UserFactory()
     session = _say(user, DOG, JOB)
     _dream(user)

@@ -60,13 +60,15 @@ def main() -> int:
 
         dreamer.extract = slow_extract
     if args.slow_narrate:
-        original_narrate = dreamer.narrate
+        from dreaming.pipeline import deep
 
-        def slow_narrate(**kwargs):
-            time.sleep(args.slow_narrate)  # deep sleep narrates last, inside its transaction
-            return original_narrate(**kwargs)
+        original_diary_append = deep.diary_append
 
-        dreamer.narrate = slow_narrate
+        def slow_diary_append(**kwargs):
+            time.sleep(args.slow_narrate)  # deep sleep writes the diary last, inside its transaction
+            return original_diary_append(**kwargs)
+
+        deep.diary_append = slow_diary_append
     start_at = float(os.environ.get("RELIABILITY_START_AT") or 0)
     if start_at > time.time():
         time.sleep(start_at - time.time())

@@ -1,5 +1,8 @@
 """Deep-sleep test helper: a dreamer that answers compare from a script and records what it narrated."""
 from dreaming.protocol import Comparison
+from dreaming.providers.local_embedder import LocalEmbedder
+
+EMBEDDER = LocalEmbedder(dimensions=512)
 
 
 class ScriptedDreamer:

@@ -5,7 +5,7 @@ import pytest
 
 from dreaming.pipeline.deep import deep_sleep_all, deep_sleep_user
 from dreaming.memory.feedback import feedback_apply_pending
-from dreaming.models import Candidate, Feedback, Memory, MemoryDocument
+from dreaming.models import Candidate, DiaryEntry, Feedback, Memory, MemoryDocument
 from dreaming.providers.local_embedder import LocalEmbedder
 from dreaming.memory.tombstones import is_tombstoned
 from tests.factories import MemoryFactory, candidate_said
@@ -82,7 +82,9 @@ def test_reject_removes_the_memory_from_use_and_it_is_never_learned_again(user):
     assert memory.status == Memory.Status.ARCHIVED
     assert is_tombstoned(user=user, statement="User has a dog named Milo")
     assert "Milo" not in MemoryDocument.objects.get(user=user, persona=None).content
-    assert dreamer.narrated[0].forgotten == 1 and run.feedback_applied == 1
+    assert run.feedback_applied == 1
+    [line] = DiaryEntry.objects.get(user=user).lines  # the diary names what was let go
+    assert (line["kind"], line["memory_ids"]) == ("let_go", [memory.pk])
 
     again = candidate_said(user=user, quote="I have a dog named Milo", statement="User has a dog named Milo",
                            importance=0.9, said_at=NOW + timedelta(hours=10))

@@ -6,15 +6,13 @@ from django.utils import timezone
 
 from dreaming.pipeline.deep import deep_sleep_all, deep_sleep_user
 from dreaming.models import Candidate, DiaryEntry, DreamRun, Memory, MemoryDocument, MemorySettings, MemorySource
-from dreaming.providers.local_embedder import LocalEmbedder
 from dreaming.memory.tombstones import tombstone_add
 from tests.factories import ChatSessionFactory, MemoryFactory, MemorySourceFactory, MessageFactory, candidate_said
-from tests.support.deep import ScriptedDreamer
+from tests.support.deep import EMBEDDER, ScriptedDreamer
 
 pytestmark = pytest.mark.django_db
 
 NOW = datetime(2026, 3, 10, 3, 0, tzinfo=dt_timezone.utc)
-EMBEDDER = LocalEmbedder(dimensions=512)
 
 
 def memory_with_embedding(**fields) -> Memory:
@@ -114,7 +112,8 @@ def test_a_contradiction_supersedes_the_old_memory_with_validity_dates(user):
     assert tokyo.valid_from == moved_said and tokyo.valid_to is None
     assert (run.promoted, run.superseded) == (1, 1)
     assert dreamer.compared == [(["User moved to Tokyo"], ["User lives in Shanghai"])]
-    assert dreamer.narrated[0].changed == [("User lives in Shanghai", "User moved to Tokyo")]
+    [line] = DiaryEntry.objects.get(user=user).lines
+    assert line["kind"] == "changed" and line["texts"] == ["User lives in Shanghai", "User moved to Tokyo"]
 
 
 def test_a_weak_contradiction_waits_in_the_pool_and_supersedes_nothing(user):
@@ -242,16 +241,16 @@ def test_the_night_is_written_to_the_diary_naming_its_memories(user):
     assert entry.run_id == run.pk and entry.night == (NOW - timedelta(hours=12)).date()
     assert "User has a dog named Milo" in entry.narrative
     assert list(entry.memories.all()) == [memory]
-    assert dreamer.narrated[0].language == "en"
+    assert entry.language == "en" and entry.lines[0]["memory_ids"] == [memory.pk]
 
 
 def test_a_chinese_night_is_narrated_in_chinese(user):
     candidate_said(user=user, quote="我养了一只狗叫米洛", statement="用户养了一只叫米洛的狗",
                    importance=0.8, said_at=NOW - timedelta(hours=3))
-    dreamer = ScriptedDreamer()
-    run_night(user, dreamer=dreamer)
-    assert dreamer.narrated[0].language == "zh"
-    assert dreamer.narrated[0].learned == ["用户养了一只叫米洛的狗"]
+    run_night(user)
+    entry = DiaryEntry.objects.get(user=user)
+    assert entry.language == "zh"
+    assert entry.narrative == "我记住了 1 件新事：\n- “用户养了一只叫米洛的狗”"
 
 
 def test_memory_md_is_rendered_after_deep_sleep(user):

@@ -16,6 +16,7 @@ from dreaming.pipeline.light import light_sleep_sweep
 from dreaming.pipeline.units import night_progress, unit_finish, units_claim, units_plan, units_work
 from dreaming.protocol import ProviderUnavailable
 from dreaming.providers.local import LocalDreamer
+from dreaming.providers.local_embedder import LocalEmbedder
 from tests.factories import UserFactory, candidate_said
 from tests.stress.workload import sessions_seed, worker_start
 
@@ -114,24 +115,26 @@ def test_parallel_lanes_share_the_units_and_no_user_is_processed_twice(settings)
     units_plan(phase="deep")
 
     class Remote(LocalDreamer):
-        calls_network = True  # pretend: the lanes run in threads as they do for a remote model
-        active = 0
-        most = 0
-        lock = threading.Lock()
+        calls_network = True  # the lanes run in threads, as they do for a remote model
 
-        def narrate(self, **kwargs):
-            with Remote.lock:
-                Remote.active += 1
-                Remote.most = max(Remote.most, Remote.active)
+    class SlowEmbedder(LocalEmbedder):
+        """Embedding each night's statements takes a while; counts the nights in flight at once."""
+
+        lock, active, most = threading.Lock(), 0, 0
+
+        def embed(self, texts, **kwargs):
+            with SlowEmbedder.lock:
+                SlowEmbedder.active += 1
+                SlowEmbedder.most = max(SlowEmbedder.most, SlowEmbedder.active)
             time.sleep(0.05)
             try:
-                return super().narrate(**kwargs)
+                return super().embed(texts, **kwargs)
             finally:
-                with Remote.lock:
-                    Remote.active -= 1
+                with SlowEmbedder.lock:
+                    SlowEmbedder.active -= 1
 
-    report = units_work(phase="deep", worker="w1", dreamer=Remote())
-    assert report.done == 9 and Remote.most > 1
+    report = units_work(phase="deep", worker="w1", dreamer=Remote(), embedder=SlowEmbedder(dimensions=settings.EMBEDDING_DIM))
+    assert report.done == 9 and SlowEmbedder.most > 1
     runs = DreamRun.objects.filter(phase="deep", user__in=users)
     assert runs.count() == 9 and len(set(runs.values_list("user_id", flat=True))) == 9
     assert Memory.objects.filter(user__in=users).count() == 9
