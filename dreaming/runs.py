@@ -17,7 +17,7 @@ from dreaming.models import DreamRun
 from dreaming.reports import run_log
 
 # JSON counters ({"document": 3, ...}) merged key by key; everything else is a number column.
-_DICT_COUNTERS = {"skipped_by_kind"}
+_DICT_COUNTERS = {"skipped_by_kind", "sensitive_by_kind"}
 
 
 def run_start(

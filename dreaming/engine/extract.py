@@ -5,7 +5,8 @@ For each user turn:
    ("…, but I live in Ohio", "…，我还喜欢读书");
 2. keep a clause only when it is the user saying something about themself: a first-person subject
    and a disclosure verb, not a question, a hypothetical, a request to the assistant, a clause about
-   the task at hand, small talk without content, or sensitive content (health, religion, credentials);
+   the task at hand, small talk without content, or a sensitive clause (sensitive.py: health, religion,
+   id numbers, credentials ... — taken out of the turn before anything else reads it);
 3. quote = the verbatim clause (a substring of the message), statement = the clause in the third
    person, with category and importance from rules;
 4. keep the ten most important per session.
@@ -23,7 +24,7 @@ from dreaming.engine import resolve
 from dreaming.engine.language import CJK_RE, content_tokens, in_own_words, sentences
 from dreaming.engine.third_person import conjugate, to_third_person_en
 from dreaming.providers.base import ExtractedCandidate, Turn
-from dreaming.sensitive import sensitive_category
+from dreaming.sensitive import redact_sensitive, sensitive_category
 
 MAX_CANDIDATES = 10
 
@@ -339,9 +340,6 @@ def _turn_clauses(
             echoed = answers.echoed_statement(previous_assistant) if echo else None
             if echoed:
                 add(echo.group("echo"), echoed, en.category_en(echoed), is_zh=False, initiated=False)
-        # Sensitive content is judged on the whole sentence: "I take insulin, my doctor says…" drops it all.
-        if sensitive_category(sentence):
-            continue
         if is_zh:
             if zh.ZH_HYPOTHETICAL_RE.search(sentence):
                 continue
@@ -419,7 +417,14 @@ def _turn_clauses(
     return found
 
 
+def _without_sensitive(turn: Turn) -> Turn:
+    # Light sleep has already taken the sensitive clauses out; the engine does it again for any other caller.
+    text = redact_sensitive(turn.content[:MAX_CHARS_READ], anyone=turn.role != "user").text
+    return turn if text == turn.content else replace(turn, content=text)
+
+
 def extract_candidates(turns: list[Turn], *, limit: int = MAX_CANDIDATES) -> list[ExtractedCandidate]:
+    turns = [_without_sensitive(turn) for turn in turns]
     clauses: list[_Clause] = []
     previous_assistant: str | None = None
     seen: set[str] = set()
