@@ -217,14 +217,18 @@ _ORIENTATION_FALSE_EN_RE = re.compile(r"\b(?:went|go|going|came|come|drove|walke
                                       r"\bstraight\s+(?:home|to|away|after|back|up|a's|as)\b", re.IGNORECASE)
 _ORIENTATION_ZH_RE = re.compile(r"同性恋|双性恋|异性恋|无性恋|泛性恋|拉拉|出柜|跨性别|变性|性取向|性向|同志(?!们)|(?<![A-Za-z])gay(?![A-Za-z])")
 
+_PARTIES = (r"labou?r|tory|tories|republicans?|democrats?|conservatives?|liberals?|greens?|green\s+party|trump|biden|"
+            r"harris|brexit|remain|reform|the\s+\w+\s+party")
+# An opinion the user holds: a vote, support, membership, or calling themself one ("I'm a lifelong Democrat").
+# "a group of religious conservatives" is about other people, so a bare "conservatives" is not enough.
 _POLITICAL_EN_RE = re.compile(
-    r"\b(?:vot(?:e|ed|ing)\s+(?:for|against|labou?r|tory|tories|republican|democrat|conservative|liberal|green|"
-    r"reform|trump|biden|harris)|(?:registered\s+)?(?:democrat|republican|tory|socialist|communist|libertarian|anarchist|"
-    r"marxist|leftist|left-wing|right-wing|far-left|far-right|progressive|conservative|liberal)s?(?!\s+(?:arts?|"
-    r"with|about|amount|amounts|estimate|portion|use|dose|helping|approach|side)\b)|pro-(?:life|choice)|maga|"
-    r"member\s+of\s+the\s+[\w ]{1,30}\s+party|party\s+member|political\s+(?:views?|leanings?|opinions?|beliefs?)|"
-    r"my\s+politics|politically|(?:support|back)(?:s|ed)?\s+(?:the\s+)?(?:labou?r|tory|tories|republicans?|democrats?|"
-    r"conservatives?|liberals?|greens?|green\s+party|trump|biden|harris|brexit|remain|leave\s+campaign))\b",
+    rf"\b(?:vot(?:e|ed|ing)\s+(?:for\s+|against\s+)?(?:{_PARTIES})|(?:support|back)(?:s|ed|ing)?\s+(?:the\s+)?(?:{_PARTIES})|"
+    r"pro-(?:life|choice)|maga|member\s+of\s+the\s+[\w ]{1,30}\s+party|party\s+member|"
+    r"political\s+(?:views?|leanings?|opinions?|beliefs?)|my\s+politics|politically\s+(?:left|right|conservative|liberal)|"
+    r"(?:I'm|I’m|I\s+am|Im|I've\s+always\s+been|I\s+was|I\s+identify\s+as|I\s+consider\s+myself|as)\s+(?:a\s+|an\s+)?"
+    r"(?:\w+\s+)?(?:democrat|republican|tory|socialist|communist|libertarian|anarchist|marxist|leftist|left-wing|right-wing|"
+    r"far-left|far-right|progressive|conservative|liberal|labou?r\s+voter)(?!\s+(?:arts?|with|about|amount|estimate|"
+    r"portion|use|dose|approach|side)\b))\b",
     re.IGNORECASE,
 )
 _POLITICAL_ZH_RE = re.compile(
@@ -415,7 +419,7 @@ def _first_person_terms(text: str, term_re: re.Pattern, false_re: re.Pattern, *,
         after = re.split(r"[.!?\n]", text[m.end() : m.end() + _WINDOW_AFTER])[0]
         if false_re.search(before + m.group(0) + after):
             continue
-        if anyone or _FIRST_PERSON_EN_RE.search(before) or re.search(
+        if anyone or _FIRST_PERSON_EN_RE.search(before) or _FIRST_PERSON_EN_RE.match(m.group(0)) or re.search(
                 r"\b(?:I\s+have|I've\s+had|I\s+got|I'm\s+dealing)\b", after):
             yield m
 

@@ -114,9 +114,11 @@ _REACTION_RE = re.compile(
 MAX_CHARS_READ = 30_000
 
 
+# A greeting, thanks or yes / no and then a bare name: the name is the other side's ("Yep, John!"), not an answer.
 _VOCATIVE_RE = re.compile(
-    r"^\W*(?:thanks|thank you|thx|hi|hey|hello|wow|congrats|congratulations|aw+|oh|yes|yeah|sure|haha|sorry),?\s+"
-    r"[A-Z][a-z]+\W*$", re.IGNORECASE,
+    r"^\W*(?:thanks|thank you|thx|hi|hey|hello|wow|congrats|congratulations|aw+|oh|yes|yeah|yep|yup|yea|no|nope|nah|"
+    r"sure|ok|okay|right|exactly|absolutely|definitely|totally|true|indeed|of course|haha|lol|sorry),?\s+"
+    r"(?-i:[A-Z][a-z]+)\W*$", re.IGNORECASE,
 )
 
 
