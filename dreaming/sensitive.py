@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 SECRET = "[SECRET]"
 
@@ -237,23 +238,20 @@ _POLITICAL_ZH_RE = re.compile(
 )
 
 _ETHNICITY_EN_RE = re.compile(
-    r"(?:\b(?:of|with)\s+[A-Z]\w+(?:\s+[A-Z]\w+)?\s+(?:descent|heritage|ancestry|origin|roots)\b|"
-    r"\b(?:my\s+)?ethnic(?:ity|ally)?\b|\bmy\s+race\b|\bbiracial\b|\bmixed[-\s]race\b|\bhalf[-\s][A-Z][a-z]+\b|"
-    r"\b[A-Z][a-z]+-American\b|\b(?:african|asian|mexican|chinese|korean|japanese|indian|arab)\s+american\b|"
+    r"(?:\b(?:of|with)\s+(?-i:[A-Z]\w+(?:\s+[A-Z]\w+)?)\s+(?:descent|heritage|ancestry|origin|roots)\b|"
+    r"\b(?:my\s+)?ethnic(?:ity|ally)?\b|\bmy\s+race\b|\bbiracial\b|\bmixed[-\s]race\b|"
+    r"\b(?-i:[A-Z][a-z]+-American)\b|\b(?:african|asian|mexican|chinese|korean|japanese|indian|arab)\s+american\b|"
     r"\bnative\s+american\b|\bindigenous\b|\baboriginal\b|\bfirst\s+nations\b|\bhispanic\b|\blatin[oax]\b|\bcaucasian\b|"
-    r"\b(?:black|white|brown|asian)(?=\s*(?:[.!,]|$|and\b|(?:woman|man|guy|girl|person|people|family|british|american|"
-    r"kid|dude)\b)))",
+    # a colour or "half X" says an ethnicity only of a person said to be it: "I'm Black", not "my car is black"
+    r"(?:\b(?:I'm|I’m|I\s+am|Im|i'm|i\s+am|as\s+an?|my\s+(?:family|parents|mom|dad|mother|father)\s+(?:is|are|was|were))\s+"
+    r"(?:(?:a|an|proud|mostly|also)\s+)*(?:(?:black|white|brown|asian)(?=\s*(?:[.!,]|$|and\b|(?:woman|man|guy|girl|person|"
+    r"british|american|family)\b))|(?-i:half[-\s][A-Z][a-z]+))))",
     re.IGNORECASE,
 )
 _ETHNICITY_ZH_RE = re.compile(
     r"汉族|回族|藏族|维吾尔族|维族|蒙古族|壮族|苗族|满族|彝族|土家族|朝鲜族|侗族|瑶族|白族|傣族|黎族|哈萨克族|少数民族|"
     r"(?:我的)?民族是|混血"
 )
-# The person itself must be "I": "I'm half Japanese", not "the black cat", "a white wall", "black coffee".
-_ETHNICITY_SELF_EN_RE = re.compile(r"\b(?:I'm|I’m|I\s+am|Im|i'm|i\s+am|I\s+was\s+born|my\s+(?:family|parents|mom|dad|"
-                                   r"mother|father|ancestors|grandparents)\s+(?:is|are|were|was)|my\s+ethnicity|my\s+race|"
-                                   r"as\s+an?)\b", re.IGNORECASE)
-
 # --- identifiers: government ids, bank details, address, phone, e-mail ---------------------------
 
 # An id: letters and digits, groups joined by a dash or a space only when the next group has a digit.
@@ -286,11 +284,11 @@ _BANKISH_RE = re.compile(r"bank|account|acct|card|transfer|iban|银行|卡|账|�
 _STREET = (r"(?:street|st|road|rd|avenue|ave|lane|ln|drive|dr|boulevard|blvd|way|court|ct|place|pl|terrace|close|"
            r"crescent|square|sq|parkway|pkwy|highway|hwy|row|gardens|grove|walk|mews|strasse|straße|rue|via|calle)")
 _ADDRESS_EN_RE = re.compile(
-    rf"\b\d{{1,5}}[A-Za-z]?,?\s+(?:[A-Za-z][\w'.-]*\s+){{1,4}}{_STREET}\b\.?|"
-    r"\b(?:apt|apartment|flat|unit|suite)\s*#?\s*\d+[A-Za-z]?\b|"
-    r"\b(?:my\s+(?:home\s+|street\s+|mailing\s+|postal\s+)?address|I\s+live\s+at|we\s+live\s+at|my\s+(?:house|place|flat|"
-    r"apartment)\s+is\s+at|send\s+it\s+to|ship\s+it\s+to)\b[^.!?\n]*\d",
-    re.IGNORECASE,
+    # "42 Maple Street", "221B Baker St." (a name in capitals: "5 miles down the road" is no address)
+    rf"\b\d{{1,5}}[A-Za-z]?,?\s+(?:[A-Z][\w'.-]*\s+){{1,3}}(?i:{_STREET})\b\.?|"
+    r"(?i:\b(?:apt|apartment|flat|suite|unit\s*#)\s*#?\s*\d+[A-Za-z]?\b|"
+    r"\bmy\s+(?:home\s+|street\s+|mailing\s+|postal\s+)?address\s+(?:is|:)[^.!?\n]*\d|"
+    r"\b(?:I|we)\s+live\s+at\s+(?:number\s+|no\.?\s+)?\d)",
 )
 _ADDRESS_ZH_RE = re.compile(
     r"[\u4e00-\u9fff]{1,12}(?:路|街|大街|大道|巷|弄|胡同|里)\s*\d+\s*号|\d+\s*(?:号楼|栋|幢|单元|室|号院)|"
@@ -316,8 +314,9 @@ _NOT_A_VALUE = (r"(?:too|so|very|really|wrong|incorrect|correct|weak|strong|expi
                 r"safe|fine|ok|okay|easy|hard|simple|complicated|annoying|protected|encrypted|hashed|missing|empty|"
                 r"gone|lost|forgotten|a\s+pain|manager|managers|policy|field|length|strength|reset)\b")
 _CRED_NOUN_EN = (
-    r"(?:pass(?:word|wd|code|phrase)s?|pw|pwd|pin(?:\s*(?:code|number))?|log-?in(?:\s+details)?|credentials?|"
-    r"api[_\s-]?keys?|secret\s+keys?|(?:access|auth|api|bearer)\s+tokens?|security\s+answer|combination|combo|"
+    r"(?:pass(?:word|wd|code|phrase)s?|pw|pwd|pin(?:\s*(?:code|number))?|log-?in(?:\s+details)?|"
+    r"api[_\s-]?keys?|secret\s+keys?|(?:access|auth|api|bearer)\s+tokens?|security\s+answer|"
+    r"(?:lock|safe|locker|padlock|bike\s+lock)\s+(?:combination|combo)|"
     r"(?:door|gate|alarm|garage|lock|locker|safe|entry|building|keypad|access|wi-?fi|lockbox)\s+(?:code|key|pin)|"
     r"code\s+(?:for|to|of)\s+(?:the\s+|my\s+|our\s+)?(?:front\s+|back\s+|main\s+)?(?:door|gate|garage|alarm|safe|"
     r"building|lock|locker|lockbox|apartment|flat|house|wi-?fi))"
@@ -393,11 +392,11 @@ def _topic_spans(text: str, *, anyone: bool) -> list[tuple[int, int, str]]:
     """Health, religion, orientation, politics and ethnicity said about the user (or, with anyone=True, about
     anybody: the assistant's echo "your peanut allergy" is as telling as the user's own words)."""
     found = []
+    chinese = _CJK.search(text) is not None
     for kind, term_en, false_en, term_zh, false_zh in _TOPICS:
         for m in _first_person_terms(text, term_en, false_en, anyone=anyone):
-            if kind != "ethnicity" or anyone or _ETHNICITY_SELF_EN_RE.search(_sentence_around(text, m)):
-                found.append((*m.span(), kind))
-        for m in term_zh.finditer(text):
+            found.append((*m.span(), kind))
+        for m in term_zh.finditer(text) if chinese else ():
             clause = _sentence_around(text, m, stops="，。！？,.!?；;\n")
             if false_zh.search(clause):
                 continue
@@ -463,6 +462,8 @@ _ZH_SUBJECT_RE = re.compile(r"^\s*(?:[其但而且所以然后还有另外不过
 _LEADING_JOINT_RE = re.compile(r"^[\s,;:，；：、]*(?:(?:and|but|so|because|cause|since|though|although|plus|while|"
                                r"whereas|also|btw)\s+)?", re.IGNORECASE)
 _CJK = re.compile(r"[\u4e00-\u9fff]")
+# What follows a sensitive clause as its consequence is about it too: "I have asthma, so I carry an inhaler".
+_CAUSAL_RE = re.compile(r"^[\s,;]*(?:so|because|cause|since|therefore|which|that's\s+why|and\s+so)\b", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -490,6 +491,7 @@ def _sentences(text: str):
         yield start, len(text), len(text)
 
 
+@lru_cache(maxsize=2048)  # light sleep redacts a turn, then the local engine reads the same text again
 def redact_sensitive(text: str, *, anyone: bool = False) -> Redaction:
     """`text` without the clauses that disclose a sensitive kind; the rest kept verbatim.
 
@@ -511,7 +513,9 @@ def redact_sensitive(text: str, *, anyone: bool = False) -> Redaction:
         for c_start, c_end in _clauses(text, s_start, s_end):
             piece = text[c_start:c_end]
             hit = [k for a, b, k in spans if a < c_end and b > c_start]
-            continues = dropping and _CJK.search(piece) and not _ZH_SUBJECT_RE.match(_LEADING_JOINT_RE.sub("", piece))
+            continues = dropping and (
+                _CAUSAL_RE.match(piece) if not _CJK.search(piece)
+                else not _ZH_SUBJECT_RE.match(_LEADING_JOINT_RE.sub("", piece)))
             if hit or continues:
                 if not dropping:
                     kinds.append(hit[0] if hit else kinds[-1])
