@@ -63,6 +63,12 @@ def test_just_as_a_filler_is_still_dropped():
     assert "User moved to Porto" in _statements(("user", "I just moved to Porto."))
 
 
+def test_a_chinese_clause_without_a_subject_keeps_the_relative_it_continues():
+    statements = _statements(("user", "我妹妹在上海工作，喜欢画画。"), ("user", "我最近搬到了杭州，在一家游戏公司工作。"))
+    assert "用户的妹妹喜欢画画" in statements and "用户喜欢画画" not in statements
+    assert "用户在一家游戏公司工作" in statements  # the user's own continuation stays the user's
+
+
 def test_a_statement_about_a_relative_keeps_the_relative_as_its_subject():
     statements = _statements(("user", "My brother got married last Saturday."))
     assert statements == ["User's brother got married on 3 January 2026"]

@@ -22,7 +22,7 @@ from dreaming.engine import dates
 from dreaming.engine import english as en
 from dreaming.engine import resolve
 from dreaming.engine.language import CJK_RE, content_tokens, in_own_words, sentences
-from dreaming.engine.third_person import conjugate, to_third_person_en
+from dreaming.engine.third_person import _KIN_ZH, conjugate, to_third_person_en
 from dreaming.providers.base import ExtractedCandidate, Turn
 from dreaming.sensitive import redact_sensitive, sensitive_category
 
@@ -286,13 +286,18 @@ def _english_reading(
     return quote, statement, False
 
 
-def _chinese_reading(clause: str, *, after_first_person: bool) -> tuple[str, str] | None:
+# Who a Chinese clause is about: 我, or a relative of mine ("我妹妹在上海工作" is about the sister).
+_ZH_SUBJECT_RE = re.compile(rf"^我(?:的)?(?:{_KIN_ZH})|^我")
+
+
+def _chinese_reading(clause: str, *, subject: str | None) -> tuple[str, str] | None:
     quote = zh.zh_clause(clause)
     if quote:
         return quote, zh.zh_statement(quote)
-    if after_first_person and zh.ZH_CONTINUATION_RE.match(clause):
-        # "我最近搬到了杭州，在一家游戏公司工作": the second clause keeps the first one's 我.
-        implicit = zh.zh_clause("我" + clause)
+    if subject and zh.ZH_CONTINUATION_RE.match(clause):
+        # "我最近搬到了杭州，在一家游戏公司工作": the second clause keeps the first one's 我; "我妹妹在上海工作，
+        # 喜欢画画" keeps its 我妹妹 — it is the sister who likes painting.
+        implicit = zh.zh_clause(subject + clause)
         if implicit:
             return clause.rstrip("。！!~～ "), zh.zh_statement(implicit)
     return None
@@ -345,13 +350,15 @@ def _turn_clauses(
         if is_zh:
             if zh.ZH_HYPOTHETICAL_RE.search(sentence):
                 continue
-            after_first_person = False
+            subject = None
             for c_start, c_end in _split_clauses(text, s_start, s_end, zh.ZH_CLAUSE_SPLIT_RE):
                 clause = text[c_start:c_end]
-                reading = _chinese_reading(clause, after_first_person=after_first_person) or zh.zh_value(clause)
+                reading = _chinese_reading(clause, subject=subject) or zh.zh_value(clause)
                 if reading is None and first_sentence and c_start == s_start and zh.ZH_OPENING_STATE_RE.match(clause):
                     reading = (clause, "用户" + clause.rstrip("。！!~～ "))
-                after_first_person = reading is not None
+                named = _ZH_SUBJECT_RE.match(reading[0]) if reading else None
+                # a clause with its own 我… sets the subject; one read as a continuation keeps the one before
+                subject = None if reading is None else named.group(0) if named else subject or "我"
                 if reading:
                     add(reading[0], reading[1], zh.category_zh(reading[0]), is_zh=True, initiated=volunteered)
             continue
