@@ -491,7 +491,7 @@ def _sentences(text: str):
         yield start, len(text), len(text)
 
 
-@lru_cache(maxsize=2048)  # light sleep redacts a turn, then the local engine reads the same text again
+@lru_cache(maxsize=256)  # light sleep redacts a session's turns, then the local engine reads the same texts again
 def redact_sensitive(text: str, *, anyone: bool = False) -> Redaction:
     """`text` without the clauses that disclose a sensitive kind; the rest kept verbatim.
 

@@ -14,7 +14,7 @@ from dreaming.context import memory_md_render
 from dreaming.deep import deep_sleep_user
 from dreaming.light import light_sleep_sweep
 from dreaming.models import Candidate, DiaryEntry, DreamRun, LLMCall, Memory, MemoryDocument, MemorySource
-from dreaming.sensitive import KINDS, redact_sensitive, sensitive_category
+from dreaming.sensitive import KINDS, mask_secrets, redact_sensitive, sensitive_category
 from tests.factories import UserFactory
 from tests.fake_openai import default_chat_answer
 
@@ -115,6 +115,7 @@ def test_the_sensitive_clause_is_taken_out_and_the_rest_of_the_turn_kept(kind, t
 def test_ordinary_talk_is_left_whole(text):  # words near a sensitive kind, saying nothing sensitive
     assert sensitive_category(text) is None
     assert redact_sensitive(text).text == text
+    assert mask_secrets(text) == text
 
 
 # --- through real nights ----------------------------------------------------------------------------------
