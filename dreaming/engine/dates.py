@@ -5,9 +5,9 @@ later says nothing about when. The statement (never the quote, which stays the u
 date worked out from the message time: yesterday / last night → "on 7 May 2023", last week → "in the
 week before 8 May 2023", last Friday → "on 5 May 2023", last month → "in April 2023", three days ago →
 "on 5 May 2023", two weeks ago → "two weeks before 8 May 2023"; Chinese 昨天 → "5月7日", 上个月 →
-"2023年4月". Plans keep their words ("next week", "tomorrow"), which is how deep sleep knows they are plans,
-and get the date they point at beside them: "next month (June 2023)", "tomorrow (9 May 2023)",
-"moving in March" → "in March 2024", 下个月 → "下个月（2023年6月）". Without a message time nothing changes.
+"2023年4月". Plans keep their words ("next week", "tomorrow", "this weekend"; see _RELATIVE_EN_RE): weekly
+consolidation dates them once outdated; a month named in a plan gets the year it falls in ("moving to Osaka
+in March" said in May 2023 → "in March 2024"). Without a message time nothing changes.
 """
 from __future__ import annotations
 
@@ -92,59 +92,15 @@ _RELATIVE_ZH = (
 )
 
 
-# Plans: the words stay (scoring.PLAN_WORDS reads them), the date they point at is added in brackets.
-_FUTURE_EN_RE = re.compile(
-    r"\b(?:(?P<dat>the day after tomorrow)|(?P<tomorrow>tomorrow)|next (?P<unit>week|weekend|month|year)"
-    r"|next (?P<weekday>mon|tue|wed|thu|fri|sat|sun)(?:day|sday|nesday|rsday|urday)?"
-    r"|in (?P<count>\d+|an?|one|two|three|four|five|six|seven|eight|nine|ten) (?P<cunit>day|week|month|year)s?)\b"
-    r"(?!\s*\()",
-    re.IGNORECASE,
-)
+# A month named in a plan ("moving to Osaka in March") is the next one of that name.
 _MONTH_EN_RE = re.compile(r"\bin (?P<m>" + "|".join(MONTHS) + r")\b(?!,? \d)")
 # A statement about what the user is going to do: "is moving", "will start", "going to", "plans to".
 _PLANNED_EN_RE = re.compile(r"\b(?:is|are|am)\s+(?:\w+\s+)?\w+ing\b|\bwill\b|\bgoing to\b|\bplan|\bnext\b", re.I)
 
 
-def _future_en(m: re.Match, day: date) -> str:
-    said = m.group(0)
-    if m.group("dat") or m.group("tomorrow"):
-        return f"{said} ({day_text(day + timedelta(days=2 if m.group('dat') else 1))})"
-    if m.group("unit"):
-        unit = m.group("unit").lower()
-        if unit == "month":
-            ahead = _month_shift(day, 1)
-            return f"{said} ({MONTHS[ahead.month - 1]} {ahead.year})"
-        if unit == "year":
-            return f"{said} ({day.year + 1})"
-        return f"{said} (the {unit} after {day_text(day)})"
-    if m.group("weekday"):
-        ahead = (_WEEKDAYS[m.group("weekday").lower()[:3]] - day.weekday()) % 7 or 7
-        return f"{said} ({day_text(day + timedelta(days=ahead))})"
-    count = m.group("count").lower()
-    number = int(count) if count.isdigit() else _NUMBERS.get(count, 1)
-    unit = m.group("cunit").lower()
-    if unit == "day":
-        return f"{said} ({day_text(day + timedelta(days=number))})"
-    if unit == "week":
-        return f"{said} (around {day_text(day + timedelta(weeks=number))})"
-    if unit == "month":
-        ahead = _month_shift(day, number)
-        return f"{said} ({MONTHS[ahead.month - 1]} {ahead.year})"
-    return f"{said} ({day.year + number})"
-
-
 def _planned_month(m: re.Match, day: date) -> str:
     month = MONTHS.index(m.group("m")) + 1
     return f"{m.group(0)} {day.year if month >= day.month else day.year + 1}"
-
-
-_FUTURE_ZH = (
-    (re.compile(r"后天(?!（)"), lambda d: f"后天（{(d + timedelta(days=2)).month}月{(d + timedelta(days=2)).day}日）"),
-    (re.compile(r"明天(?!（)"), lambda d: f"明天（{(d + timedelta(days=1)).month}月{(d + timedelta(days=1)).day}日）"),
-    (re.compile(r"下(?:个)?(?:周|星期|礼拜)(?!（)"), lambda d: f"{{}}（{d.year}年{d.month}月{d.day}日的后一周）"),
-    (re.compile(r"下个月(?!（)"), lambda d: f"下个月（{_month_shift(d, 1).year}年{_month_shift(d, 1).month}月）"),
-    (re.compile(r"明年(?!（)"), lambda d: f"明年（{d.year + 1}年）"),
-)
 
 
 def time_phrase_en(lead: str) -> str | None:
@@ -183,11 +139,8 @@ def absolute_dates(statement: str, *, said_at: datetime | None, chinese: bool = 
     if chinese:
         for pattern, render in _RELATIVE_ZH:
             statement = pattern.sub(lambda _m: render(day), statement)
-        for pattern, render in _FUTURE_ZH:
-            statement = pattern.sub(lambda m: render(day).replace("{}", m.group(0)), statement)
         return statement
     statement = _RELATIVE_EN_RE.sub(lambda m: _english(m, day), statement)
-    statement = _FUTURE_EN_RE.sub(lambda m: _future_en(m, day), statement)
     if _PLANNED_EN_RE.search(statement):
         statement = _MONTH_EN_RE.sub(lambda m: _planned_month(m, day), statement)
     return statement
@@ -198,10 +151,8 @@ def with_date(statement: str, *, lead: str, said_at: datetime | None) -> str:
     went to a council meeting" → "User went to a council meeting on 5 May 2023") is added to it."""
     plan = plan_phrase_en(lead)
     if plan:
-        # "Next month I'm having an art show" → "User is having an art show next month (June 2023)"
-        if not re.search(rf"\b{plan}\b", statement, re.I):
-            statement = f"{statement.rstrip(' .!')} {plan}"
-        return absolute_dates(statement, said_at=said_at)
+        # "Next month I'm having an art show" → "User is having an art show next month", message time or not
+        return statement if re.search(rf"\b{plan}\b", statement, re.I) else f"{statement.rstrip(' .!')} {plan}"
     if said_at is None:
         return statement
     resolved = absolute_dates(statement, said_at=said_at)
