@@ -119,3 +119,12 @@ def test_the_remote_model_is_told_the_day_each_turn_was_said():
     assert "(said on 2026-01-11, a Sunday)\n[seq=3] user:" in transcript
     assert transcript.count("(said on") == 2
     assert '"yesterday" → "on 9 January 2026"' in system["content"]
+
+
+def test_what_is_left_of_a_sentence_once_its_sensitive_clause_is_gone_says_nothing_on_its_own():
+    statements = _statements(("user", "I want to but I'm a 45 year old who was an alcoholic."))
+    assert statements == []  # not "User wants to"
+
+
+def test_only_after_a_new_subject_belongs_to_that_subjects_verb():
+    assert "User doesn't remember they only have a pic" in _statements(("user", "I don't remember I only have a pic"))

@@ -830,7 +830,10 @@ _CONTRAST_JUST_RE = re.compile(r"(?P<neg>(?:n't|\bnot|\bnever|\bno)\b[^,;.!?]*?\
 
 def en_statement(quote: str) -> str:
     text = re.sub(r"(?<=n't|not) just\b", " only", quote, flags=re.I)  # "I don't just cook": more than cooking
-    text = _CONTRAST_JUST_RE.sub(lambda m: f"{m.group('neg')}, only ", text)
+    text = _CONTRAST_JUST_RE.sub(
+        # "I don't remember, I only have a pic": an "only" after a new subject belongs to that subject's verb
+        lambda m: m.group(0) if re.search(r"\b(?:I|i|you|he|she|we|they|it)$", m.group("neg"))
+        else f"{m.group('neg')}, only ", text)
     text = _EN_FILLER_WORDS_RE.sub("", text)
     text = re.sub(r"\s+by\s+myself\s*$", " alone", text)  # "I live in a condo by myself"
     text = re.sub(r"(?<!\bof)(?<!\bfor)(?<!\bwith)\s+myself\s*$", "", text)  # "proud of myself" keeps its object

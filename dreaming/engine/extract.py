@@ -198,7 +198,9 @@ def _says_something(rest: str) -> bool:
     return bool([w for w in content_tokens(rest) if w not in en.PRONOUN_ONLY])
 
 
-_EMPTY_STATEMENT_RE = re.compile(r"^User (?:goes|does|has|gets|makes|takes|is|was|did|had|can't|can|will|works|tries|knows)$")
+_EMPTY_STATEMENT_RE = re.compile(r"^User (?:goes|does|has|gets|makes|takes|is|was|did|had|can't|can|will|works|tries|knows)$"
+                                 # "I want to but …" once the rest of the sentence was taken out: "User wants to"
+                                 r"|^User (?:[\w']+ ){1,3}to$")
 
 
 def _english_reading(
