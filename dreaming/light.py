@@ -384,8 +384,8 @@ def turns_prepare(*, messages: list[Message]) -> tuple[list[Turn], dict[int, tup
 def session_triage(*, masked: list[Turn], sendable: list[Turn], dreamer: Dreamer, ctx: CallContext) -> TriageResult:
     """The rule pre-check skips obvious cases for free; otherwise the dreamer decides.
 
-    The local dreamer *is* the rule engine, so it gets no separate pre-check. The pre-check runs on
-    the whole masked conversation (it never leaves the machine); the model sees only sendable turns.
+    The local dreamer *is* the rule engine, so it gets no separate pre-check. Light sleep passes the
+    same turns (sensitive clauses out, secrets masked) as `masked` and `sendable`.
     """
     if getattr(dreamer, "name", "") != "local":
         obvious = triage_precheck(turns=masked)
