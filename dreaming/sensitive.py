@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from functools import lru_cache
+from itertools import pairwise
 
 SECRET = "[SECRET]"
 
@@ -478,7 +479,7 @@ class Redaction:
 
 def _clauses(text: str, start: int, end: int) -> list[tuple[int, int]]:
     cuts = [start] + [m.start() for m in _CLAUSE_START_RE.finditer(text, start, end) if m.start() > start] + [end]
-    return [(a, b) for a, b in zip(cuts, cuts[1:]) if b > a]
+    return [(a, b) for a, b in pairwise(cuts) if b > a]
 
 
 def _sentences(text: str):

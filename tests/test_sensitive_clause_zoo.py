@@ -5,7 +5,8 @@ MEMORY.md, diary or log line — and the harmless fact said beside it is still l
 import json
 import logging
 import re
-from datetime import datetime, timedelta, timezone as tz
+from datetime import datetime, timedelta
+from datetime import timezone as tz
 
 import pytest
 
@@ -47,8 +48,8 @@ ZOO_EN = [
     ("credential", "The password is tulip-garden-9 and I'm learning Portuguese.", ["tulip-garden", "password"],
      "Portuguese"),
     ("credential", "I have a dog named Biscuit. My password is hunter2.", ["hunter2", "password"], "Biscuit"),
-    ("credential", "My Netflix login is jen.dolan@example.com and the password starts with Tr0ub, I'm a big fan of "
-     "K-dramas.", ["Tr0ub", "jen.dolan", "login"], "K-dramas"),
+    ("credential", ("My Netflix login is jen.dolan@example.com and the password starts with Tr0ub, I'm a big fan of "
+                    "K-dramas."), ["Tr0ub", "jen.dolan", "login"], "K-dramas"),
 ]
 ZOO_ZH = [
     ("health", "我最近养了一只柯基叫豆豆，我对花生过敏。", ["过敏", "花生"], "豆豆"),
