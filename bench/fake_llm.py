@@ -25,6 +25,8 @@ def transcript_turns(text: str) -> list[Turn]:
     turns: list[list] = []
     for line in body.splitlines():
         match = _LINE.match(line)
+        if line.startswith("(said on "):
+            continue  # the day the next turns were said
         if match:
             turns.append([int(match.group(1)), match.group(2), match.group(3)])
         elif turns:

@@ -71,6 +71,8 @@ class DreamRun(models.Model):
     sessions_skipped = models.PositiveIntegerField(default=0)
     skipped_by_kind = models.JSONField(default=dict, blank=True)
     sensitive_dropped = models.PositiveIntegerField(default=0)
+    # {"health": 2, "phone": 1, ...}: the sensitive clauses (and candidates) kept out, by kind (sensitive.KINDS).
+    sensitive_by_kind = models.JSONField(default=dict, blank=True)
     candidates_created = models.PositiveIntegerField(default=0)
     unverified_rejected = models.PositiveIntegerField(default=0)
     tombstoned_dropped = models.PositiveIntegerField(default=0)

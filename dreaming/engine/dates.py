@@ -5,8 +5,9 @@ later says nothing about when. The statement (never the quote, which stays the u
 date worked out from the message time: yesterday / last night → "on 7 May 2023", last week → "in the
 week before 8 May 2023", last Friday → "on 5 May 2023", last month → "in April 2023", three days ago →
 "on 5 May 2023", two weeks ago → "two weeks before 8 May 2023"; Chinese 昨天 → "5月7日", 上个月 →
-"2023年4月". Plans keep their words ("next week", "tomorrow", "this weekend"; see _RELATIVE_EN_RE).
-Without a message time nothing changes.
+"2023年4月". Plans keep their words ("next week", "tomorrow", "this weekend"; see _RELATIVE_EN_RE): weekly
+consolidation dates them once outdated; a month named in a plan gets the year it falls in ("moving to Osaka
+in March" said in May 2023 → "in March 2024"). Without a message time nothing changes.
 """
 from __future__ import annotations
 
@@ -91,6 +92,17 @@ _RELATIVE_ZH = (
 )
 
 
+# A month named in a plan ("moving to Osaka in March") is the next one of that name.
+_MONTH_EN_RE = re.compile(r"\bin (?P<m>" + "|".join(MONTHS) + r")\b(?!,? \d)")
+# A statement about what the user is going to do: "is moving", "will start", "going to", "plans to".
+_PLANNED_EN_RE = re.compile(r"\b(?:is|are|am)\s+(?:\w+\s+)?\w+ing\b|\bwill\b|\bgoing to\b|\bplan|\bnext\b", re.I)
+
+
+def _planned_month(m: re.Match, day: date) -> str:
+    month = MONTHS.index(m.group("m")) + 1
+    return f"{m.group(0)} {day.year if month >= day.month else day.year + 1}"
+
+
 def time_phrase_en(lead: str) -> str | None:
     """The time said right before a clause ("Yep. Last Friday, " → "Last Friday"); a time further back
     ("I went shopping yesterday and found out ") belongs to another clause."""
@@ -101,7 +113,7 @@ def time_phrase_en(lead: str) -> str | None:
 
 
 # A plan's time said before the "I" ("Next month I'm having an art show"): kept in the statement as said, which is
-# how deep sleep knows it is a plan (dreaming.scoring.PLAN_WORDS).
+# how deep sleep knows it is a plan (dreaming.memory.scoring.PLAN_WORDS).
 FUTURE_LEAD_RE = re.compile(
     r"\b(?:next (?:week|weekend|month|year|summer|winter|spring|fall|autumn|monday|tuesday|wednesday|thursday|friday|"
     r"saturday|sunday)|this (?:coming )?(?:weekend|summer|winter|spring|fall|autumn|friday|saturday|sunday)|"
@@ -128,7 +140,10 @@ def absolute_dates(statement: str, *, said_at: datetime | None, chinese: bool = 
         for pattern, render in _RELATIVE_ZH:
             statement = pattern.sub(lambda _m: render(day), statement)
         return statement
-    return _RELATIVE_EN_RE.sub(lambda m: _english(m, day), statement)
+    statement = _RELATIVE_EN_RE.sub(lambda m: _english(m, day), statement)
+    if _PLANNED_EN_RE.search(statement):
+        statement = _MONTH_EN_RE.sub(lambda m: _planned_month(m, day), statement)
+    return statement
 
 
 def with_date(statement: str, *, lead: str, said_at: datetime | None) -> str:

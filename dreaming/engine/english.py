@@ -627,7 +627,20 @@ _APPOSITIVE_RE = re.compile(
                 "snake|lizard|ferret|son|daughter|kid|baby|brother|sister|husband|wife|partner|boyfriend|girlfriend|"
                 "mom|dad|mother|father|grandma|grandpa|best friend|friend|nephew|niece|cousin|aunt|uncle"}
 )
-_NOT_NAMES = frozenset("thanks thank yes yeah yep yup wow well hey oh sure okay cool nice aww haha hello hi".split())
+# Words that open a sentence with a capital letter and are no one's name ("Also, my partner …").
+_NOT_NAMES = frozenset(
+    """thanks thank yes yeah yep yup wow well hey oh sure okay cool nice aww haha hello hi also anyway anyways
+    besides plus still then now today tonight yesterday tomorrow lately recently meanwhile however maybe perhaps
+    sometimes btw ps and but so though although because since after before once again first second third
+    finally last next soon later here there yet instead otherwise indeed actually""".split()
+)
+
+
+def is_a_name(word: str) -> bool:
+    """A capitalised word that can be a name: not a discourse word ("Also", "Yep", "Honestly", "Anyway") that a
+    sentence happens to open with."""
+    low = word.lower().strip(" ,.!?")
+    return bool(low) and low not in _NOT_NAMES and not low.endswith("ly") and not LEAD_FILLER_RE.fullmatch(low + ",")
 
 
 def appositive_name(sentence: str) -> tuple[str, str] | None:
@@ -635,8 +648,8 @@ def appositive_name(sentence: str) -> tuple[str, str] | None:
     if not m:
         return None
     name, x = (m.group("name"), m.group("x")) if m.group("name") else (m.group("name2"), m.group("x2"))
-    if name.lower() in _NOT_NAMES or name.lower().endswith("ly"):
-        return None  # "Thankfully, my son is ok"
+    if not is_a_name(name):
+        return None  # "Thankfully, my son is ok", "Also, my partner Sam and I …"
     quote = m.group(0).rstrip(" ,.!")
     return quote, f"User's {x} is named {name}"
 
@@ -810,8 +823,18 @@ def trailing_dropped(text: str) -> str:
     return _EN_TRAILING_RE.sub("", text)
 
 
+# "I don't have kids just pets": after a negation, "just" / "only" before what the user does have means "only", and
+# must stay ("User doesn't have kids, only pets"), where elsewhere it is a filler ("I just moved"); so does "not just".
+_CONTRAST_JUST_RE = re.compile(r"(?P<neg>(?:n't|\bnot|\bnever|\bno)\b[^,;.!?]*?\w)\s*,?\s+(?:just|only)\s+(?=\w)", re.I)
+
+
 def en_statement(quote: str) -> str:
-    text = _EN_FILLER_WORDS_RE.sub("", quote)
+    text = re.sub(r"(?<=n't|not) just\b", " only", quote, flags=re.I)  # "I don't just cook": more than cooking
+    text = _CONTRAST_JUST_RE.sub(
+        # "I don't remember, I only have a pic": an "only" after a new subject belongs to that subject's verb
+        lambda m: m.group(0) if re.search(r"\b(?:I|i|you|he|she|we|they|it)$", m.group("neg"))
+        else f"{m.group('neg')}, only ", text)
+    text = _EN_FILLER_WORDS_RE.sub("", text)
     text = re.sub(r"\s+by\s+myself\s*$", " alone", text)  # "I live in a condo by myself"
     text = re.sub(r"(?<!\bof)(?<!\bfor)(?<!\bwith)\s+myself\s*$", "", text)  # "proud of myself" keeps its object
     text = _EN_TRAILING_RE.sub("", text)

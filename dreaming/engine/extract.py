@@ -5,7 +5,8 @@ For each user turn:
    ("…, but I live in Ohio", "…，我还喜欢读书");
 2. keep a clause only when it is the user saying something about themself: a first-person subject
    and a disclosure verb, not a question, a hypothetical, a request to the assistant, a clause about
-   the task at hand, small talk without content, or sensitive content (health, religion, credentials);
+   the task at hand, small talk without content, or a sensitive clause (sensitive.py: health, religion,
+   id numbers, credentials ... — taken out of the turn before anything else reads it);
 3. quote = the verbatim clause (a substring of the message), statement = the clause in the third
    person, with category and importance from rules;
 4. keep the ten most important per session.
@@ -21,9 +22,9 @@ from dreaming.engine import dates
 from dreaming.engine import english as en
 from dreaming.engine import resolve
 from dreaming.engine.language import CJK_RE, content_tokens, in_own_words, sentences
-from dreaming.engine.third_person import conjugate, to_third_person_en
+from dreaming.engine.third_person import _KIN_ZH, conjugate, to_third_person_en
 from dreaming.protocol import ExtractedCandidate, Turn
-from dreaming.engine.sensitive import sensitive_category
+from dreaming.engine.sensitive import redact_sensitive, sensitive_category
 
 MAX_CANDIDATES = 10
 
@@ -113,9 +114,11 @@ _REACTION_RE = re.compile(
 MAX_CHARS_READ = 30_000
 
 
+# A greeting, thanks or yes / no and then a bare name: the name is the other side's ("Yep, John!"), not an answer.
 _VOCATIVE_RE = re.compile(
-    r"^\W*(?:thanks|thank you|thx|hi|hey|hello|wow|congrats|congratulations|aw+|oh|yes|yeah|sure|haha|sorry),?\s+"
-    r"[A-Z][a-z]+\W*$", re.IGNORECASE,
+    r"^\W*(?:thanks|thank you|thx|hi|hey|hello|wow|congrats|congratulations|aw+|oh|yes|yeah|yep|yup|yea|no|nope|nah|"
+    r"sure|ok|okay|right|exactly|absolutely|definitely|totally|true|indeed|of course|haha|lol|sorry),?\s+"
+    r"(?-i:[A-Z][a-z]+)\W*$", re.IGNORECASE,
 )
 
 
@@ -195,7 +198,9 @@ def _says_something(rest: str) -> bool:
     return bool([w for w in content_tokens(rest) if w not in en.PRONOUN_ONLY])
 
 
-_EMPTY_STATEMENT_RE = re.compile(r"^User (?:goes|does|has|gets|makes|takes|is|was|did|had|can't|can|will|works|tries|knows)$")
+_EMPTY_STATEMENT_RE = re.compile(r"^User (?:goes|does|has|gets|makes|takes|is|was|did|had|can't|can|will|works|tries|knows)$"
+                                 # "I want to but …" once the rest of the sentence was taken out: "User wants to"
+                                 r"|^User (?:[\w']+ ){1,3}to$")
 
 
 def _english_reading(
@@ -283,13 +288,18 @@ def _english_reading(
     return quote, statement, False
 
 
-def _chinese_reading(clause: str, *, after_first_person: bool) -> tuple[str, str] | None:
+# Who a Chinese clause is about: 我, or a relative of mine ("我妹妹在上海工作" is about the sister).
+_ZH_SUBJECT_RE = re.compile(rf"^我(?:的)?(?:{_KIN_ZH})|^我")
+
+
+def _chinese_reading(clause: str, *, subject: str | None) -> tuple[str, str] | None:
     quote = zh.zh_clause(clause)
     if quote:
         return quote, zh.zh_statement(quote)
-    if after_first_person and zh.ZH_CONTINUATION_RE.match(clause):
-        # "我最近搬到了杭州，在一家游戏公司工作": the second clause keeps the first one's 我.
-        implicit = zh.zh_clause("我" + clause)
+    if subject and zh.ZH_CONTINUATION_RE.match(clause):
+        # "我最近搬到了杭州，在一家游戏公司工作": the second clause keeps the first one's 我; "我妹妹在上海工作，
+        # 喜欢画画" keeps its 我妹妹 — it is the sister who likes painting.
+        implicit = zh.zh_clause(subject + clause)
         if implicit:
             return clause.rstrip("。！!~～ "), zh.zh_statement(implicit)
     return None
@@ -339,19 +349,18 @@ def _turn_clauses(
             echoed = answers.echoed_statement(previous_assistant) if echo else None
             if echoed:
                 add(echo.group("echo"), echoed, en.category_en(echoed), is_zh=False, initiated=False)
-        # Sensitive content is judged on the whole sentence: "I take insulin, my doctor says…" drops it all.
-        if sensitive_category(sentence):
-            continue
         if is_zh:
             if zh.ZH_HYPOTHETICAL_RE.search(sentence):
                 continue
-            after_first_person = False
+            subject = None
             for c_start, c_end in _split_clauses(text, s_start, s_end, zh.ZH_CLAUSE_SPLIT_RE):
                 clause = text[c_start:c_end]
-                reading = _chinese_reading(clause, after_first_person=after_first_person) or zh.zh_value(clause)
+                reading = _chinese_reading(clause, subject=subject) or zh.zh_value(clause)
                 if reading is None and first_sentence and c_start == s_start and zh.ZH_OPENING_STATE_RE.match(clause):
                     reading = (clause, "用户" + clause.rstrip("。！!~～ "))
-                after_first_person = reading is not None
+                named = _ZH_SUBJECT_RE.match(reading[0]) if reading else None
+                # a clause with its own 我… sets the subject; one read as a continuation keeps the one before
+                subject = None if reading is None else named.group(0) if named else subject or "我"
                 if reading:
                     add(reading[0], reading[1], zh.category_zh(reading[0]), is_zh=True, initiated=volunteered)
             continue
@@ -419,7 +428,14 @@ def _turn_clauses(
     return found
 
 
+def _without_sensitive(turn: Turn) -> Turn:
+    # Light sleep has already taken the sensitive clauses out; the engine does it again for any other caller.
+    text = redact_sensitive(turn.content[:MAX_CHARS_READ], anyone=turn.role != "user").text
+    return turn if text == turn.content else replace(turn, content=text)
+
+
 def extract_candidates(turns: list[Turn], *, limit: int = MAX_CANDIDATES) -> list[ExtractedCandidate]:
+    turns = [_without_sensitive(turn) for turn in turns]
     clauses: list[_Clause] = []
     previous_assistant: str | None = None
     seen: set[str] = set()

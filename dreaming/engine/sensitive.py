@@ -1,10 +1,12 @@
 """Sensitive-content rules, English and Chinese.
 
-Two jobs, both deterministic and offline:
+Three jobs, all deterministic and offline:
 - `mask_secrets` replaces credentials (API keys, tokens, private keys, passwords, card numbers) with
   "[SECRET]" before any text leaves for a remote model or reaches a diary.
-- `sensitive_category` says whether a piece of text discloses something about the user that must never
-  become a memory: "health", "religion" or "credential".
+- `redact_sensitive` takes out every clause that discloses what privacy law treats as sensitive or
+  identifying (see KINDS) and keeps the rest of the text verbatim: "my new cat is called Pixel and I'm
+  allergic to peanuts" → "my new cat is called Pixel". The clauses taken out are counted per kind.
+- `sensitive_category` says whether a piece of text holds such a disclosure at all (its first kind).
 
 The health and religion rules look for first-person disclosure ("I have diabetes", "我在吃抗抑郁药")
 rather than any mention of a topic, so "I went to the gym" or "my dog is sick of the rain" stay ordinary.
@@ -12,6 +14,9 @@ rather than any mention of a topic, so "I went to the gym" or "my dog is sick of
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
+from functools import lru_cache
+from itertools import pairwise
 
 SECRET = "[SECRET]"
 
@@ -45,7 +50,7 @@ _TOKEN_RE = re.compile("|".join(f"(?:{p})" for p in _TOKEN_PATTERNS))
 
 # "password is X", "password: X", "pwd=X", "PIN 1234", "api_key = X", "密码是X", "验证码：123456".
 _LABELLED_SECRET_RE = re.compile(
-    r"(?P<label>(?:\b(?:my\s+)?(?:pass(?:word|wd|code|phrase)?|pwd|pin(?:\s*code)?|api[_\s-]?key|secret(?:[_\s-]?key)?|"
+    r"(?P<label>(?:\b(?:my\s+)?(?:pass(?:word|wd|code|phrase)?|pwd|pw|pin(?:\s*code)?|api[_\s-]?key|secret(?:[_\s-]?key)?|"
     r"access[_\s-]?token|auth[_\s-]?token|token|private[_\s-]?key|otp|verification\s+code|security\s+code|cvv|cvc)\b)"
     r"|(?:密码|口令|密钥|秘钥|验证码|支付密码|登录密码|银行卡密码|PIN码|pin码))"
     r"(?P<sep>\s*(?:is|was|are|=|:|：|是|为|:=|->|来着是|就是)?\s*[\"'“‘「]?)"
@@ -88,9 +93,18 @@ def _mask_card(match: re.Match) -> str:
     return match.group(0)
 
 
+def _looks_like_a_value(match: re.Match) -> bool:
+    value = match.group("value").rstrip(".…")
+    if value.lower() in _NOT_A_SECRET_VALUE or value == SECRET or len(value) < 3:
+        return False
+    if match.group("sep").strip(" \"'“‘「"):
+        return True  # "password is X", "pw: X", "密码是X"
+    # No "is" / ":" between them: "PIN 4821", "password hunter2" — but not "password manager", "token expired".
+    return bool(re.search(r"\d", value)) or not re.fullmatch(r"[A-Za-z]+|[a-z][a-z-]*", value)
+
+
 def _mask_labelled(match: re.Match) -> str:
-    value = match.group("value")
-    if value.lower() in _NOT_A_SECRET_VALUE or value == SECRET:
+    if not _looks_like_a_value(match):
         return match.group(0)
     return f"{match.group('label')}{match.group('sep')}{SECRET}"
 
@@ -156,20 +170,6 @@ _WINDOW_BEFORE = 45
 _WINDOW_AFTER = 30
 
 
-def _first_person_near(text: str, term_re: re.Pattern, false_re: re.Pattern) -> bool:
-    """A term with the user's first person shortly before it (or right after), within one sentence."""
-    for m in term_re.finditer(text):
-        before = re.split(r"[.!?\n]", text[max(0, m.start() - _WINDOW_BEFORE) : m.start()])[-1]
-        after = re.split(r"[.!?\n]", text[m.end() : m.end() + _WINDOW_AFTER])[0]
-        window = before + m.group(0) + after
-        if false_re.search(window):
-            continue
-        if _FIRST_PERSON_EN_RE.search(before) or re.search(r"\b(?:I\s+have|I've\s+had|I\s+got|I'm\s+dealing)\b",
-                                                              after):
-            return True
-    return False
-
-
 _HEALTH_ZH_RE = re.compile(
     r"(?:抑郁症?|焦虑症|躁郁|双相|精神分裂|强迫症|多动症|自闭症|失眠症?|自杀|自残|轻生|"
     r"糖尿病|癌症?|肿瘤|化疗|放疗|白血病|艾滋|HIV|乙肝|肝炎|哮喘|癫痫|关节炎|偏头痛|高血压|心脏病|中风|"
@@ -205,62 +205,328 @@ _RELIGION_ZH_RE = re.compile(
     r"寺庙|烧香|菩萨)"
 )
 
+
+# --- the other kinds privacy law names: orientation, political opinion, ethnicity ------------------
+
+_ORIENTATION_EN_RE = re.compile(
+    r"\b(?:gay|lesbian|bisexual|bi(?=\s*(?:[.!,]|$|and\b))|queer|pansexual|asexual|homosexual|heterosexual|"
+    r"transgender|trans\s+(?:man|woman|guy|girl|person)|non-?binary|genderqueer|lgbtq?\+?|sexual\s+orientation|"
+    r"sexuality|came\s+out\s+(?:as|to\s+(?:my|our|the)\s+\w+)|coming\s+out\s+(?:as|to)|out\s+of\s+the\s+closet|"
+    r"straight(?=\s*(?:[.!,]|$|and\b|(?:guy|man|woman|girl)\b)))",
+    re.IGNORECASE,
+)
+_ORIENTATION_FALSE_EN_RE = re.compile(r"\b(?:went|go|going|came|come|drove|walked|ran|head(?:ed)?)\s+straight\b|"
+                                      r"\bstraight\s+(?:home|to|away|after|back|up|a's|as)\b", re.IGNORECASE)
+_ORIENTATION_ZH_RE = re.compile(r"同性恋|双性恋|异性恋|无性恋|泛性恋|拉拉|出柜|跨性别|变性|性取向|性向|同志(?!们)|(?<![A-Za-z])gay(?![A-Za-z])")
+
+_PARTIES = (r"labou?r|tory|tories|republicans?|democrats?|conservatives?|liberals?|greens?|green\s+party|trump|biden|"
+            r"harris|brexit|remain|reform|the\s+\w+\s+party")
+# An opinion the user holds: a vote, support, membership, or calling themself one ("I'm a lifelong Democrat").
+# "a group of religious conservatives" is about other people, so a bare "conservatives" is not enough.
+_POLITICAL_EN_RE = re.compile(
+    rf"\b(?:vot(?:e|ed|ing)\s+(?:for\s+|against\s+)?(?:{_PARTIES})|(?:support|back)(?:s|ed|ing)?\s+(?:the\s+)?(?:{_PARTIES})|"
+    r"pro-(?:life|choice)|maga|member\s+of\s+the\s+[\w ]{1,30}\s+party|party\s+member|"
+    r"political\s+(?:views?|leanings?|opinions?|beliefs?)|my\s+politics|politically\s+(?:left|right|conservative|liberal)|"
+    r"(?:I'm|I’m|I\s+am|Im|I've\s+always\s+been|I\s+was|I\s+identify\s+as|I\s+consider\s+myself|as)\s+(?:a\s+|an\s+)?"
+    r"(?:\w+\s+)?(?:democrat|republican|tory|socialist|communist|libertarian|anarchist|marxist|leftist|left-wing|right-wing|"
+    r"far-left|far-right|progressive|conservative|liberal|labou?r\s+voter)(?!\s+(?:arts?|with|about|amount|estimate|"
+    r"portion|use|dose|approach|side)\b))\b",
+    re.IGNORECASE,
+)
+_POLITICAL_ZH_RE = re.compile(
+    r"党员|入党|共产党|国民党|民进党|民主党|共和党|工党|保守党|政治立场|政治观点|政治倾向|投票给|投了[\u4e00-\u9fff]{0,6}一票|"
+    r"左派|右派|自由派|保守派|支持[\u4e00-\u9fff]{0,6}(?:党|总统|候选人)"
+)
+
+_ETHNICITY_EN_RE = re.compile(
+    r"(?:\b(?:of|with)\s+(?-i:[A-Z]\w+(?:\s+[A-Z]\w+)?)\s+(?:descent|heritage|ancestry|origin|roots)\b|"
+    r"\b(?:my\s+)?ethnic(?:ity|ally)?\b|\bmy\s+race\b|\bbiracial\b|\bmixed[-\s]race\b|"
+    r"\b(?-i:[A-Z][a-z]+-American)\b|\b(?:african|asian|mexican|chinese|korean|japanese|indian|arab)\s+american\b|"
+    r"\bnative\s+american\b|\bindigenous\b|\baboriginal\b|\bfirst\s+nations\b|\bhispanic\b|\blatin[oax]\b|\bcaucasian\b|"
+    # a colour or "half X" says an ethnicity only of a person said to be it: "I'm Black", not "my car is black"
+    r"(?:\b(?:I'm|I’m|I\s+am|Im|i'm|i\s+am|as\s+an?|my\s+(?:family|parents|mom|dad|mother|father)\s+(?:is|are|was|were))\s+"
+    r"(?:(?:a|an|proud|mostly|also)\s+)*(?:(?:black|white|brown|asian)(?=\s*(?:[.!,]|$|and\b|(?:woman|man|guy|girl|person|"
+    r"british|american|family)\b))|(?-i:half[-\s][A-Z][a-z]+))))",
+    re.IGNORECASE,
+)
+_ETHNICITY_ZH_RE = re.compile(
+    r"汉族|回族|藏族|维吾尔族|维族|蒙古族|壮族|苗族|满族|彝族|土家族|朝鲜族|侗族|瑶族|白族|傣族|黎族|哈萨克族|少数民族|"
+    r"(?:我的)?民族是|混血"
+)
+# --- identifiers: government ids, bank details, address, phone, e-mail ---------------------------
+
+# An id: letters and digits, groups joined by a dash or a space only when the next group has a digit.
+_ID_VALUE = r"(?=[A-Za-z-]{0,4}\d)[A-Za-z0-9]+(?:[ -][A-Za-z]*\d[A-Za-z0-9]*)*"
+_GOV_ID_EN_RE = re.compile(
+    r"\b(?:passport|national\s+(?:id|identity|insurance)|(?:personal|citizen)\s+id|id\s+card|(?:driver'?s?|driving|drivers)\s+"
+    r"licen[cs]e|licen[cs]e|social\s+security|ssn|sin|tax\s+(?:id|file)|tfn|nino|medicare|nhs|aadhaar|"
+    r"residence\s+permit|visa)(?:\s+(?:card\s+)?(?:number|no\.?|num|#|id))?\s*(?:is|was|:|=|-|reads|of)?\s*"
+    rf"(?P<v>{_ID_VALUE})",
+    re.IGNORECASE,
+)
+_SSN_RE = re.compile(r"(?<!\d)\d{3}-\d{2}-\d{4}(?!\d)")
+_CN_ID_RE = re.compile(r"(?<![0-9A-Za-z])[1-9]\d{5}(?:18|19|20)\d{2}(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01])\d{3}[\dXx]"
+                       r"(?![0-9A-Za-z])")
+_GOV_ID_ZH_RE = re.compile(r"(?:身份证|护照|驾照|驾驶证|社保卡?|医保卡|居住证|签证|港澳通行证)(?:号码?|编号)?(?:是|为|：|:|就是)?\s*"
+                           r"[A-Za-z0-9]{5,}")
+
+_IBAN_RE = re.compile(r"\b[A-Z]{2}\d{2}(?:[ ]?[A-Z0-9]){11,30}\b")
+_BANK_LABEL_RE = re.compile(
+    r"(?:\b(?:bank\s+account|account|acct|routing|sort\s+code|iban|swift|bic|card|debit\s+card|credit\s+card|"
+    r"bank\s+details?)(?:\s+(?:number|no\.?|num|#|code))?\s*(?:is|was|:|=)?\s*|"
+    r"(?:银行卡|银行账户|银行账号|卡号|账号|账户|户号|开户行|储蓄卡|信用卡|借记卡)(?:号码?|是|为|：|:|\s)*)"
+    r"(?P<v>\d[\d -]{5,30}\d)",
+    re.IGNORECASE,
+)
+# A long digit run where the words say it is an account or a card: "招商银行 6225 8812 3456 7890 123".
+_LONG_DIGITS_RE = re.compile(r"(?<![\d-])\d(?:[ -]?\d){11,29}(?![\d-])")
+_BANKISH_RE = re.compile(r"bank|account|acct|card|transfer|iban|银行|卡|账|户|转账|汇款", re.IGNORECASE)
+
+_STREET = (r"(?:street|st|road|rd|avenue|ave|lane|ln|drive|dr|boulevard|blvd|way|court|ct|place|pl|terrace|close|"
+           r"crescent|square|sq|parkway|pkwy|highway|hwy|row|gardens|grove|walk|mews|strasse|straße|rue|via|calle)")
+_ADDRESS_EN_RE = re.compile(
+    # "42 Maple Street", "221B Baker St." (a name in capitals: "5 miles down the road" is no address)
+    rf"\b\d{{1,5}}[A-Za-z]?,?\s+(?:[A-Z][\w'.-]*\s+){{1,3}}(?i:{_STREET})\b\.?|"
+    r"(?i:\b(?:apt|apartment|flat|suite|unit\s*#)\s*#?\s*\d+[A-Za-z]?\b|"
+    r"\bmy\s+(?:home\s+|street\s+|mailing\s+|postal\s+)?address\s+(?:is|:)[^.!?\n]*\d|"
+    r"\b(?:I|we)\s+live\s+at\s+(?:number\s+|no\.?\s+)?\d)",
+)
+_ADDRESS_ZH_RE = re.compile(
+    r"[\u4e00-\u9fff]{1,12}(?:路|街|大街|大道|巷|弄|胡同|里)\s*\d+\s*号|\d+\s*(?:号楼|栋|幢|单元|室|号院)|"
+    r"(?:地址|住址|家住|家在|住在)(?:是|为|：|:)?[^，。！？,!?\n]*\d+\s*(?:号|室|栋|幢|单元|楼|弄)"
+)
+
+_EMAIL_RE = re.compile(r"[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+")
+_PHONE_PATTERN_RE = re.compile(
+    r"(?<![\w+])\+\d{1,3}[\s.-]?\(?\d{1,4}\)?(?:[\s.-]?\d{2,4}){2,4}(?!\d)|"
+    r"(?<!\d)\(\d{3}\)\s?\d{3}[\s.-]?\d{4}(?!\d)|(?<![\d-])\d{3}[-.]\d{3}[-.]\d{4}(?![\d-])|"
+    r"(?<!\d)1[3-9]\d(?:[\s-]?\d{4}){2}(?!\d)"
+)
+_PHONE_LABEL_RE = re.compile(
+    r"(?:\b(?:phone|cell|mobile|tel|telephone|landline|whatsapp|my\s+number|call\s+me|text\s+me|reach\s+me)\b"
+    r"|手机|电话|联系方式|微信号?)[^\d\n]{0,20}(?P<v>\+?\d[\d ()-]{5,18}\d)",
+    re.IGNORECASE,
+)
+
+# --- credentials, with or without a label --------------------------------------------------------
+
+_NOT_A_VALUE = (r"(?:too|so|very|really|wrong|incorrect|correct|weak|strong|expired|required|changed|reset|not|"
+                r"different|the\s+same|case[-\s]sensitive|long|short|saved|stored|working|broken|invalid|valid|secure|"
+                r"safe|fine|ok|okay|easy|hard|simple|complicated|annoying|protected|encrypted|hashed|missing|empty|"
+                r"gone|lost|forgotten|a\s+pain|manager|managers|policy|field|length|strength|reset)\b")
+_CRED_NOUN_EN = (
+    r"(?:pass(?:word|wd|code|phrase)s?|pw|pwd|pin(?:\s*(?:code|number))?|log-?in(?:\s+details)?|"
+    r"api[_\s-]?keys?|secret\s+keys?|(?:access|auth|api|bearer)\s+tokens?|security\s+answer|"
+    r"(?:lock|safe|locker|padlock|bike\s+lock)\s+(?:combination|combo)|"
+    r"(?:door|gate|alarm|garage|lock|locker|safe|entry|building|keypad|access|wi-?fi|lockbox)\s+(?:code|key|pin)|"
+    r"code\s+(?:for|to|of)\s+(?:the\s+|my\s+|our\s+)?(?:front\s+|back\s+|main\s+)?(?:door|gate|garage|alarm|safe|"
+    r"building|lock|locker|lockbox|apartment|flat|house|wi-?fi))"
+)
 _CREDENTIAL_EN_RE = re.compile(
-    r"\b(?:pass(?:word|wd|code|phrase)s?|pwd|pin(?:\s*code)?|api[_\s-]?keys?|secret\s+keys?|access\s+tokens?|"
-    r"auth\s+tokens?|private\s+keys?|2fa|otp|one[-\s]time\s+code|verification\s+code|security\s+(?:code|question)|"
-    r"cvv|cvc|credit\s+card\s+number|card\s+number|social\s+security\s+number|ssn|bank\s+account\s+number|"
-    r"routing\s+number|login\s+credentials?|credentials?)\b",
+    rf"\b{_CRED_NOUN_EN}(?:\s+(?:for|to|of|on)\s+(?:the\s+|my\s+|our\s+)?[\w-]+(?:\s+[\w-]+)?)?"
+    rf"(?:\s*(?:is|was|are|were|'s|’s|=|:|：|->)\s*(?!{_NOT_A_VALUE})[^\s.,!?]"
+    r"|\s+(?:starts?|begins?|ends?|contains?)\s+(?:with|in)\b)",
     re.IGNORECASE,
 )
 _CREDENTIAL_ZH_RE = re.compile(
-    r"(?:密码|口令|密钥|秘钥|验证码|支付密码|银行卡号|卡号|身份证号|社保号|PIN码|安全码|登录凭证|账号密码|私钥)"
+    r"(?:密码|口令|密钥|秘钥|私钥|验证码|门禁(?:码|密码|卡号)?|开门密码|[Pp][Ii][Nn]码|(?:wifi|WiFi|WIFI|无线)密码|安全码|"
+    r"登录密码|支付密码|账号密码)(?:都)?(?:是|为|：|:|就是|设的是|设成了?|改成了?|(?:的)?(?:前|后)[\u4e00-\u9fff\d]{1,3}位(?:是)?|"
+    r"开头是|结尾是)\s*\S|"
+    r"(?:密码|验证码|门禁码|口令)[A-Za-z0-9]{3,}"
 )
 
 
-# Cheap test first: most text has nothing that could be a secret.
-_SECRETISH_RE = re.compile(
-    r"[A-Za-z0-9+/_\-]{32,}|\d[\d -]{11,}\d|-----BEGIN|\bsk-|\bgh[pousr]_|github_pat_|\bAKIA|\bASIA|\bxox|"
-    r"\bAIza|\beyJ|[Bb]earer\s|://[^\s/@]*:[^\s/@]*@|_(?:live|test)_"
+def _secret_spans(text: str) -> list[tuple[int, int]]:
+    """Where mask_secrets would mask a token, key or labelled value."""
+    spans = [m.span() for m in _TOKEN_RE.finditer(text)]
+    spans += [m.span() for m in _LABELLED_SECRET_RE.finditer(text) if _looks_like_a_value(m)]
+    spans += [m.span() for m in _HEX_RE.finditer(text)]
+    spans += [m.span() for m in _B64_RE.finditer(text) if _mask_b64(m) == SECRET]
+    return spans
+
+
+def _iban_ok(value: str) -> bool:
+    value = value.replace(" ", "")
+    moved = value[4:] + value[:4]
+    digits = "".join(str(int(ch, 36)) for ch in moved)
+    return 15 <= len(value) <= 34 and int(digits) % 97 == 1
+
+
+def _identifier_spans(text: str) -> list[tuple[int, int, str]]:
+    found: list[tuple[int, int, str]] = []
+    found += [(*m.span(), "email") for m in _EMAIL_RE.finditer(text)]
+    found += [(*m.span(), "phone") for m in _PHONE_PATTERN_RE.finditer(text)]
+    found += [(*m.span(), "phone") for m in _PHONE_LABEL_RE.finditer(text)]
+    found += [(*m.span(), "government_id") for regex in (_SSN_RE, _CN_ID_RE, _GOV_ID_ZH_RE) for m in regex.finditer(text)]
+    found += [(*m.span(), "government_id") for m in _GOV_ID_EN_RE.finditer(text)
+              if len(re.sub(r"\W", "", m.group("v"))) >= 5]
+    found += [(*m.span(), "financial") for m in _IBAN_RE.finditer(text) if _iban_ok(m.group(0))]
+    found += [(*m.span(), "financial") for m in _BANK_LABEL_RE.finditer(text)
+              if len(re.sub(r"\D", "", m.group("v"))) >= 6]
+    found += [(*m.span(), "financial") for m in _CARD_RE.finditer(text) if _mask_card(m) == SECRET]
+    for m in _LONG_DIGITS_RE.finditer(text):
+        if _BANKISH_RE.search(text[max(0, m.start() - 30) : m.end() + 10]):
+            found.append((*m.span(), "financial"))
+    found += [(*m.span(), "address") for regex in (_ADDRESS_EN_RE, _ADDRESS_ZH_RE) for m in regex.finditer(text)]
+    found += [(*m.span(), "credential") for regex in (_CREDENTIAL_EN_RE, _CREDENTIAL_ZH_RE) for m in regex.finditer(text)]
+    found += [(a, b, "credential") for a, b in _secret_spans(text)]
+    return found
+
+
+# --- spans of every kind, then clauses -----------------------------------------------------------
+
+KINDS = ("health", "religion", "sexual_orientation", "political", "ethnicity", "government_id", "financial",
+         "address", "phone", "email", "credential")
+
+_NEVER = re.compile(r"(?!x)x")
+# (kind, English terms, English false friends, Chinese terms, Chinese false friends)
+_TOPICS = (
+    ("health", _HEALTH_TERM_EN_RE, _HEALTH_FALSE_EN_RE, _HEALTH_ZH_RE, _HEALTH_ZH_FALSE_RE),
+    ("religion", _RELIGION_TERM_EN_RE, _RELIGION_FALSE_EN_RE, _RELIGION_ZH_RE, _NEVER),
+    ("sexual_orientation", _ORIENTATION_EN_RE, _ORIENTATION_FALSE_EN_RE, _ORIENTATION_ZH_RE, _NEVER),
+    ("political", _POLITICAL_EN_RE, _NEVER, _POLITICAL_ZH_RE, _NEVER),
+    ("ethnicity", _ETHNICITY_EN_RE, _NEVER, _ETHNICITY_ZH_RE, _NEVER),
 )
 
 
-def _has_secret(text: str) -> bool:
-    if SECRET in text:
-        return True
-    if _SECRETISH_RE.search(text) is None and _LABELLED_SECRET_RE.search(text) is None:
-        return False
-    return mask_secrets(text) != text
+def _topic_spans(text: str, *, anyone: bool) -> list[tuple[int, int, str]]:
+    """Health, religion, orientation, politics and ethnicity said about the user (or, with anyone=True, about
+    anybody: the assistant's echo "your peanut allergy" is as telling as the user's own words)."""
+    found = []
+    chinese = _CJK.search(text) is not None
+    for kind, term_en, false_en, term_zh, false_zh in _TOPICS:
+        for m in _first_person_terms(text, term_en, false_en, anyone=anyone):
+            found.append((*m.span(), kind))
+        for m in term_zh.finditer(text) if chinese else ():
+            clause = _sentence_around(text, m, stops="，。！？,.!?；;\n")
+            if false_zh.search(clause):
+                continue
+            if anyone or _zh_first_person_before(text, m):
+                found.append((*m.span(), kind))
+    return found
+
+
+def _sentence_around(text: str, m: re.Match, stops: str = ".!?\n") -> str:
+    start = max((text.rfind(ch, 0, m.start()) for ch in stops), default=-1) + 1
+    ends = [i for i in (text.find(ch, m.end()) for ch in stops) if i >= 0]
+    return text[start : min(ends) if ends else len(text)]
+
+
+def _first_person_terms(text: str, term_re: re.Pattern, false_re: re.Pattern, *, anyone: bool = False):
+    """Each term with the user's first person shortly before it (or "I have" right after), within one sentence."""
+    for m in term_re.finditer(text):
+        before = re.split(r"[.!?\n]", text[max(0, m.start() - _WINDOW_BEFORE) : m.start()])[-1]
+        after = re.split(r"[.!?\n]", text[m.end() : m.end() + _WINDOW_AFTER])[0]
+        if false_re.search(before + m.group(0) + after):
+            continue
+        if anyone or _FIRST_PERSON_EN_RE.search(before) or _FIRST_PERSON_EN_RE.match(m.group(0)) or re.search(
+                r"\b(?:I\s+have|I've\s+had|I\s+got|I'm\s+dealing)\b", after):
+            yield m
+
+
+def _zh_first_person_before(text: str, m: re.Match) -> bool:
+    """我 / 本人 / 自己 within the same clause shortly before the term ("我最近在吃抗抑郁药")."""
+    before = re.split(r"[，。！？,.!?；;\n]", text[max(0, m.start() - 12) : m.start()])[-1]
+    return bool(_ZH_FIRST_PERSON_RE.search(before) or _ZH_FIRST_PERSON_RE.search(m.group(0)))
+
+
+def sensitive_spans(text: str, *, anyone: bool = False) -> list[tuple[int, int, str]]:
+    """(start, end, kind) of every sensitive piece of `text`, in order."""
+    if not text:
+        return []
+    return sorted(_identifier_spans(text) + _topic_spans(text, anyone=anyone))
 
 
 def sensitive_category(text: str) -> str | None:
-    """'credential', 'health' or 'religion' when `text` discloses such content about the user, else None."""
+    """The first sensitive kind `text` discloses about the user (see KINDS), else None."""
     if not text:
         return None
-    if _CREDENTIAL_EN_RE.search(text) or _CREDENTIAL_ZH_RE.search(text) or _has_secret(text):
+    if SECRET in text:
         return "credential"
-    if _is_health(text):
-        return "health"
-    if _is_religion(text):
-        return "religion"
-    return None
+    spans = sensitive_spans(text)
+    return spans[0][2] if spans else None
 
 
-def _is_health(text: str) -> bool:
-    if _first_person_near(text, _HEALTH_TERM_EN_RE, _HEALTH_FALSE_EN_RE):
-        return True
-    return _zh_first_person_near(text, _HEALTH_ZH_RE) and not _HEALTH_ZH_FALSE_RE.search(text)
+# Sentences end at . ! ? (before a space or the end: "bob@x.com" and "3.5" stay whole) and at Chinese stops.
+_SENTENCE_END_RE = re.compile(r"[.!?…]+(?=\s|$)|[。！？；\n]+")
+_SUBJECT_EN = (r"(?:I|I'm|I’m|Im|I've|I’ve|I'd|I’d|I'll|I’ll|i|i'm|my|My|me|we|We|our|Our|he|He|she|She|they|They|"
+               r"his|His|her|Her|their|Their|it|It|it's|It's|the|The|this|This|that|That|there|There|your|Your|"
+               r"you|You|a|A|an|An)")
+# Where one clause ends and the next begins: a comma or a conjunction before a new subject in English, every
+# comma in Chinese. The separator belongs to the clause after it, so taking a clause out takes its "and" with it.
+_CLAUSE_START_RE = re.compile(
+    rf"(?:\s*[,;]\s*(?:(?:and|but|so|because|cause|since|though|although|plus|while|also|btw|by\s+the\s+way)\s+)?"
+    rf"|\s+(?:and|but|so|because|cause|since|though|although|plus|while|whereas|also|btw)\s+|\s+[-–—]\s+)(?={_SUBJECT_EN}\b)"
+    r"|[，；]|(?<=[\u4e00-\u9fff])\s*[,;]|[,;](?=\s*[\u4e00-\u9fff])"
+)
+_ZH_SUBJECT_RE = re.compile(r"^\s*(?:[其但而且所以然后还有另外不过可是]{0,4})(?:我|你|他|她|它|这|那|咱|大家|[A-Za-z]+|[\u4e00-\u9fff]{1,3}(?:说|叫|是))")
+_LEADING_JOINT_RE = re.compile(r"^[\s,;:，；：、]*(?:(?:and|but|so|because|cause|since|though|although|plus|while|"
+                               r"whereas|also|btw)\s+)?", re.IGNORECASE)
+_CJK = re.compile(r"[\u4e00-\u9fff]")
+# What follows a sensitive clause as its consequence is about it too: "I have asthma, so I carry an inhaler".
+_CAUSAL_RE = re.compile(r"^[\s,;]*(?:so|because|cause|since|therefore|which|that's\s+why|and\s+so)\b", re.IGNORECASE)
 
 
-def _zh_first_person_near(text: str, term_re: re.Pattern) -> bool:
-    """我 / 本人 / 自己 within the same clause shortly before the term ("我最近在吃抗抑郁药")."""
-    for m in term_re.finditer(text):
-        before = re.split(r"[，。！？,.!?；;\n]", text[max(0, m.start() - 12) : m.start()])[-1]
-        if _ZH_FIRST_PERSON_RE.search(before) or _ZH_FIRST_PERSON_RE.search(m.group(0)):
-            return True
-    return False
+@dataclass(frozen=True)
+class Redaction:
+    text: str  # what may be read further: the sensitive clauses taken out, everything else verbatim
+    kinds: tuple[str, ...] = ()  # one per run of clauses taken out, in order
+
+    @property
+    def dropped(self) -> int:
+        return len(self.kinds)
 
 
-def _is_religion(text: str) -> bool:
-    if _first_person_near(text, _RELIGION_TERM_EN_RE, _RELIGION_FALSE_EN_RE):
-        return True
-    return _zh_first_person_near(text, _RELIGION_ZH_RE)
+def _clauses(text: str, start: int, end: int) -> list[tuple[int, int]]:
+    cuts = [start] + [m.start() for m in _CLAUSE_START_RE.finditer(text, start, end) if m.start() > start] + [end]
+    return [(a, b) for a, b in pairwise(cuts) if b > a]
+
+
+def _sentences(text: str):
+    """(start, end of the words, end with the end mark) of each sentence."""
+    start = 0
+    for m in _SENTENCE_END_RE.finditer(text):
+        yield start, m.start(), m.end()
+        start = m.end()
+    if start < len(text):
+        yield start, len(text), len(text)
+
+
+@lru_cache(maxsize=256)  # light sleep redacts a session's turns, then the local engine reads the same texts again
+def redact_sensitive(text: str, *, anyone: bool = False) -> Redaction:
+    """`text` without the clauses that disclose a sensitive kind; the rest kept verbatim.
+
+    1. find every sensitive span in the whole text (judged with its sentence, so the "I" three words
+       before "allergic" still counts);
+    2. cut each sentence into clauses at a comma or conjunction before a new subject (every comma in Chinese);
+    3. drop each clause a span touches, and in Chinese the subject-less clauses that continue one
+       ("我有糖尿病，每天打胰岛素");
+    4. glue the kept clauses back; a sentence with nothing kept goes with its end mark.
+    """
+    spans = sensitive_spans(text, anyone=anyone)
+    if not spans:
+        return Redaction(text)
+    kinds: list[str] = []
+    out = ""
+    for s_start, s_end, s_next in _sentences(text):
+        kept = ""
+        dropping = False
+        for c_start, c_end in _clauses(text, s_start, s_end):
+            piece = text[c_start:c_end]
+            hit = [k for a, b, k in spans if a < c_end and b > c_start]
+            continues = dropping and (
+                _CAUSAL_RE.match(piece) if not _CJK.search(piece)
+                else not _ZH_SUBJECT_RE.match(_LEADING_JOINT_RE.sub("", piece)))
+            if hit or continues:
+                if not dropping:
+                    kinds.append(hit[0] if hit else kinds[-1])
+                dropping = True
+                continue
+            dropping = False
+            kept += _LEADING_JOINT_RE.sub("", piece) if not kept.strip() and c_start > s_start else piece
+        if not kept.strip():
+            continue
+        if out and not out[-1].isspace() and not kept[0].isspace() and not _CJK.match(kept[0]):
+            out += " "
+        out += kept + text[s_end:s_next]
+    return Redaction(out.strip() if kinds else text, tuple(kinds))

@@ -44,7 +44,7 @@ from dreaming.protocol import (
 )
 from dreaming.pipeline.runs import run_add, run_finish, run_start, runs_fail_abandoned
 from dreaming.memory.scoring import specificity
-from dreaming.engine.sensitive import mask_secrets, sensitive_category
+from dreaming.engine.sensitive import mask_secrets, redact_sensitive, sensitive_category
 from dreaming.memory.tombstones import is_tombstoned, tombstoned_digests
 from dreaming.pipeline.triage_rules import triage_precheck
 from dreaming.engine.quotes import normalize_for_match, quote_in_message
@@ -74,11 +74,16 @@ class SessionOutcome:
     processed_seq: int = 0
     candidates: list[Candidate] = field(default_factory=list)
     sensitive_dropped: int = 0
+    sensitive_by_kind: dict[str, int] = field(default_factory=dict)
     unverified_rejected: int = 0
     tombstoned_dropped: int = 0
     bad_candidates: int = 0
     note: str = ""
     keep_triage: bool = False
+
+    def count_sensitive(self, kind: str) -> None:
+        self.sensitive_dropped += 1
+        self.sensitive_by_kind[kind] = self.sensitive_by_kind.get(kind, 0) + 1
 
     @property
     def candidates_created(self) -> int:
@@ -87,6 +92,7 @@ class SessionOutcome:
     def counters(self) -> dict:
         counters = {
             "sensitive_dropped": self.sensitive_dropped,
+            "sensitive_by_kind": self.sensitive_by_kind,
             "unverified_rejected": self.unverified_rejected,
             "tombstoned_dropped": self.tombstoned_dropped,
             "candidates_created": self.candidates_created,
@@ -260,7 +266,7 @@ def light_sleep_session(
 
     1. Load the messages; only those after processed_seq are new.
     2. No new user words: stamp as empty.
-    3. Mask secrets everywhere; hold back sensitive user turns (never sent, never stored).
+    3. Take the sensitive clauses out of every turn and mask secrets (never sent, never stored).
     4. Triage the conversation (rule pre-check first for remote models); skip kinds stop here.
     5. Extract candidates in one model call from the new part (with a little context before it).
     6. Per candidate: drop sensitive / tombstoned / malformed ones, verify the quote against the
@@ -299,15 +305,18 @@ def _session_dream(
     *, session: ChatSession, messages: list[Message], outcome: SessionOutcome, ctx: CallContext,
     dreamer: Dreamer, embedder: Embedder,
 ) -> None:
-    masked, sendable, held_back = turns_prepare(messages=messages)
-    outcome.sensitive_dropped += sum(1 for seq in held_back if seq > session.processed_seq)
+    sendable, dropped = turns_prepare(messages=messages)
+    for seq, kinds in dropped.items():
+        if seq > session.processed_seq:
+            for kind in kinds:
+                outcome.count_sensitive(kind)
 
     extract_turns = _extraction_window(turns=sendable, processed_seq=session.processed_seq)
     if not any(t.role == "user" and t.seq > session.processed_seq for t in extract_turns):
         outcome.reason = "every new user message was held back as sensitive"
         return  # nothing may leave, so no model call at all
 
-    triage = session_triage(masked=masked, sendable=sendable, dreamer=dreamer, ctx=ctx)
+    triage = session_triage(masked=sendable, sendable=sendable, dreamer=dreamer, ctx=ctx)
     outcome.reason = triage.reason
     if triage.kind in SKIPPED_KINDS:
         _outcome_skip(outcome, triage.kind, triage.reason)
@@ -345,38 +354,38 @@ def _embed(*, embedder: Embedder, texts: list[str], ctx: CallContext) -> list[li
     return vectors
 
 
-def turns_prepare(*, messages: list[Message]) -> tuple[list[Turn], list[Turn], list[int]]:
-    """(every conversation turn with secrets masked, the turns that may leave for a model, seqs held back).
+def turns_prepare(*, messages: list[Message]) -> tuple[list[Turn], dict[int, tuple[str, ...]]]:
+    """(the conversation's turns as they may be read and sent, the kinds of the sensitive clauses taken out
+    of each user turn by seq).
 
-    A user turn that discloses health, religion or credentials is held back whole: it is never sent
-    to a model, so nothing from it can become a candidate. Assistant turns are only held back for
-    health/religion (they often mention "password" while helping, which is harmless once masked).
+    A clause that discloses something sensitive (health, religion, an id number, a password ...) is taken
+    out of the turn and the rest of it kept: it is never sent to a model and never read by the engine, so
+    nothing from it can become a candidate. The assistant's turns lose every clause that names such a
+    thing about anyone ("your peanut allergy" says as much as the user did); secrets are masked in all.
     """
-    masked, sendable, held_back = [], [], []
+    turns, dropped = [], {}
     for message in messages:
         # System messages are the chat product's own instructions (a persona prompt like "You are
         # Luna..."), not the conversation: they would read as roleplay and say nothing about the user.
         if message.role == Message.Role.SYSTEM or not message.content.strip():
             continue
-        turn = Turn(
-            seq=message.seq, role=message.role, content=mask_secrets(message.content), created_at=message.created_at
-        )
-        masked.append(turn)
-        category = sensitive_category(message.content)
-        if message.role == Message.Role.USER and category:
-            held_back.append(message.seq)
-        elif category in ("health", "religion"):
+        redaction = redact_sensitive(message.content, anyone=message.role != Message.Role.USER)
+        if message.role == Message.Role.USER and redaction.kinds:
+            dropped[message.seq] = redaction.kinds
+        if not redaction.text.strip():
             continue
-        else:
-            sendable.append(turn)
-    return masked, sendable, held_back
+        turn = Turn(
+            seq=message.seq, role=message.role, content=mask_secrets(redaction.text), created_at=message.created_at
+        )
+        turns.append(turn)
+    return turns, dropped
 
 
 def session_triage(*, masked: list[Turn], sendable: list[Turn], dreamer: Dreamer, ctx: CallContext) -> TriageResult:
     """The rule pre-check skips obvious cases for free; otherwise the dreamer decides.
 
-    The local dreamer *is* the rule engine, so it gets no separate pre-check. The pre-check runs on
-    the whole masked conversation (it never leaves the machine); the model sees only sendable turns.
+    The local dreamer *is* the rule engine, so it gets no separate pre-check. Light sleep passes the
+    same turns (sensitive clauses out, secrets masked) as `masked` and `sendable`.
     """
     if getattr(dreamer, "name", "") != "local":
         obvious = triage_precheck(turns=masked)
@@ -432,8 +441,9 @@ def _candidate_build(
     statement = (item.statement or "").strip()
     if not quote or not statement:
         raise ValueError("empty quote or statement")
-    if sensitive_category(quote) or sensitive_category(statement) or sensitive_category(_first_person(statement)):
-        outcome.sensitive_dropped += 1
+    kind = sensitive_category(quote) or sensitive_category(statement) or sensitive_category(_first_person(statement))
+    if kind:
+        outcome.count_sensitive(kind)
         return None
     if is_tombstoned(user=session.user, statement=statement, digests=digests):
         outcome.tombstoned_dropped += 1

@@ -20,7 +20,7 @@ from dreaming.models import DreamRun
 logger = logging.getLogger("dreaming.pipeline.runs")
 
 # JSON counters ({"document": 3, ...}) merged key by key; everything else is a number column.
-_DICT_COUNTERS = {"skipped_by_kind"}
+_DICT_COUNTERS = {"skipped_by_kind", "sensitive_by_kind"}
 RUN_COUNTERS = (
     "sessions_claimed", "sessions_done", "sessions_failed", "sessions_skipped", "sensitive_dropped",
     "candidates_created", "unverified_rejected", "tombstoned_dropped", "users_processed", "promoted",

@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 import logging
 import time
+from dataclasses import replace
 from typing import Any, Callable
 
 import openai
@@ -34,7 +35,7 @@ from dreaming.protocol import (
     Turn,
     UnusableAnswer,
 )
-from dreaming.engine.sensitive import mask_secrets
+from dreaming.engine.sensitive import mask_secrets, redact_sensitive
 
 log = logging.getLogger(__name__)
 
@@ -51,6 +52,12 @@ def _masked(messages: list[dict]) -> list[dict]:
         {**message, "content": mask_secrets(message["content"])} if isinstance(message.get("content"), str) else message
         for message in messages
     ]
+
+
+def _without_sensitive(turns: list[Turn]) -> list[Turn]:
+    # Light sleep sends turns already without their sensitive clauses; taken out again here so no other
+    # caller can send one (the masking above only covers secrets).
+    return [replace(t, content=redact_sensitive(t.content or "", anyone=t.role != "user").text) for t in turns]
 
 
 def _first_choice(response) -> tuple[Any, str | None]:
@@ -125,12 +132,14 @@ class OpenAIDreamer:
     # --- the dreaming tasks -------------------------------------------------------------------
 
     def triage(self, *, turns: list[Turn], ctx: CallContext) -> TriageResult:
+        turns = _without_sensitive(turns)
         kind, reason = self._ask_json(
             task="triage", messages=prompts.triage_messages(turns), parse=parsing.triage_parse, ctx=ctx
         )
         return TriageResult(kind=kind, reason=reason)
 
     def extract(self, *, turns: list[Turn], ctx: CallContext) -> list[ExtractedCandidate]:
+        turns = _without_sensitive(turns)
         if not any(t.role == "user" and (t.content or "").strip() for t in turns):
             return []  # nothing the user said: no call, no cost
         return self._ask_json(

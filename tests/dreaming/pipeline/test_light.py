@@ -327,7 +327,7 @@ def test_secrets_are_masked_in_what_the_model_receives(user):
     dreamer = FakeDreamer()
     sweep(dreamer=dreamer)
     sent = dreamer.sent_text()
-    assert key not in sent and "[SECRET]" in sent
+    assert key not in sent and "Great!" in sent  # the clause holding the key is gone, the rest of the turn sent
     assert not Candidate.objects.filter(quote__contains=key).exists()
     assert not Candidate.objects.filter(statement__contains=key).exists()
 

@@ -106,7 +106,7 @@ def test_each_task_uses_its_configured_model(llm, ctx, settings):
 
 def test_secrets_are_masked_in_every_task_before_they_leave(llm, ctx):
     key = "sk-proj-abcdefghijklmnopqrstuvwxyz123456"
-    turns = [Turn(seq=1, role="user", content=f"my api key is {key} and my password is hunter2pass")]
+    turns = [Turn(seq=1, role="user", content=f"I have a dog named Milo, my api key is {key} and my password is hunter2pass")]
     dreamer = get_dreamer()
     dreamer.triage(turns=turns, ctx=ctx)
     dreamer.extract(turns=turns, ctx=ctx)
@@ -119,7 +119,8 @@ def test_secrets_are_masked_in_every_task_before_they_leave(llm, ctx):
     for request in llm.chat_requests:
         sent = json.dumps(request.body)
         assert key not in sent and "hunter2pass" not in sent
-        assert "[SECRET]" in sent
+        # masked, or (triage and extract of the user's turns) the clause holding it taken out and the rest sent
+        assert "[SECRET]" in sent or "Milo" in sent
 
 
 def test_the_prompts_say_the_transcript_is_data_and_injections_stay_inside_it(llm, ctx):

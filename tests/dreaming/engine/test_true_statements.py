@@ -1,0 +1,130 @@
+"""Statements that are true: a name is a name, negation and "just" keep their meaning, the subject stays, and a
+relative date is read against the day the user said it. The local engine (dreaming/engine); examples invented."""
+from datetime import datetime, timezone
+
+import pytest
+
+from dreaming.engine.extract import extract_candidates
+from dreaming.protocol import Turn
+
+SAID = datetime(2026, 1, 10, 9, 0, tzinfo=timezone.utc)  # a Saturday
+
+
+def _statements(*turns: tuple[str, str], at: datetime = SAID) -> list[str]:
+    found = extract_candidates([Turn(seq=i, role=role, content=text, created_at=at) for i, (role, text) in enumerate(turns)])
+    for c in found:
+        assert c.quote in turns[c.seq][1]  # the quote stays the user's own words
+    return [c.statement for c in found]
+
+
+@pytest.mark.parametrize("opener", ["Also", "Anyway", "Honestly", "Btw", "Plus", "Still", "Besides"])
+def test_a_word_that_opens_the_sentence_is_not_taken_for_the_partners_name(opener):
+    statements = _statements(("user", f"{opener}, my partner Sam and I are moving to Osaka in March."))
+    assert not any(f"named {opener}" in s for s in statements), statements
+    assert any("partner Sam" in s and "Osaka" in s for s in statements), statements
+
+
+def test_a_real_name_beside_the_relation_is_still_read_as_its_name():
+    assert "User's sister is named Lena" in _statements(("user", "Lena, my sister, is visiting next week."))
+
+
+@pytest.mark.parametrize("question", ["What kind of books do you enjoy?", "Do you like fantasy?", "What do you like to read?"])
+def test_a_name_said_to_the_assistant_after_yes_is_not_what_the_user_likes(question):
+    statements = _statements(("assistant", question), ("user", "Yep, John! I love getting lost in fantasy stories"))
+    assert not any("John" in s for s in statements), statements
+    assert "User loves getting lost in fantasy stories" in statements
+
+
+def test_a_name_still_answers_a_question_about_a_name():
+    assert "User's name is Priya" in _statements(("assistant", "What's your name?"), ("user", "Priya."))
+
+
+@pytest.mark.parametrize(
+    "said, true, false",
+    [
+        ("I don't have kids just pets", "User doesn't have kids, only pets", "kids pets"),
+        ("I don't drink coffee, just tea.", "User doesn't drink coffee, only tea", "coffee and tea"),
+        ("I'm not married, only engaged.", "User is not married, only engaged", "married and"),
+    ],
+)
+def test_just_after_a_negation_means_only_and_is_kept(said, true, false):
+    statements = _statements(("user", said))
+    assert true in statements
+    assert not any(false in s for s in statements), statements
+
+
+def test_not_just_keeps_its_meaning():
+    statements = _statements(("user", "I don't just cook, I bake bread too."))
+    assert "User doesn't cook" not in statements
+    assert "User doesn't only cook" in statements
+
+
+def test_just_as_a_filler_is_still_dropped():
+    assert "User moved to Porto" in _statements(("user", "I just moved to Porto."))
+
+
+def test_a_chinese_clause_without_a_subject_keeps_the_relative_it_continues():
+    statements = _statements(("user", "我妹妹在上海工作，喜欢画画。"), ("user", "我最近搬到了杭州，在一家游戏公司工作。"))
+    assert "用户的妹妹喜欢画画" in statements and "用户喜欢画画" not in statements
+    assert "用户在一家游戏公司工作" in statements  # the user's own continuation stays the user's
+
+
+def test_a_statement_about_a_relative_keeps_the_relative_as_its_subject():
+    statements = _statements(("user", "My brother got married last Saturday."))
+    assert statements == ["User's brother got married on 3 January 2026"]
+
+
+@pytest.mark.parametrize(
+    "said, expected",
+    [
+        ("Yesterday I adopted a kitten.", "User adopted a kitten on 9 January 2026"),
+        ("Two days ago I ran my first marathon.", "User ran their first marathon on 8 January 2026"),
+        ("My brother got married last Saturday.", "User's brother got married on 3 January 2026"),
+        ("我昨天买了一辆车。", "用户1月9日买了一辆车"),
+    ],
+)
+def test_a_past_relative_date_is_read_against_the_day_it_was_said(said, expected):
+    assert expected in _statements(("user", said))
+    assert expected not in _statements(("user", said), at=datetime(2026, 3, 1, tzinfo=timezone.utc))
+
+
+def test_a_plan_keeps_its_words_for_deep_sleep_to_read_it_as_a_plan():
+    assert "User is moving to Osaka next month" in _statements(("user", "I'm moving to Osaka next month."))
+
+
+def test_a_planned_month_gets_the_year_it_falls_in():
+    statements = _statements(("user", "My partner Sam and I are moving to Osaka in March."))
+    assert any(s.endswith("in March 2026") for s in statements), statements
+    later = _statements(("user", "My partner Sam and I are moving to Osaka in March."),
+                        at=datetime(2026, 11, 2, tzinfo=timezone.utc))
+    assert any(s.endswith("in March 2027") for s in later), later
+
+
+def test_a_past_month_is_left_as_said():
+    assert "User moved to Osaka in March" in _statements(("user", "I moved to Osaka in March."))
+
+
+def test_the_remote_model_is_told_the_day_each_turn_was_said():
+    from datetime import timedelta
+
+    from dreaming.providers.prompts import extract_messages
+
+    system, request = extract_messages([
+        Turn(seq=1, role="user", content="I adopted a kitten yesterday.", created_at=SAID),
+        Turn(seq=2, role="assistant", content="Congrats!", created_at=SAID),
+        Turn(seq=3, role="user", content="Today we went to the vet.", created_at=SAID + timedelta(days=1)),
+    ])
+    transcript = request["content"]
+    assert "(said on 2026-01-10, a Saturday)\n[seq=1] user: I adopted a kitten yesterday." in transcript
+    assert "(said on 2026-01-11, a Sunday)\n[seq=3] user:" in transcript
+    assert transcript.count("(said on") == 2
+    assert '"yesterday" → "on 9 January 2026"' in system["content"]
+
+
+def test_what_is_left_of_a_sentence_once_its_sensitive_clause_is_gone_says_nothing_on_its_own():
+    statements = _statements(("user", "I want to but I'm a 45 year old who was an alcoholic."))
+    assert statements == []  # not "User wants to"
+
+
+def test_only_after_a_new_subject_belongs_to_that_subjects_verb():
+    assert "User doesn't remember they only have a pic" in _statements(("user", "I don't remember I only have a pic"))
