@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from django.db.models import Count, Prefetch, Q, QuerySet
+from pgvector.django import CosineDistance
 
 from chat.models import ChatSession, Message, Persona
 from dreaming.models import Candidate, DiaryEntry, Feedback, Memory, MemoryDocument, MemorySource
@@ -12,6 +13,10 @@ MEMORY_SORTS = {
     "importance": ("-importance", "-confidence", "-id"),
 }
 PROFILE_SCOPE = "profile"
+# Search by meaning keeps memories at most this cosine distance from the query (similarity ≥ 0.35):
+# "dog" finds "User has a corgi named Mochi" with a semantic embedder, and unrelated rows stay out.
+MEANING_MAX_DISTANCE = 0.65
+MEANING_MAX_RESULTS = 10
 
 
 def memory_list(
@@ -36,6 +41,24 @@ def memory_list(
     # The vector is never shown; leaving it out keeps a page of 25 cards from hauling 25 embeddings.
     return memories.select_related("persona").defer("embedding").order_by(
         *MEMORY_SORTS.get(sort, MEMORY_SORTS["confidence"])
+    )
+
+
+def memory_search_by_meaning(*, memories: QuerySet[Memory], q: str) -> QuerySet[Memory]:
+    """The memories closest in meaning to `q` (the configured embedder), nearest first; none if it is down.
+
+    Used when no statement contains the words: the list's filters still apply (pass memory_list
+    without q), and a remote embedder that is unavailable gives an empty result, not an error page.
+    """
+    from dreaming.providers import ProviderUnavailable, get_embedder
+
+    try:
+        vector = get_embedder().embed([q], kind="query")[0]
+    except ProviderUnavailable:
+        return memories.none()
+    return (
+        memories.filter(embedding__isnull=False).annotate(distance=CosineDistance("embedding", list(vector)))
+        .filter(distance__lte=MEANING_MAX_DISTANCE).order_by("distance", "-id")[:MEANING_MAX_RESULTS]
     )
 
 

@@ -6,6 +6,41 @@ from django.utils.safestring import mark_safe
 
 register = template.Library()
 
+# Where the confidence bar turns from red to amber to green; the legend on the list says the same.
+CONFIDENCE_SURE = 75
+CONFIDENCE_LIKELY = 45
+
+
+@register.filter
+def you(statement) -> str:
+    """A canonical third-person statement ("User has a corgi") as its owner reads it ("You have a corgi")."""
+    from dreaming.engine.voice import to_second_person
+
+    return to_second_person(str(statement or ""))
+
+
+@register.filter
+def confidence_level(pct) -> str:
+    """high / mid / low for a confidence percentage (the bar's colour and its word)."""
+    pct = int(pct or 0)
+    return "high" if pct >= CONFIDENCE_SURE else "mid" if pct >= CONFIDENCE_LIKELY else "low"
+
+
+@register.simple_tag
+def memory_reasons(memory):
+    """Translated reasons with strengths for the "why" panel (dreaming/memory/reasons.py)."""
+    from dreaming.memory.reasons import memory_reasons as reasons
+
+    has_sources = bool(memory.sources.all())
+    return reasons(memory, has_sources=has_sources)
+
+
+@register.filter
+def status_reason(memory) -> str:
+    from dreaming.memory.reasons import memory_status_reason
+
+    return memory_status_reason(memory)
+
 
 @register.filter
 def percent(value) -> int:
