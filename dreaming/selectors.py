@@ -1,7 +1,10 @@
 """Memory-center reads: the memory list with everything a card shows, in a fixed number of queries."""
 from __future__ import annotations
 
-from django.db.models import Count, Prefetch, Q, QuerySet
+from dataclasses import dataclass
+
+from django.db.models import Count, OuterRef, Prefetch, Q, QuerySet, Subquery
+from django.db.models.functions import Coalesce, Substr
 from pgvector.django import CosineDistance
 
 from chat.models import ChatSession, Message, Persona
@@ -120,10 +123,40 @@ def diary_markdown(*, user) -> str:
 
 
 def sessions_for_user(*, user) -> QuerySet[ChatSession]:
+    """The user's conversations, newest first, each with its message count, first user line (for an
+    untitled one) and how many memories it taught."""
+    first_line = Message.objects.filter(session=OuterRef("pk"), role=Message.Role.USER).order_by("seq").values("content")[:1]
+    taught = (
+        MemorySource.objects.filter(message__session=OuterRef("pk")).order_by().values("message__session")
+        .annotate(n=Count("memory_id", distinct=True)).values("n")
+    )
     return (
         ChatSession.objects.filter(user=user).select_related("persona")
-        .annotate(message_count=Count("messages")).order_by("-last_active_at")
+        .annotate(
+            message_count=Count("messages"),
+            first_user_line=Substr(Subquery(first_line), 1, 200),
+            taught_count=Coalesce(Subquery(taught), 0),
+        ).order_by("-last_active_at")
     )
+
+
+@dataclass(frozen=True)
+class Taught:
+    memory: Memory
+    only_here: bool  # every quote of it comes from this conversation: deleting it forgets the memory
+
+
+def session_taught(*, session: ChatSession) -> list[Taught]:
+    """The memories with a quote from this conversation; whether it is their only evidence (2 queries)."""
+    memories = list(
+        Memory.objects.filter(user_id=session.user_id, sources__message__session=session).distinct()
+        .defer("embedding").order_by("-confidence", "pk")
+    )
+    elsewhere = set(
+        MemorySource.objects.filter(memory__in=memories)
+        .filter(Q(message__isnull=True) | ~Q(message__session=session)).values_list("memory_id", flat=True)
+    )
+    return [Taught(memory=m, only_here=m.pk not in elsewhere) for m in memories]
 
 
 def session_excerpt(*, session: ChatSession, around_seq: int | None, radius: int = 8) -> QuerySet[Message]:

@@ -14,7 +14,8 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from chat.models import ChatSession, Persona
-from dreaming.context import memory_md_get
+from dreaming import selectors
+from dreaming.context import memory_enabled, memory_md_get
 from memcenter.assistant import chat_reply, chat_session_current
 
 
@@ -44,8 +45,13 @@ def _persona_from_slug(slug: str) -> Persona | None:
 def _context(request, *, persona: Persona | None, session: ChatSession | None, form: ChatForm | None = None, error: str = "") -> dict:
     document = memory_md_get(user=request.user, persona=persona)
     initial = {"persona": persona.slug if persona else "", "session": session.pk if session else None}
+    # Only the personas this user has met (and the one asked for): a new user sees no one else's demo persona.
+    personas = selectors.memory_scopes(user=request.user)
+    if persona is not None and persona not in personas:
+        personas.append(persona)
     return {
-        "personas": Persona.objects.order_by("name"),
+        "personas": personas,
+        "memory_on": memory_enabled(user=request.user),
         "persona": persona,
         "session": session,
         "turns": list(session.messages.order_by("seq")) if session else [],

@@ -328,6 +328,7 @@ def conversation_detail(request, pk: int):
     return render(request, "memcenter/conversation.html", {
         "session": session, "messages_list": selectors.session_excerpt(session=session, around_seq=around),
         "target": target, "quote": quote, "is_excerpt": around is not None,
+        "taught": selectors.session_taught(session=session),
     })
 
 
@@ -347,6 +348,7 @@ def conversation_delete(request, pk: int):
                          "memories with other evidence lose the quotes taken from it."),
         "action": reverse("memcenter:conversation_delete", args=[session.pk]),
         "cancel": reverse("memcenter:conversations"), "session": session,
+        "taught": selectors.session_taught(session=session),
     }, status=400 if request.method == "POST" else 200)
 
 

@@ -110,3 +110,28 @@ def signup_is_enabled() -> bool:
     from memcenter.forms import signup_enabled
 
     return signup_enabled()
+
+
+@register.filter
+def conversation_title(session) -> str:
+    """A conversation's title, else its first line from the user (never "session 23")."""
+    from django.utils.text import Truncator
+    from django.utils.translation import gettext
+
+    if session.title:
+        return session.title
+    line = getattr(session, "first_user_line", None)
+    if line is None:
+        first = session.messages.filter(role="user").order_by("seq").values_list("content", flat=True).first()
+        line = first or ""
+    line = " ".join(line.split())
+    if line:
+        return Truncator(line).chars(60)
+    return gettext("Conversation of %(day)s") % {"day": session.started_at.strftime("%Y-%m-%d")}
+
+
+@register.simple_tag
+def idle_minutes() -> int:
+    from django.conf import settings
+
+    return max(1, round(settings.DREAM_IDLE_SECONDS / 60))
