@@ -121,6 +121,4 @@ def memory_status_reason(memory) -> str:
         if str(breakdown.get("archived_reason", "")).startswith("evicted"):
             return _("Let go: it faded and was not mentioned again.")
         return _("Archived: you rejected it, or it faded away. It is no longer used.")
-    if memory.status == "expired":
-        return _("Expired: it was only true until a date that has passed.")
     return ""
