@@ -157,10 +157,11 @@ def reply_offline(*, turns: list[Turn], recall: Callable[[str], list[dict]], lim
         earlier = mask_secrets(earlier)
         parts.append(f"你刚才说：“{earlier}”" if chinese else f"Earlier in this conversation you said: “{earlier}”")
     lines = []
+    wanted = _content_words(last)
     for result in (recall(last) if last else [])[:limit]:
         statement = to_second_person(mask_secrets(str(result.get("statement", ""))).strip())
-        if not statement:
-            continue
+        if not statement or (earlier and not wanted & _content_words(statement)):
+            continue  # the conversation already answered: only memories about the same thing add to it
         said = _said_on(result)
         if chinese:
             lines.append(f"- {statement}" + (f"（你在 {said} 说过）" if said else ""))
