@@ -74,3 +74,21 @@ def test_charts_draw_readable_labels_and_carry_their_numbers():
     triage = hbar_chart(title="Triage", labels=["normal", "coding"], values=[4, 0], name="sessions")
     assert triage.count("<rect") == 2 and "<th scope=\"row\">coding</th><td>0</td>" in triage
     assert 'viewBox="0 0 400 ' in triage
+
+
+def test_the_chinese_catalogue_is_complete_and_compiled():
+    import gettext
+    import re
+    from pathlib import Path
+
+    folder = Path(__file__).resolve().parent.parent / "locale" / "zh_Hans" / "LC_MESSAGES"
+    po = (folder / "django.po").read_text(encoding="utf-8")
+    entries = po.split("\n\n")[1:]  # the first block is the header
+    assert not [e for e in entries if "#, fuzzy" in e]
+    untranslated = [e for e in entries if re.search(r'^msgstr(?:\[0\])? ""\n?(?!")', e + "\n", re.MULTILINE)
+                    and not e.lstrip().startswith("#~")]
+    assert untranslated == []
+    compiled = gettext.GNUTranslations((folder / "django.mo").open("rb"))
+    for msgid in re.findall(r'^msgid "(.+)"$', po, re.MULTILINE):
+        if "\\" not in msgid:
+            assert compiled.gettext(msgid) != msgid or msgid in ("MEMORY.md",), f"not compiled: {msgid}"
