@@ -65,6 +65,17 @@ def memory_search_by_meaning(*, memories: QuerySet[Memory], q: str) -> QuerySet[
     )
 
 
+def memory_find(*, user, q: str | None = None, **filters) -> tuple[QuerySet[Memory], bool]:
+    """memory_list; when no statement contains the words of `q`, the memories closest in meaning.
+
+    Returns the memories and whether they were found by meaning (the page says so).
+    """
+    found = memory_list(user=user, q=q, **filters)
+    if q and not found.exists():
+        return memory_search_by_meaning(memories=memory_list(user=user, **filters), q=q), True
+    return found, False
+
+
 def memory_list_prefetch(memories) -> QuerySet[Memory]:
     """What a memory card needs besides its own row: sources, superseded history, the pending verdict."""
     return memories.prefetch_related(

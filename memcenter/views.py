@@ -84,21 +84,11 @@ def _memory_filters(request, query) -> tuple[MemoryFilterForm, dict]:
     return form, form.filters()
 
 
-def _memory_search(request, filters: dict):
-    """The filtered list; when no statement contains the words, the memories closest in meaning."""
-    found = selectors.memory_list(user=request.user, **filters)
-    if filters["q"] and not found.exists():
-        return selectors.memory_search_by_meaning(
-            memories=selectors.memory_list(user=request.user, **(filters | {"q": None})), q=filters["q"]
-        ), True
-    return found, False
-
-
 @login_required
 @require_GET
 def memories(request):
     form, filters = _memory_filters(request, request.GET)
-    found, by_meaning = _memory_search(request, filters)
+    found, by_meaning = selectors.memory_find(user=request.user, **filters)
     page = Paginator(found, MEMORIES_PER_PAGE).get_page(request.GET.get("page"))
     page.object_list = list(selectors.memory_list_prefetch(page.object_list))
     context = {
@@ -123,7 +113,7 @@ def _list_count_after_change(request) -> int | None:
     if current is None or current.path != reverse("memcenter:memories"):
         return None
     _form, filters = _memory_filters(request, QueryDict(current.query))
-    found, _by_meaning = _memory_search(request, filters)
+    found, _by_meaning = selectors.memory_find(user=request.user, **filters)
     return found.count()
 
 
