@@ -192,3 +192,14 @@ def test_the_compact_list_keeps_sources_one_click_away(client_in, user):
     assert "memory-list--compact" in compact and '<details class="why">' in compact
     full = client_in.get(reverse("memcenter:memories"), {"view": "full"}).content.decode()
     assert "memory-list--compact" not in full and '<details class="why" open>' in full
+
+
+@pytest.mark.django_db
+def test_the_diary_page_speaks_to_its_owner_and_the_download_keeps_the_file(client_in, user):
+    from tests.factories import DiaryEntryFactory
+
+    DiaryEntryFactory(user=user, narrative="Tonight I learned 2 new things: “User has a corgi” and “User's sister is Ann”.")
+    DiaryEntryFactory(user=user, narrative="今晚我记住了 1 件新事：“用户养了一只猫”。")
+    html = client_in.get(reverse("memcenter:diary")).content.decode()
+    assert "“You have a corgi” and “Your sister is Ann”" in html and "“你养了一只猫”" in html
+    assert "User has a corgi" in client_in.get(reverse("memcenter:diary_download")).content.decode()

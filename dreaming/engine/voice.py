@@ -60,6 +60,7 @@ def to_second_person_en(statement: str) -> str:
     text = re.sub(r"\bthemself\b", "yourself", text)
     text = re.sub(r"\btheirs\b", "yours", text)
     text = re.sub(r"\btheir\b", "your", text)
+    text = re.sub(r"([“\"]|[.!?] )y(ou|our)\b", lambda m: m.group(1) + "Y" + m.group(2), text)  # a quoted or new sentence
     return text[:1].upper() + text[1:]
 
 
