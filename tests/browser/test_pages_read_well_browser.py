@@ -255,3 +255,18 @@ def test_the_staff_dashboard_reads_well(browser, live_server, artifacts, lang, w
         expect(page.locator(".site-nav a[href='/staff/']")).to_be_visible()
     context.close()
     assert serious == []
+
+
+@pytest.mark.parametrize("lang,width", CONFIGS)
+def test_the_login_and_signup_pages_read_well(browser, live_server, artifacts, lang, width):
+    context = browser.new_context(viewport={"width": width, "height": 844}, locale="zh-CN" if lang != "en" else "en-US")
+    context.add_cookies([{"name": "django_language", "value": lang, "url": live_server.url}])
+    page = context.new_page()
+    serious = {}
+    for path, name in (("/accounts/login/", "login"), ("/accounts/signup/", "signup")):
+        page.goto(f"{live_server.url}{path}")
+        _no_sideways_scroll(page)
+        page.screenshot(path=str(artifacts / f"pages-{name}-{lang}-{width}.png"), full_page=True)
+        serious[name] = _axe(page)
+    context.close()
+    assert {name: found for name, found in serious.items() if found} == {}
