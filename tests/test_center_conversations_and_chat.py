@@ -98,3 +98,14 @@ def test_a_new_user_sees_no_one_elses_persona(client_in, user):
     page = client_in.get("/chat/").content.decode()
     assert "Demo Luna" not in page
     assert "Demo Luna" in client_in.get("/chat/?persona=demo-luna").content.decode()  # asked for by name
+
+
+def test_offline_a_message_without_words_is_answered_in_the_page_language(user, offline):
+    from django.utils import translation
+
+    with translation.override("zh-hans"):
+        turn = chat_reply(user=user, persona=None, text="3")
+    assert "还没有" in turn.reply.content
+    with translation.override("en"):
+        turn = chat_reply(user=user, persona=None, text="3", session=turn.session)
+    assert "I don't remember" in turn.reply.content

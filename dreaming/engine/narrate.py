@@ -132,6 +132,15 @@ def _is_shared_fact(text: str) -> bool:
     return bool(_FIRST_PERSON_EN.search(text)) and not _QUESTION_EN.search(text)
 
 
+def _answers_in_chinese(text: str) -> bool:
+    """The message's language; for one without words ("3", "👍") the language the person reads the page in."""
+    if re.search(r"[A-Za-z\u3400-\u9fff]", text):
+        return is_chinese(text)
+    from django.utils.translation import get_language
+
+    return (get_language() or "").startswith("zh")
+
+
 def reply_offline(*, turns: list[Turn], recall: Callable[[str], list[dict]], limit: int = 3) -> str:
     """An honest answer without a chat model, in the user's language, speaking to them ("you").
 
@@ -144,7 +153,7 @@ def reply_offline(*, turns: list[Turn], recall: Callable[[str], list[dict]], lim
     from dreaming.engine.voice import to_second_person
 
     last = next((t.content for t in reversed(turns) if t.role == "user" and t.content.strip()), "")
-    chinese = is_chinese(last)
+    chinese = _answers_in_chinese(last)
     memory_on = getattr(recall, "memory_enabled", lambda: True)()
     if last and _is_shared_fact(last):
         if not memory_on:
