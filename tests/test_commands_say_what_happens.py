@@ -39,8 +39,8 @@ def test_dream_now_says_what_waits_and_why_on_one_light_line(settings):
 
     assert error is None
     light = [line for line in err.splitlines() if line.startswith("light")]
-    assert light == ["light    1 session dreamed; 3 sessions wait to be idle (30 min without a message); "
-                     "1 session waits because memory is off for their user"]
+    assert light == [("light    1 session dreamed; 3 sessions wait to be idle (30 min without a message); "
+                      "1 session waits because memory is off for their user")]
     assert "(s)" not in err
     assert ChatSession.objects.get(pk=done.pk).dreamed_at is not None
 
@@ -48,7 +48,7 @@ def test_dream_now_says_what_waits_and_why_on_one_light_line(settings):
 def test_import_with_an_empty_file_fails_with_one_readable_line(tmp_path):
     empty = tmp_path / "empty.jsonl"
     empty.write_bytes(b"")
-    out, err, error = run("import_chats", empty, "--user", "ada", "--create-user")
+    _out, _err, error = run("import_chats", empty, "--user", "ada", "--create-user")
     assert error == f"{empty}: nothing to import (the file is empty)"
     assert not ChatSession.objects.exists()
 

@@ -1,6 +1,5 @@
 """Staff pages read well: admin labels spelled right, reasons grouped by kind, one-click audit, a translated dashboard."""
 import pytest
-from django.contrib import admin
 from django.urls import reverse
 
 from dreaming.charts import bar_chart, hbar_chart, line_chart

@@ -9,7 +9,13 @@ from __future__ import annotations
 
 import re
 
-from dreaming.engine.third_person import AND_VERBS, USER_ZH, conjugate, to_third_person_en, to_third_person_zh
+from dreaming.engine.third_person import (
+    AND_VERBS,
+    USER_ZH,
+    conjugate,
+    to_third_person_en,
+    to_third_person_zh,
+)
 
 _CJK = re.compile(r"[\u3400-\u9fff]")
 
@@ -18,7 +24,10 @@ _SECOND_PERSON_SPECIAL = {
     "is": "are", "was": "were", "has": "have", "does": "do", "goes": "go", "isn't": "aren't",
     "wasn't": "weren't", "hasn't": "haven't", "doesn't": "don't", "'s": "'re",
 }
-_NOT_A_VERB = frozenset("and or but with who whose which that of in on at from to for by as than".split())
+_NOT_A_VERB = frozenset([
+    "and", "or", "but", "with", "who", "whose", "which", "that", "of", "in", "on", "at", "from", "to", "for", "by",
+    "as", "than",
+])
 _ADVERB = r"(?:also|still|just|really|actually|usually|always|often|sometimes|never|rarely|currently|recently|now|" \
           r"already|even|mostly|mainly|probably|definitely|generally|normally|typically|occasionally|only|" \
           r"finally|originally|[a-z]+ly)"

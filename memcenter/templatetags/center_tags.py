@@ -71,18 +71,6 @@ def highlight(text, quote):
     )
 
 
-@register.filter
-def breakdown_items(breakdown):
-    """A score_breakdown dict as sorted (name, value, is_number) rows, largest contribution first."""
-    if not isinstance(breakdown, dict):
-        return []
-    rows = []
-    for key, value in breakdown.items():
-        is_number = isinstance(value, (int, float)) and not isinstance(value, bool)
-        rows.append((str(key).replace("_", " "), value, is_number))
-    return sorted(rows, key=lambda r: (not r[2], -(r[1] if r[2] else 0)))
-
-
 @register.simple_tag(takes_context=True)
 def query_with(context, **changes):
     """The current query string with some parameters changed (for pagination and sort links)."""

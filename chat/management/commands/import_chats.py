@@ -7,7 +7,6 @@ from django.core.management.base import BaseCommand, CommandError
 from chat import importers
 from chat.services import UnknownUser, user_resolve
 
-
 UTF8_BOM = b"\xef\xbb\xbf"
 
 
