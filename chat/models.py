@@ -75,6 +75,16 @@ class ChatSession(models.Model):
     def is_idle(self, now: datetime) -> bool:
         return self.last_active_at <= now - timedelta(seconds=settings.DREAM_IDLE_SECONDS)
 
+    def dream_state(self) -> str:
+        """Where light sleep is with this conversation: "dreamed", "skipped", "failed" (retried) or "waiting"."""
+        if self.skipped:
+            return "skipped"
+        if self.dreamed_at:
+            return "dreamed"
+        if self.last_error:
+            return "failed"
+        return "waiting"
+
 
 class Message(models.Model):
     class Role(models.TextChoices):

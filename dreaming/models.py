@@ -32,6 +32,10 @@ class MemorySettings(models.Model):
     )
     updated_at = models.DateTimeField(auto_now=True)
 
+    class Meta:
+        verbose_name = "memory settings"
+        verbose_name_plural = "memory settings"
+
     def __str__(self) -> str:
         return f"{self.user} memory {'on' if self.enabled else 'off'}"
 
@@ -381,6 +385,8 @@ class LLMCall(models.Model):
     class Meta:
         ordering = ["-created_at"]
         indexes = [models.Index(fields=["created_at"], name="llm_call_created_idx")]
+        verbose_name = "LLM call"
+        verbose_name_plural = "LLM calls"
 
     def __str__(self) -> str:
         return f"{self.task} {self.model} ({self.status})"

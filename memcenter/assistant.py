@@ -16,7 +16,7 @@ from django.utils import timezone
 from chat.models import ChatSession, Message, Persona
 from chat.services import NewMessage, messages_append, session_create
 from dreaming.memory.context import memory_md_get
-from dreaming.models import Phase
+from dreaming.models import MemorySettings, Phase
 from dreaming.providers import CallContext, Dreamer, ProviderUnavailable, Turn, UnusableAnswer, get_dreamer
 from dreaming.memory.recall import recall
 
@@ -59,7 +59,16 @@ def chat_recall_for(*, user: AbstractBaseUser, persona: Persona | None, dreamer:
         results = recall(user=user, query=query, k=settings.RECALL_DEFAULT_K, persona=persona, exclude_ids=exclude_ids)
         return [result.as_dict() for result in results]
 
+    # The offline reply asks this (lazily: a chat model never does): with memory off it must not
+    # promise to remember.
+    recall_memory.memory_enabled = lambda: MemorySettings.is_on(user_id=user.pk)
     return recall_memory
+
+
+def chat_title(text: str) -> str:
+    """A new chat conversation is titled by its first line from the user (not "session 23")."""
+    line = " ".join((text or "").split())
+    return line if len(line) <= 60 else line[:59].rstrip() + "…"
 
 
 def chat_reply(
@@ -83,7 +92,9 @@ def chat_reply(
     """
     now = now or timezone.now()
     if session is None or session.source != ChatSession.Source.CHAT or session.is_idle(now):
-        session, _ = session_create(user=user, persona=persona, source=ChatSession.Source.CHAT, started_at=now, now=now)
+        session, _ = session_create(
+            user=user, persona=persona, source=ChatSession.Source.CHAT, started_at=now, now=now, title=chat_title(text)
+        )
     stored = messages_append(session=session, messages=[NewMessage(role=Message.Role.USER, content=text, created_at=now)], now=now)
     session, user_message = stored.session, stored.appended[0]
 

@@ -14,8 +14,9 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from chat.models import ChatSession, Persona
+from dreaming.memory import selectors
 from dreaming.memory.context import memory_md_get
-from dreaming.memory.selectors import memory_scopes
+from dreaming.models import MemorySettings
 from memcenter.assistant import chat_reply, chat_session_current
 
 
@@ -37,7 +38,7 @@ def _persona_from_slug(request, slug: str) -> Persona | None:
     """One of the personas this user talks to (or has memories with); anyone else's is a 404."""
     if not slug:
         return None
-    persona = next((p for p in memory_scopes(user=request.user) if p.slug == slug), None)
+    persona = next((p for p in selectors.memory_scopes(user=request.user) if p.slug == slug), None)
     if persona is None:
         raise Http404("No such persona.")
     return persona
@@ -46,8 +47,13 @@ def _persona_from_slug(request, slug: str) -> Persona | None:
 def _context(request, *, persona: Persona | None, session: ChatSession | None, form: ChatForm | None = None, error: str = "") -> dict:
     document = memory_md_get(user=request.user, persona=persona)
     initial = {"persona": persona.slug if persona else "", "session": session.pk if session else None}
+    # Only the personas this user has met (and the one asked for): a new user sees no one else's demo persona.
+    personas = selectors.memory_scopes(user=request.user)
+    if persona is not None and persona not in personas:
+        personas.append(persona)
     return {
-        "personas": memory_scopes(user=request.user),
+        "personas": personas,
+        "memory_on": MemorySettings.is_on(user_id=request.user.pk),
         "persona": persona,
         "session": session,
         "turns": list(session.messages.order_by("seq")) if session else [],

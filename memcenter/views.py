@@ -4,6 +4,7 @@ Every page is server-rendered and works without JavaScript; htmx swaps one card 
 place when it is there (the view renders "page.html#partial" when request.htmx).
 """
 import json
+from urllib.parse import urlsplit
 
 from django.conf import settings
 from django.contrib import messages
@@ -11,7 +12,7 @@ from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.core.paginator import Paginator
-from django.http import Http404, HttpResponse
+from django.http import Http404, HttpResponse, QueryDict
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
@@ -22,6 +23,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from chat.models import ChatSession, Message
 from dreaming.memory import selectors, services
 from dreaming.memory.context import count_tokens, memory_md_get
+from dreaming.engine.voice import to_second_person
 from dreaming.models import Candidate, Memory, MemorySettings
 from memcenter.exports import user_export
 from memcenter.login_links import LoginLinkInvalid, login_link_use
@@ -77,7 +79,7 @@ def _card_context(request, memory: Memory) -> dict:
 
 
 def _render_card(request, memory: Memory, *, editing_form=None, status=200, note=""):
-    context = _card_context(request, memory) | {"edit_form": editing_form, "note": note}
+    context = _card_context(request, memory) | {"edit_form": editing_form, "note": note, "expanded": not request.htmx}
     if request.htmx:
         return render(request, "_memory_card.html", context, status=status)
     return render(request, "memcenter/memory_detail.html", context, status=status)
@@ -85,27 +87,43 @@ def _render_card(request, memory: Memory, *, editing_form=None, status=200, note
 
 # --- Memories ---------------------------------------------------------------------------------
 
+def _memory_filters(request, query) -> tuple[MemoryFilterForm, dict]:
+    personas = selectors.memory_scopes(user=request.user)
+    form = MemoryFilterForm(query or None, personas=personas, initial={"status": "active", "sort": "confidence"})
+    return form, form.filters()
+
+
 @login_required
 @require_GET
 def memories(request):
-    personas = selectors.memory_scopes(user=request.user)
-    form = MemoryFilterForm(request.GET or None, personas=personas, initial={"status": "active", "sort": "confidence"})
-    filters = form.filters()
-    page = Paginator(selectors.memory_list(user=request.user, **filters), MEMORIES_PER_PAGE).get_page(
-        request.GET.get("page")
-    )
+    form, filters = _memory_filters(request, request.GET)
+    found, by_meaning = selectors.memory_find(user=request.user, **filters)
+    page = Paginator(found, MEMORIES_PER_PAGE).get_page(request.GET.get("page"))
     page.object_list = list(selectors.memory_list_prefetch(page.object_list))
     context = {
         "form": form,
         "filters": filters,
         "page": page,
+        "by_meaning": by_meaning,
+        "expanded": request.GET.get("view") == "full",
         "in_memory_md": selectors.memory_ids_in_documents(user=request.user),
         "memory_enabled": MemorySettings.is_on(user_id=request.user.pk),
+        "md_budget": settings.MEMORY_MD_TOKENS,
     }
     # The filter form targets only the list; other htmx requests (boosted links) get the page.
     if request.htmx and request.htmx.target == "memory-list":
         return render(request, "memcenter/memories.html#memory-list", context)
     return render(request, "memcenter/memories.html", context)
+
+
+def _list_count_after_change(request) -> int | None:
+    """How many memories the list the person is looking at holds now (None when not on the list)."""
+    current = urlsplit(request.htmx.current_url or "") if request.htmx else None
+    if current is None or current.path != reverse("memcenter:memories"):
+        return None
+    _form, filters = _memory_filters(request, QueryDict(current.query))
+    found, _by_meaning = selectors.memory_find(user=request.user, **filters)
+    return found.count()
 
 
 @login_required
@@ -134,7 +152,8 @@ def memory_feedback(request, pk: int):
 def memory_edit(request, pk: int):
     memory = _get_memory_for_user(request, pk)
     if request.method == "GET":
-        form = MemoryEditForm(initial={"statement": memory.statement, "category": memory.category})
+        # The person edits their own words ("You have …"); the service stores the canonical form.
+        form = MemoryEditForm(initial={"statement": to_second_person(memory.statement), "category": memory.category})
         return _render_card(request, memory, editing_form=form)
     form = MemoryEditForm(request.POST)
     if form.is_valid():
@@ -169,7 +188,7 @@ def memory_add(request):
         except ValidationError as exc:
             form.add_error("statement", exc)
         else:
-            messages.success(request, _("Remembered: %(statement)s") % {"statement": memory.statement})
+            messages.success(request, _("Remembered: %(statement)s") % {"statement": to_second_person(memory.statement)})
             return redirect(reverse("memcenter:memories") + f"?sort=recent#memory-{memory.pk}")
     return render(request, "memcenter/memory_add.html", {"form": form}, status=400 if form.errors else 200)
 
@@ -195,7 +214,9 @@ def memory_delete(request, pk: int):
     receipt = services.memory_forget(memory=memory, by=request.user, also=also)
     if request.htmx:
         still_here = [m for m in near if m.pk not in receipt.memory_ids]
-        return render(request, "_forget_receipt.html", {"receipt": receipt, "pk": pk, "near": still_here})
+        return render(request, "_forget_receipt.html", {
+            "receipt": receipt, "pk": pk, "near": still_here, "list_count": _list_count_after_change(request),
+        })
     messages.success(request, _("Forgotten for good. It will not be learned again."))
     return redirect("memcenter:memories")
 
@@ -324,6 +345,7 @@ def conversation_detail(request, pk: int):
     return render(request, "memcenter/conversation.html", {
         "session": session, "messages_list": selectors.session_excerpt(session=session, around_seq=around),
         "target": target, "quote": quote, "is_excerpt": around is not None,
+        "taught": selectors.session_taught(session=session),
     })
 
 
@@ -343,6 +365,7 @@ def conversation_delete(request, pk: int):
                          "memories with other evidence lose the quotes taken from it."),
         "action": reverse("memcenter:conversation_delete", args=[session.pk]),
         "cancel": reverse("memcenter:conversations"), "session": session,
+        "taught": selectors.session_taught(session=session),
     }, status=400 if request.method == "POST" else 200)
 
 

@@ -1,7 +1,11 @@
 """Memory-center reads: the memory list with everything a card shows, in a fixed number of queries."""
 from __future__ import annotations
 
-from django.db.models import Count, Prefetch, Q, QuerySet
+from dataclasses import dataclass
+
+from django.db.models import Count, OuterRef, Prefetch, Q, QuerySet, Subquery
+from django.db.models.functions import Coalesce, Substr
+from pgvector.django import CosineDistance
 
 from chat.models import ChatSession, Message, Persona
 from dreaming.memory.salient import near_duplicate, salient_units
@@ -13,6 +17,10 @@ MEMORY_SORTS = {
     "importance": ("-importance", "-confidence", "-id"),
 }
 PROFILE_SCOPE = "profile"
+# Search by meaning keeps memories at most this cosine distance from the query (similarity ≥ 0.35):
+# "dog" finds "User has a corgi named Mochi" with a semantic embedder, and unrelated rows stay out.
+MEANING_MAX_DISTANCE = 0.65
+MEANING_MAX_RESULTS = 10
 
 
 def memory_list(
@@ -38,6 +46,35 @@ def memory_list(
     return memories.select_related("persona").defer("embedding").order_by(
         *MEMORY_SORTS.get(sort, MEMORY_SORTS["confidence"])
     )
+
+
+def memory_search_by_meaning(*, memories: QuerySet[Memory], q: str) -> QuerySet[Memory]:
+    """The memories closest in meaning to `q` (the configured embedder), nearest first; none if it is down.
+
+    Used when no statement contains the words: the list's filters still apply (pass memory_list
+    without q), and a remote embedder that is unavailable gives an empty result, not an error page.
+    """
+    from dreaming.providers import ProviderUnavailable, get_embedder
+
+    try:
+        vector = get_embedder().embed([q], kind="query")[0]
+    except ProviderUnavailable:
+        return memories.none()
+    return (
+        memories.filter(embedding__isnull=False).annotate(distance=CosineDistance("embedding", list(vector)))
+        .filter(distance__lte=MEANING_MAX_DISTANCE).order_by("distance", "-id")[:MEANING_MAX_RESULTS]
+    )
+
+
+def memory_find(*, user, q: str | None = None, **filters) -> tuple[QuerySet[Memory], bool]:
+    """memory_list; when no statement contains the words of `q`, the memories closest in meaning.
+
+    Returns the memories and whether they were found by meaning (the page says so).
+    """
+    found = memory_list(user=user, q=q, **filters)
+    if q and not found.exists():
+        return memory_search_by_meaning(memories=memory_list(user=user, **filters), q=q), True
+    return found, False
 
 
 def memory_list_prefetch(memories) -> QuerySet[Memory]:
@@ -128,10 +165,40 @@ def diary_markdown(*, user) -> str:
 
 
 def sessions_for_user(*, user) -> QuerySet[ChatSession]:
+    """The user's conversations, newest first, each with its message count, first user line (for an
+    untitled one) and how many memories it taught."""
+    first_line = Message.objects.filter(session=OuterRef("pk"), role=Message.Role.USER).order_by("seq").values("content")[:1]
+    taught = (
+        MemorySource.objects.filter(message__session=OuterRef("pk")).order_by().values("message__session")
+        .annotate(n=Count("memory_id", distinct=True)).values("n")
+    )
     return (
         ChatSession.objects.filter(user=user).select_related("persona")
-        .annotate(message_count=Count("messages")).order_by("-last_active_at")
+        .annotate(
+            message_count=Count("messages"),
+            first_user_line=Substr(Subquery(first_line), 1, 200),
+            taught_count=Coalesce(Subquery(taught), 0),
+        ).order_by("-last_active_at")
     )
+
+
+@dataclass(frozen=True)
+class Taught:
+    memory: Memory
+    only_here: bool  # every quote of it comes from this conversation: deleting it forgets the memory
+
+
+def session_taught(*, session: ChatSession) -> list[Taught]:
+    """The memories with a quote from this conversation; whether it is their only evidence (2 queries)."""
+    memories = list(
+        Memory.objects.filter(user_id=session.user_id, sources__message__session=session).distinct()
+        .defer("embedding").order_by("-confidence", "pk")
+    )
+    elsewhere = set(
+        MemorySource.objects.filter(memory__in=memories)
+        .filter(Q(message__isnull=True) | ~Q(message__session=session)).values_list("memory_id", flat=True)
+    )
+    return [Taught(memory=m, only_here=m.pk not in elsewhere) for m in memories]
 
 
 def session_excerpt(*, session: ChatSession, around_seq: int | None, radius: int = 8) -> QuerySet[Message]:

@@ -21,6 +21,7 @@ from django.utils import timezone
 
 from chat.models import ChatSession, Persona
 from dreaming.memory.context import memory_md_render_all
+from dreaming.engine.voice import canonical_statement
 from dreaming.models import (
     Candidate,
     Category,
@@ -75,7 +76,8 @@ def _check_owner(obj_user_id: int, by) -> None:
 
 
 def _clean_statement(statement: str) -> str:
-    statement = " ".join((statement or "").split())
+    # Stored in the model's voice whatever the person typed ("I …" / "You …"); shown back as "You …".
+    statement = canonical_statement(" ".join((statement or "").split()))
     if not statement:
         raise ValidationError("A memory needs a statement.")
     if len(statement) > STATEMENT_MAX_CHARS:

@@ -15,11 +15,12 @@ older than the dream (a re-import of a conversation that went on before the firs
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.db import connection, transaction
-from django.db.models import F
+from django.db.models import Count, Exists, F, OuterRef, Q
 from django.db.models.functions import Greatest
 from django.utils import timezone
 
@@ -54,6 +55,36 @@ def _eligible_sql(*, now: datetime, user=None, session_ids=None) -> tuple[str, d
         params["session_ids"] = [int(pk) for pk in session_ids]
     sql = f"SELECT s.id FROM {_SESSIONS} s WHERE {' AND '.join(where)} ORDER BY s.last_active_at, s.id"
     return sql, params
+
+
+@dataclass(frozen=True)
+class Waiting:
+    """Sessions with something new to dream that a sweep now would not take, by why."""
+
+    not_idle: int = 0  # still active: dreamed once quiet for DREAM_IDLE_SECONDS
+    memory_off: int = 0  # their user turned memory off
+    claimed: int = 0  # another worker is dreaming them right now
+
+    @property
+    def total(self) -> int:
+        return self.not_idle + self.memory_off + self.claimed
+
+
+def sessions_waiting(*, now: datetime, user=None) -> Waiting:
+    """Why sessions that need dreaming are not being dreamed (three counts, for `dream --now` to say)."""
+    idle_cutoff = now - timedelta(seconds=settings.DREAM_IDLE_SECONDS)
+    stale_cutoff = timezone.now() - timedelta(seconds=settings.DREAM_CLAIM_STALE_SECONDS)
+    new_messages = Message.objects.filter(session=OuterRef("pk"), seq__gt=OuterRef("processed_seq"))
+    needs = ChatSession.objects.filter(Q(dreamed_at__isnull=True) | Exists(new_messages))
+    if user is not None:
+        needs = needs.filter(user=user)
+    off = MemorySettings.objects.filter(user=OuterRef("user"), enabled=False)
+    counts = needs.aggregate(
+        memory_off=Count("id", filter=Q(Exists(off))),
+        not_idle=Count("id", filter=~Q(Exists(off)) & Q(last_active_at__gt=idle_cutoff)),
+        claimed=Count("id", filter=~Q(Exists(off)) & Q(last_active_at__lte=idle_cutoff, claimed_at__gte=stale_cutoff)),
+    )
+    return Waiting(**counts)
 
 
 def sessions_claim(

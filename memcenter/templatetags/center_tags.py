@@ -6,6 +6,41 @@ from django.utils.safestring import mark_safe
 
 register = template.Library()
 
+# Where the confidence bar turns from red to amber to green; the legend on the list says the same.
+CONFIDENCE_SURE = 75
+CONFIDENCE_LIKELY = 45
+
+
+@register.filter
+def you(statement) -> str:
+    """A canonical third-person statement ("User has a corgi") as its owner reads it ("You have a corgi")."""
+    from dreaming.engine.voice import to_second_person
+
+    return to_second_person(str(statement or ""))
+
+
+@register.filter
+def confidence_level(pct) -> str:
+    """high / mid / low for a confidence percentage (the bar's colour and its word)."""
+    pct = int(pct or 0)
+    return "high" if pct >= CONFIDENCE_SURE else "mid" if pct >= CONFIDENCE_LIKELY else "low"
+
+
+@register.simple_tag
+def memory_reasons(memory):
+    """Translated reasons with strengths for the "why" panel (dreaming/memory/reasons.py)."""
+    from dreaming.memory.reasons import memory_reasons as reasons
+
+    has_sources = bool(memory.sources.all())
+    return reasons(memory, has_sources=has_sources)
+
+
+@register.filter
+def status_reason(memory) -> str:
+    from dreaming.memory.reasons import memory_status_reason
+
+    return memory_status_reason(memory)
+
 
 @register.filter
 def percent(value) -> int:
@@ -36,18 +71,6 @@ def highlight(text, quote):
     )
 
 
-@register.filter
-def breakdown_items(breakdown):
-    """A score_breakdown dict as sorted (name, value, is_number) rows, largest contribution first."""
-    if not isinstance(breakdown, dict):
-        return []
-    rows = []
-    for key, value in breakdown.items():
-        is_number = isinstance(value, (int, float)) and not isinstance(value, bool)
-        rows.append((str(key).replace("_", " "), value, is_number))
-    return sorted(rows, key=lambda r: (not r[2], -(r[1] if r[2] else 0)))
-
-
 @register.simple_tag(takes_context=True)
 def query_with(context, **changes):
     """The current query string with some parameters changed (for pagination and sort links)."""
@@ -75,3 +98,28 @@ def signup_is_enabled() -> bool:
     from memcenter.forms import signup_enabled
 
     return signup_enabled()
+
+
+@register.filter
+def conversation_title(session) -> str:
+    """A conversation's title, else its first line from the user (never "session 23")."""
+    from django.utils.text import Truncator
+    from django.utils.translation import gettext
+
+    if session.title:
+        return session.title
+    line = getattr(session, "first_user_line", None)
+    if line is None:
+        first = session.messages.filter(role="user").order_by("seq").values_list("content", flat=True).first()
+        line = first or ""
+    line = " ".join(line.split())
+    if line:
+        return Truncator(line).chars(60)
+    return gettext("Conversation of %(day)s") % {"day": session.started_at.strftime("%Y-%m-%d")}
+
+
+@register.simple_tag
+def idle_minutes() -> int:
+    from django.conf import settings
+
+    return max(1, round(settings.DREAM_IDLE_SECONDS / 60))

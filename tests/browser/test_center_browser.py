@@ -113,11 +113,13 @@ def test_judge_delete_and_read_in_chinese(page, live_server, world, artifacts):
     page.locator(f"#memory-{city.pk}").get_by_role("link", name="Edit").click()
     statement = page.locator(f"#memory-{city.pk} textarea")
     expect(statement).to_be_focused()
-    statement.fill("用户住在上海浦东")
+    expect(statement).to_have_value("你住在上海")  # the person edits in their own voice…
+    statement.fill("我住在上海浦东")
     page.locator(f"#memory-{city.pk}").screenshot(path=artifacts / "center-card-edit.png")
     page.locator(f"#memory-{city.pk}").get_by_role("button", name="Save").click()
     expect(page.locator(f"#memory-{city.pk}")).to_contain_text("set by you")
-    expect(page.locator(f"#memory-{city.pk} h3")).to_have_text("用户住在上海浦东")
+    expect(page.locator(f"#memory-{city.pk} h3")).to_have_text("你住在上海浦东")
+    assert Memory.objects.get(pk=city.pk).statement == "用户住在上海浦东"  # …stored once, canonical
 
     # Pending: remember one now.
     page.get_by_role("link", name="Pending", exact=True).click()

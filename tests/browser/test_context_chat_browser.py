@@ -29,8 +29,8 @@ def test_a_user_chats_and_the_reply_swaps_in_without_a_page_load(page, live_serv
     page.get_by_role("button", name="Send").click()
 
     reply = page.locator("#turns .msg--assistant")
-    expect(reply).to_contain_text("User has a dog named Milo")
-    expect(reply).to_contain_text("No chat model is configured")
+    expect(reply).to_contain_text("You have a dog named Milo")
+    expect(reply).not_to_contain_text("LLM_API_KEY")
     expect(page).to_have_url(re.compile(r"/chat/$"))  # swapped in place, no redirect
     expect(page.get_by_label("Your message")).to_have_value("")
     page.screenshot(path=str(artifacts / "context-chat.png"), full_page=True)

@@ -89,7 +89,7 @@ def test_a_bad_line_is_reported_with_its_number_and_the_rest_imports(tmp_path):
         json.dumps({"user": "ghost", "messages": [{"role": "user", "content": "who"}]}).encode(),
     ]))
     out, err, error = run_import(path, "--user", "alice")
-    assert error is not None and "4 line(s) failed" in error
+    assert error is not None and "4 lines failed" in error
     assert "line 2: not valid JSON" in err
     assert "line 3: messages[0].role must be one of" in err
     assert "line 5: not valid UTF-8" in err
@@ -155,7 +155,7 @@ def test_chatgpt_export_follows_the_current_branch_and_skips_hidden_parts(tmp_pa
     path = tmp_path / "conversations.json"
     path.write_text(json.dumps(CHATGPT_EXPORT), encoding="utf-8")
     out, err, error = run_import(path, "--user", "alice", "--format", "chatgpt")
-    assert error is not None and "1 conversation(s) failed" in error
+    assert error is not None and "1 conversation failed" in error
     assert "conversation 3: a conversation must be an object with a 'mapping'" in err
     assert "1 empty skipped" in out
     session = ChatSession.objects.get()

@@ -69,8 +69,8 @@ def test_posting_without_htmx_stores_both_turns_and_redirects_back(logged_in, us
     assert [(t.seq, t.role) for t in turns] == [(1, "user"), (2, "assistant")]
     assert turns[0].content == "What is my dog called?"
     reply = turns[1].content
-    assert "User has a dog named Milo" in reply and said.date().isoformat() in reply
-    assert "No chat model is configured" in reply
+    assert "You have a dog named Milo" in reply and said.date().isoformat() in reply
+    assert "LLM_API_KEY" not in reply
     page = logged_in.get(response["Location"]).content.decode()
     assert "What is my dog called?" in page and "named Milo" in page
 

@@ -123,12 +123,13 @@ def test_memories_page_shows_the_card_with_quote_confidence_and_badge(client_in,
     html = response.content.decode()
     assert response.status_code == 200
     assert "<html" in html
-    assert "User has a dog named Milo" in html
+    assert "You have a dog named Milo" in html and "User has a dog" not in html  # shown to its owner as "you"
     assert "“I have a dog named Milo”" in html
-    assert "82%" in html and 'aria-valuenow="82"' in html
+    assert "82%" in html and 'aria-valuenow="82"' in html and "sure" in html
     assert "in MEMORY.md" in html
     assert f'?m={memory.sources.get().message_id}' in html and "#m-4" in html
-    assert "importance" in html  # score breakdown in the "why" panel
+    assert "Said in 1 conversation" in html  # the "why" panel: sentences, never the raw breakdown
+    assert "{&#x27;" not in html and "Score 0." not in html
 
 
 def test_memories_list_htmx_request_returns_only_the_list(client_in, memory):
@@ -136,7 +137,7 @@ def test_memories_list_htmx_request_returns_only_the_list(client_in, memory):
     html = response.content.decode()
     assert response.status_code == 200
     assert html.lstrip().startswith('<section id="memory-list"')
-    assert "<html" not in html and "User has a dog named Milo" in html
+    assert "<html" not in html and "You have a dog named Milo" in html
 
 
 def test_memories_are_filtered_by_search_category_status_and_scope(client_in, user, memory):
@@ -196,7 +197,7 @@ def test_superseded_history_and_pending_verdict_show_on_the_card(client_in, user
                   valid_to=datetime(2026, 5, 3, tzinfo=tz.utc))
     FeedbackFactory(memory=new, verdict="doubt")
     html = client_in.get(reverse("memcenter:memories")).content.decode()
-    assert "User lives in Shanghai" in html and "until 2026-05" in html
+    assert "You live in Shanghai" in html and "until 2026-05" in html
     assert "You said: Doubt (pending)" in html
 
 
@@ -277,7 +278,7 @@ def test_adding_a_memory_refuses_a_persona_the_user_never_met(client_in, user):
 
 def test_delete_without_javascript_asks_to_confirm_first(client_in, memory):
     page = client_in.get(reverse("memcenter:memory_delete", args=[memory.pk]))
-    assert page.status_code == 200 and "User has a dog named Milo" in page.content.decode()
+    assert page.status_code == 200 and "You have a dog named Milo" in page.content.decode()
     unconfirmed = client_in.post(reverse("memcenter:memory_delete", args=[memory.pk]), {})
     assert unconfirmed.status_code == 400
     assert Memory.objects.filter(pk=memory.pk).exists()
@@ -326,7 +327,7 @@ def test_pending_shows_pending_candidates_only(client_in, user):
     CandidateFactory(user=user, status="rejected_unverified", statement="Unverified thing")
     CandidateFactory(user=user, status="promoted", statement="Promoted thing")
     html = client_in.get(reverse("memcenter:pending")).content.decode()
-    assert "User might like jazz" in html and "“jazz is nice”" in html
+    assert "You might like jazz" in html and "“jazz is nice”" in html
     assert "Unverified thing" not in html and "Promoted thing" not in html
 
 

@@ -8,6 +8,8 @@ from chat import importers
 from chat.models import Client
 from chat.services import UnknownUser, user_resolve
 
+UTF8_BOM = b"\xef\xbb\xbf"
+
 
 class ProgressBar:
     """A plain stderr progress bar: redrawn in place on a terminal, a line every 10% otherwise."""
@@ -39,14 +41,30 @@ class ProgressBar:
             self.stream.write("\n")
 
 
+def _plural(n: int, one: str, many: str | None = None) -> str:
+    return f"{n} {one if n == 1 else (many or one + 's')}"
+
+
+FORMAT_HELP = (
+    "jsonl (default): one conversation per line, e.g. "
+    '{"user": "ada", "title": "Sunday", "messages": [{"role": "user", "content": "I have a dog named Milo", '
+    '"created_at": "2026-11-29T10:00:00Z"}, {"role": "assistant", "content": "Lovely!"}]} '
+    "— only \"messages\" is required (plain OpenAI-style lines work). "
+    "chatgpt: the conversations.json of a ChatGPT data export (Settings → Data controls → Export)."
+)
+
+
 class Command(BaseCommand):
-    help = "Import conversations from a JSONL file (one session per line) or a ChatGPT conversations.json."
+    help = (
+        "Import conversations from a JSONL file (one session per line) or a ChatGPT conversations.json. "
+        "Example: manage.py import_chats chats.jsonl --user ada --create-user"
+    )
 
     def add_arguments(self, parser):
         parser.add_argument("path", help="File to import ('-' reads JSONL from stdin).")
         parser.add_argument("--user", default="", help="Owner of sessions whose line names no 'user'.")
         parser.add_argument("--create-user", action="store_true", help="Create users that do not exist yet.")
-        parser.add_argument("--format", choices=("jsonl", "chatgpt"), default="jsonl")
+        parser.add_argument("--format", choices=("jsonl", "chatgpt"), default="jsonl", help=FORMAT_HELP)
         parser.add_argument("--client", default="", help="Users are this API client's users, named as the client names "
                             "them (what its API key sees). Without it, users are web accounts named by their username.")
 
@@ -64,6 +82,8 @@ class Command(BaseCommand):
             except ValueError as exc:
                 raise CommandError(str(exc)) from None
         items, total = self._items(path, format)
+        if total == 0:
+            raise CommandError(f"{path}: nothing to import (the file is empty)")
         bar = ProgressBar(total, stream=self.stderr._out)
         report = importers.import_run(
             items, default_username=user, create_users=create_user, client=owner, on_item=bar.advance
@@ -73,23 +93,24 @@ class Command(BaseCommand):
         for number, message in report.errors:
             self.stderr.write(f"{unit} {number}: {message}")
         self.stdout.write(
-            f"imported {report.sessions_created} new sessions, updated {report.sessions_updated}, "
-            f"unchanged {report.sessions_unchanged}; {report.messages_appended} messages added, "
+            f"imported {_plural(report.sessions_created, 'new session')}, updated {report.sessions_updated}, "
+            f"unchanged {report.sessions_unchanged}; {_plural(report.messages_appended, 'message')} added, "
             f"{report.messages_duplicate} already there; {report.empty} empty skipped; {report.failed} failed"
         )
         if report.failed:
-            raise CommandError(f"{report.failed} {unit}(s) failed to import (see above); the rest was imported")
+            raise CommandError(f"{_plural(report.failed, unit)} failed to import (see above); the rest was imported")
 
     def _items(self, path: str, format: str):
         if path == "-":
             if format != "jsonl":
                 raise CommandError("stdin ('-') is only supported for --format jsonl")
-            lines = sys.stdin.buffer.read().splitlines()
+            lines = sys.stdin.buffer.read().removeprefix(UTF8_BOM).splitlines()
             return importers.jsonl_sessions(lines), sum(1 for line in lines if line.strip())
         file = Path(path)
         if not file.is_file():
             raise CommandError(f"no such file: {path}")
-        raw = file.read_bytes()
+        # A file saved by Notepad or Excel starts with a UTF-8 byte-order mark: it is not part of line 1.
+        raw = file.read_bytes().removeprefix(UTF8_BOM)
         if format == "chatgpt":
             try:
                 conversations = importers.chatgpt_load(raw)

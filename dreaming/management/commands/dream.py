@@ -2,7 +2,9 @@
 import logging
 from decimal import Decimal
 
+from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
+from django.utils import timezone
 
 from dreaming.management.lookups import user_by_name
 from dreaming.models import DreamRun
@@ -59,7 +61,7 @@ class Command(BaseCommand):
         self.stdout.write(summary_line(runs, dry_run=dry_run))
         failed = [run for run in runs if run.status == DreamRun.Status.FAILED]
         if failed:
-            raise CommandError(f"{len(failed)} run(s) failed; first: {failed[0].error.splitlines()[0][:300]}")
+            raise CommandError(f"{plural(len(failed), 'run')} failed; first: {failed[0].error.splitlines()[0][:300]}")
 
     def _user(self, username):
         if not username:
@@ -69,7 +71,10 @@ class Command(BaseCommand):
     def _light(self, *, user, dry_run):
         from dreaming.pipeline.light import light_sleep_sweep
 
+        from dreaming.pipeline.claims import sessions_waiting
+
         runs, sessions = [], 0
+        tty = self.stderr.isatty()
         while True:  # one sweep takes a batch; repeat until every idle session is taken
             try:
                 run = light_sleep_sweep(user=user, dry_run=dry_run)
@@ -77,10 +82,11 @@ class Command(BaseCommand):
                 raise CommandError(f"Light sleep failed: {type(exc).__name__}: {exc}") from exc
             runs.append(run)
             sessions += run.sessions_claimed
-            self.stderr.write(f"\rlight    {sessions} session(s)", ending="")
+            if tty:  # redrawn in place on a terminal only; a log gets the one line below
+                self.stderr.write(f"\rlight    {plural(sessions, 'session')}…", ending="")
             if dry_run or run.sessions_claimed == 0 or run.sessions_done + run.sessions_skipped == 0:
                 break
-        self.stderr.write("")
+        self.stderr.write(("\r" if tty else "") + light_line(runs, sessions_waiting(now=timezone.now(), user=user)))
         return runs
 
     def _deep(self, *, user, dry_run):
@@ -107,6 +113,25 @@ class Command(BaseCommand):
         if report.stopped:
             raise CommandError(f"{phase}: stopped, the model is unavailable: {report.stopped.splitlines()[0][:300]}")
         return report.runs
+
+
+def plural(n: int, one: str, many: str | None = None) -> str:
+    return f"{n} {one if n == 1 else (many or one + 's')}"
+
+
+def light_line(runs: list[DreamRun], waiting) -> str:
+    """One line for light sleep: what it dreamed, what it skipped and what still waits, and why."""
+    done, skipped = sum(run.sessions_done for run in runs), sum(run.sessions_skipped for run in runs)
+    line = f"light    {plural(done, 'session')} dreamed"
+    if skipped:
+        line += f", {skipped} skipped"
+    reasons = [
+        (waiting.not_idle, "to be idle ({} min without a message)".format(round(settings.DREAM_IDLE_SECONDS / 60))),
+        (waiting.memory_off, "because memory is off for their user"),
+        (waiting.claimed, "for another worker that is dreaming them"),
+    ]
+    waits = [f"{plural(n, 'session')} {'waits' if n == 1 else 'wait'} {why}" for n, why in reasons if n]
+    return line + ("; " + "; ".join(waits) if waits else "; nothing else waits")
 
 
 def summary_line(runs: list[DreamRun], *, dry_run: bool) -> str:

@@ -89,15 +89,15 @@ def test_reply_says_what_it_recalls_with_the_date_and_that_no_chat_model_is_conf
              Turn(seq=2, role="user", content="What is my dog called?")]
     answer = LocalDreamer().reply(turns=turns, memory_md="", recall=recall, ctx=CTX)
     assert asked == ["What is my dog called?"]
-    assert "User has a dog named Milo" in answer and "2024-05-03" in answer
-    assert "No chat model is configured" in answer
+    assert "You have a dog named Milo" in answer and "2024-05-03" in answer  # spoken to the user
+    assert "LLM_API_KEY" not in answer and "chat model" not in answer  # no developer text for end users
 
 
 def test_reply_without_memories_says_so_honestly_in_the_users_language():
     answer = LocalDreamer().reply(
         turns=[Turn(seq=0, role="user", content="我的猫叫什么名字？")], memory_md="", recall=lambda q: [], ctx=CTX
     )
-    assert "还没有相关的记忆" in answer and "聊天模型" in answer
+    assert "还没有相关的记忆" in answer and "LLM_API_KEY" not in answer and "聊天模型" not in answer
 
 
 def test_a_negation_about_something_else_is_not_a_contradiction():
