@@ -8,7 +8,7 @@ from django.utils import timezone
 
 from chat.models import ApiKey, ChatSession, Client, ClientUser, Message, Persona
 from chat.services import api_key_use
-from tests.factories import ChatSessionFactory, MessageFactory, UserFactory, api_key_create, client_user
+from tests.factories import ChatSessionFactory, MessageFactory, api_key_create, client_user
 
 pytestmark = pytest.mark.django_db
 

@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, settings as hypothesis_settings
 
 from chat.models import ChatSession, Client, Message
 from memcenter.wsgi import application
-from tests.factories import ChatSessionFactory, MessageFactory, UserFactory, api_key_create, client_user
+from tests.factories import ChatSessionFactory, MessageFactory, api_key_create, client_user
 
 schema = schemathesis.openapi.from_wsgi("/api/openapi.json", application)
 FUZZ_EXAMPLES = 40
