@@ -1,7 +1,9 @@
 """4b. API append rate on a real server process under a bounded load from a second process.
 
-The server: `manage.py runserver 127.0.0.1:<random port> --noreload` (threaded, DEBUG off, the bench
-database via DATABASE_URL, the per-key rate limit raised so it measures throughput, not the limiter).
+The server: `manage.py serve --prod` on 127.0.0.1:<random port> — gunicorn (WEB_WORKERS sync workers,
+whitenoise, the production middleware) plus one django-q2 cluster running the dreaming schedules
+meanwhile; DEBUG off, the bench database via DATABASE_URL, the per-key rate limit raised so it measures
+throughput, not the limiter.
 The load: `python -m bench.loadgen` in another process — a fixed number of requests at a fixed
 concurrency over loopback. Each append request carries a user + assistant message (so 2 messages per
 request) to one of 20 sessions, authenticated with an API key created for the run. Baseline: the same
@@ -12,6 +14,7 @@ from __future__ import annotations
 
 import json
 import os
+import secrets
 import socket
 import subprocess
 import sys
@@ -28,6 +31,7 @@ from chat.services import api_key_create, session_create, user_resolve
 
 ROOT = Path(__file__).resolve().parent.parent
 CONCURRENCY = 8
+WEB_WORKERS = 2
 
 
 def _free_port() -> int:
@@ -47,18 +51,22 @@ def _database_url() -> str:
 
 def _server_start(port: int, *, log: Path) -> subprocess.Popen:
     env = {
-        **os.environ, "DATABASE_URL": _database_url(), "DJANGO_DEBUG": "0", "DJANGO_SECRET_KEY": "bench-only-not-secret",
+        **os.environ, "DATABASE_URL": _database_url(), "DJANGO_DEBUG": "0", "DJANGO_SECRET_KEY": secrets.token_urlsafe(50),
         "DJANGO_ALLOWED_HOSTS": "127.0.0.1,localhost", "API_RATE_LIMIT_PER_MINUTE": "100000000", "LOG_LEVEL": "WARNING",
+        "SECURE_SSL_REDIRECT": "0",  # plain HTTP on loopback; production sits behind a TLS proxy
+        "STATIC_ROOT": str(ROOT / "bench" / ".cache" / "static"), "Q_WORKERS": "1",
     }
-    env.pop("MEMCENTER_TEST_DB", None)
+    for name in ("MEMCENTER_TEST_DB", "MEMCENTER_TESTING", "DJANGO_ALLOW_ASYNC_UNSAFE"):
+        env.pop(name, None)
     server = subprocess.Popen(
-        [sys.executable, "manage.py", "runserver", f"127.0.0.1:{port}", "--noreload"],
+        [sys.executable, "manage.py", "serve", "--prod", "--addr", f"127.0.0.1:{port}", "--workers", str(WEB_WORKERS),
+         "--clusters", "1"],
         cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=log.open("wb"), start_new_session=True,
     )
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
         if server.poll() is not None:
-            raise RuntimeError("runserver exited: " + log.read_text(errors="replace")[-500:])
+            raise RuntimeError("serve --prod exited: " + log.read_text(errors="replace")[-500:])
         try:
             with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz?only=database", timeout=2) as response:
                 if response.status == 200:
@@ -66,7 +74,7 @@ def _server_start(port: int, *, log: Path) -> subprocess.Popen:
         except OSError:
             time.sleep(0.3)
     server.kill()
-    raise RuntimeError("runserver did not answer within 60 s")
+    raise RuntimeError("serve --prod did not answer within 60 s")
 
 
 def _load(*, port: int, kind: str, requests: int, sessions: list[int], secret: str, tag: str) -> dict:
@@ -85,8 +93,8 @@ def run(ctx) -> list[Figure]:
     user = user_resolve(username="bench-api", create=True, client=key.client)  # the key reaches only its client's users
     sessions = [session_create(user=user, external_id=f"bench-api-{i}")[0].pk for i in range(20)]
     port = _free_port()
-    ctx.log(f"runserver on 127.0.0.1:{port}; {requests} requests at concurrency {CONCURRENCY}")
-    log = ctx.workdir / "runserver.log"
+    ctx.log(f"serve --prod (gunicorn ×{WEB_WORKERS} + 1 cluster) on 127.0.0.1:{port}; {requests} requests at concurrency {CONCURRENCY}")
+    log = ctx.workdir / "serve.log"
     server = _server_start(port, log=log)
     try:
         _load(port=port, kind="append", requests=50, sessions=sessions, secret=secret, tag="warm")
@@ -108,7 +116,7 @@ def run(ctx) -> list[Figure]:
     rate, floor = append["requests_per_second"], health["requests_per_second"]
     note = (f"{requests} requests, concurrency {CONCURRENCY}, 2 messages each ({2 * rate:.0f} messages/s); "
             f"append p50 {append['p50_ms']:.0f} ms / p95 {append['p95_ms']:.0f} ms; baseline = GET /healthz?only=database "
-            f"under the same load; server = runserver --noreload (threaded)")
+            f"under the same load; server = serve --prod (gunicorn, {WEB_WORKERS} sync workers, + 1 django-q2 cluster)")
     return [
         Figure("api", "API append rate (vs health-check floor)", rate, floor, "requests/s", ratio=rate / floor, note=note),
         Figure("api", "API appends answered 2xx and stored", stored / (2 * requests), None, "", "= 1.0",

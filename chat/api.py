@@ -8,7 +8,7 @@ from django.db import transaction
 from django.utils import timezone
 from ninja import Field, Path, Query, Router, Schema, Status
 from ninja.errors import HttpError
-from pydantic import AfterValidator, BeforeValidator
+from pydantic import AfterValidator, BeforeValidator, StrictBool
 
 from chat import selectors, services
 from chat.models import ChatSession, Message
@@ -80,7 +80,7 @@ SessionId = Annotated[int, Path(ge=1, le=2**63 - 1)]
 
 class SessionCreateIn(Schema):
     username: Username
-    create_user: bool = Field(False, description="Create the user if unknown (otherwise 404).")
+    create_user: StrictBool = Field(False, description="Create the user if unknown (otherwise 404); true or false, not 0/1.")
     external_id: ExternalId = ""
     persona: Annotated[str, Field(max_length=64, pattern=r"^[-a-z0-9_]*$")] = Field(
         "", description="Persona slug, created if new; empty = the assistant in general."

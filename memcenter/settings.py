@@ -158,6 +158,8 @@ CONTENT_SECURITY_POLICY = {
         "frame-ancestors": ["'none'"],
     },
 }
+if DEBUG:  # Django's debug pages use inline code: report violations in the console, do not block them
+    CONTENT_SECURITY_POLICY_REPORT_ONLY, CONTENT_SECURITY_POLICY = CONTENT_SECURITY_POLICY, None
 # Login throttling (django-axes, counted in the database so every web process shares the count):
 # after this many failures for one username from one address, that pair is locked out for a while.
 AXES_FAILURE_LIMIT = env_int("LOGIN_FAILURE_LIMIT", 5, minimum=1)

@@ -173,6 +173,9 @@ def _score_summary(breakdown: dict, score) -> str:
 
 @admin.register(models.Candidate)
 class CandidateAdmin(NeutralLogAdmin):
+    class Media:  # classes, not style="" attributes: the Content-Security-Policy allows no inline style
+        css = {"all": ["dreaming/admin.css"]}
+
     list_display = (
         "id", "user_name", "statement_short", "quote_short", "category", "status", "reason_short",
         "triage_kind", "verified", "score_parts", "audit", "created_at",
@@ -260,7 +263,7 @@ class CandidateAdmin(NeutralLogAdmin):
     def message_highlighted(self, obj):
         if not obj.message_id:
             return "(the source message is gone)"
-        return format_html('<div class="quote-in-message" style="white-space:pre-wrap;max-width:60em">{}</div>',
+        return format_html('<div class="quote-in-message">{}</div>',
                            quote_highlight(quote=obj.quote, text=obj.message.content))
 
     @admin.display(description="conversation around it")
@@ -272,8 +275,8 @@ class CandidateAdmin(NeutralLogAdmin):
         seq = obj.message.seq
         nearby = obj.message.session.messages.filter(seq__gte=seq - CONTEXT_BEFORE, seq__lte=seq + CONTEXT_AFTER)
         return format_html_join(
-            "", '<p style="margin:0 0 .4em;{}"><strong>{} #{}</strong>: {}</p>',
-            (("font-weight:600" if m.pk == obj.message_id else "color:#666", m.role, m.seq, _short(m.content, 400))
+            "", '<p class="turn-around {}"><strong>{} #{}</strong>: {}</p>',
+            (("turn-around--quoted" if m.pk == obj.message_id else "", m.role, m.seq, _short(m.content, 400))
              for m in nearby),
         )
 

@@ -238,3 +238,14 @@ def _family(pid: int) -> set[int]:
             found.add(child)
             todo.append(child)
     return found
+
+
+def test_the_memory_md_listener_can_bypass_a_transaction_pooler(settings):
+    from dreaming.memory.context_cache import _listener_params
+
+    settings.MEMORY_MD_LISTEN_URL = "postgresql://listener:secret@postgres-direct:5433/memcenter"
+    params = _listener_params()
+    assert (params["host"], params["port"], params["dbname"], params["user"]) == ("postgres-direct", "5433", "memcenter", "listener")
+    assert params["application_name"] == "memcenter memory-md listener" and params["keepalives"] == 1
+    settings.MEMORY_MD_LISTEN_URL = ""
+    assert _listener_params()["dbname"] != "memcenter" or _listener_params()["host"] != "postgres-direct"
