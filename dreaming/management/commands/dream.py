@@ -4,6 +4,7 @@ from decimal import Decimal
 
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
+from tqdm import tqdm
 from django.utils import timezone
 
 from dreaming.management.lookups import user_by_name
@@ -12,18 +13,17 @@ from dreaming.models import DreamRun
 PHASES = {"light": ["light"], "deep": ["deep"], "weekly": ["weekly"], "all": ["light", "deep", "weekly"]}
 
 
-class ProgressBar:
-    """A one-line progress bar on stderr (stdout stays clean for the summary)."""
+def ProgressBar(stream, label: str):  # noqa: N802 — used like the class it replaced
+    """A tqdm bar on stderr (stdout stays clean for the summary), fed the pipeline's progress(done, total)."""
+    bar = tqdm(total=0, desc=f"{label:<8}", file=stream, dynamic_ncols=True, mininterval=0.2)
 
-    def __init__(self, stream, label: str, width: int = 30):
-        self.stream, self.label, self.width = stream, label, width
-
-    def __call__(self, done: int, total: int) -> None:
-        filled = self.width * done // max(total, 1)
-        self.stream.write(f"\r{self.label:<8} [{'#' * filled}{'.' * (self.width - filled)}] {done}/{total}")
+    def progress(done: int, total: int) -> None:
+        bar.total = total
+        bar.update(done - bar.n)
         if done >= total:
-            self.stream.write("\n")
-        self.stream.flush()
+            bar.close()
+
+    return progress
 
 
 class Command(BaseCommand):
