@@ -42,7 +42,7 @@ class FakeDreamer:
             return self._extract(turns) if callable(self._extract) else list(self._extract)
         return [
             ExtractedCandidate(
-                quote=t.content, statement=f"User said: {t.content}", category="fact", importance=0.6,
+                quote=t.content, statement=f"User: {t.content}", category="fact", importance=0.6,
                 user_initiated=True, seq=t.seq,
             )
             for t in turns
@@ -497,7 +497,7 @@ def test_a_resumed_session_with_only_new_assistant_turns_keeps_its_triage(user):
 def test_a_tombstoned_statement_is_never_learned_again(user):
     session = idle_session(user)
     chat(session, ("user", "I live in Lisbon."), ("user", "I play the cello."))
-    tombstone_add(user=user, statement="User said: I live in Lisbon.")
+    tombstone_add(user=user, statement="User: I live in Lisbon.")
     run = sweep()
     assert list(Candidate.objects.values_list("quote", flat=True)) == ["I play the cello."]
     assert run.tombstoned_dropped == 1
@@ -544,7 +544,7 @@ def test_dream_run_counters_add_up_over_a_mixed_batch(user, other_user):
     chat(empty, ("assistant", "Hello?"))
     hallucinating = idle_session(other_user)
     chat(hallucinating, ("user", "We went to the beach."))
-    tombstone_add(user=user, statement="User said: I play the cello.")
+    tombstone_add(user=user, statement="User: I play the cello.")
 
     def extract(turns):
         if any("beach" in t.content for t in turns):

@@ -47,7 +47,7 @@ from dreaming.memory.scoring import specificity
 from dreaming.engine.sensitive import mask_secrets, sensitive_category
 from dreaming.memory.tombstones import is_tombstoned, tombstoned_digests
 from dreaming.pipeline.triage_rules import triage_precheck
-from dreaming.engine.quotes import normalize_for_match, quote_in_text
+from dreaming.engine.quotes import normalize_for_match, quote_in_text, statement_unsupported
 
 logger = logging.getLogger(__name__)
 
@@ -460,12 +460,16 @@ def _candidate_build(
         "importance": importance,
         "user_initiated": bool(item.user_initiated),
     }
-    if source is None:
+    unsupported = None if source is None else _unsupported(statement=statement, quote=quote, source=source,
+                                                            user_messages=user_messages)
+    if source is None or unsupported:
         outcome.unverified_rejected += 1
-        said = cited or max(user_messages, key=lambda m: m.seq)
+        message = source or cited
+        said = message or max(user_messages, key=lambda m: m.seq)
         return Candidate(
-            **fields, message=cited, said_at=said.created_at, status=Candidate.Status.REJECTED_UNVERIFIED,
-            verified=False, reason=_unverified_reason(cited), signals={"session_id": session.pk, "seq": item.seq},
+            **fields, message=message, said_at=said.created_at, status=Candidate.Status.REJECTED_UNVERIFIED,
+            verified=False, reason=unsupported or _unverified_reason(cited),
+            signals={"session_id": session.pk, "seq": item.seq},
         )
     return Candidate(
         **fields, message=source, said_at=source.created_at, status=Candidate.Status.PENDING, verified=True,
@@ -501,6 +505,14 @@ def _quote_source(*, quote: str, cited: Message | None, user_messages: list[Mess
         if _quote_matches(quote=quote, message=message):
             return message
     return None
+
+
+def _unsupported(*, statement: str, quote: str, source: Message, user_messages: list[Message]) -> str | None:
+    """Why the verbatim quote still does not support the statement (engine.quotes), or None."""
+    context = "\n".join(m.content for m in sorted(user_messages, key=lambda m: m.seq) if m.seq <= source.seq)
+    reason = statement_unsupported(statement=statement, quote=mask_secrets(quote),
+                                   message=mask_secrets(source.content), context=mask_secrets(context))
+    return f"quote does not support the statement: {reason}"[:500] if reason else None
 
 
 def _unverified_reason(cited: Message | None) -> str:
