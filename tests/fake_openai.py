@@ -38,7 +38,7 @@ FakeOpenAI API (stable; other areas' tests rely on it):
   "voyage" (POST /voyage/v1/embeddings).
 
   Default responder (queue empty): chat answers a valid, empty-ish JSON for the task named in the
-  request's json_schema (or guessed from the system prompt): triage → normal, extract → no candidates,
+  request's json_schema (or guessed from the system prompt): extract → normal, no candidates,
   compare → every statement "new", merge → the first statement, narrate → a short sentence; requests
   without a response format (reply) get "OK.". Embeddings answer deterministic vectors from the local
   embedder with the requested `dimensions` / `output_dimension` (default 512), so similar texts stay
@@ -161,7 +161,7 @@ def _task_of(body: dict) -> str:
     if name:
         return name
     system = " ".join(m.get("content") or "" for m in body.get("messages", []) if m.get("role") == "system")
-    for task in ("triage", "extract", "compare", "merge", "narrate"):
+    for task in ("extract", "compare", "merge", "narrate"):
         if f"TASK: {task}" in system:
             return task
     return "reply"
@@ -169,10 +169,8 @@ def _task_of(body: dict) -> str:
 
 def default_chat_answer(body: dict) -> str:
     task = _task_of(body)
-    if task == "triage":
-        return json.dumps({"kind": "normal", "reason": "fake server default"})
     if task == "extract":
-        return json.dumps({"candidates": []})
+        return json.dumps({"kind": "normal", "reason": "fake server default", "candidates": []})
     if task == "compare":
         user_text = " ".join(m.get("content") or "" for m in body.get("messages", []) if m.get("role") == "user")
         count = user_text.count("<candidate index=")

@@ -26,7 +26,7 @@ class ScriptedDreamer:
         self.relations = relations or {}
         self.compared, self.narrated = [], []
 
-    def compare(self, *, statements, memories, ctx):
+    def compare(self, *, statements, memories, ctx, said_at=None):
         self.compared.append((list(statements), [m.statement for m in memories]))
         answers = []
         for index, statement in enumerate(statements):
@@ -342,7 +342,7 @@ def test_a_second_night_with_nothing_new_changes_nothing(user):
 
 
 class DownDreamer(ScriptedDreamer):
-    def compare(self, *, statements, memories, ctx):
+    def compare(self, *, statements, memories, ctx, said_at=None):
         from dreaming.protocol import ProviderUnavailable
 
         raise ProviderUnavailable("503 from the model")
@@ -362,7 +362,7 @@ def test_a_provider_outage_fails_the_run_and_leaves_everything_for_the_next_nigh
 
 
 class GarbledDreamer(ScriptedDreamer):
-    def compare(self, *, statements, memories, ctx):
+    def compare(self, *, statements, memories, ctx, said_at=None):
         from dreaming.protocol import UnusableAnswer
 
         raise UnusableAnswer("not JSON")

@@ -34,6 +34,8 @@ from dreaming.memory.feedback import feedback_apply_pending, latest_verdict
 from dreaming.pipeline.locks import user_lock
 from dreaming.models import Candidate, DreamRun, Feedback, Memory, MemorySettings, MemorySource, Phase
 from dreaming.providers import get_dreamer, get_embedder
+from dreaming.providers.accounting import llm_calls_survive_rollback
+from dreaming.providers.embedding_space import embedding_space_problem
 from dreaming.protocol import (
     CallContext,
     Comparison,
@@ -106,6 +108,9 @@ def deep_sleep_user(
     embedder: Embedder | None = None, worker: str = "",
 ) -> DreamRun:
     run = run_start(phase=Phase.DEEP, user=user, worker=worker, dry_run=dry_run, simulated_now=now)
+    problem = embedding_space_problem()
+    if problem:  # refuse before anything is claimed, embedded or paid for
+        return run_finish(run=run, error=problem)
     now = now or timezone.now()
     try:
         counters = _deep_sleep_one(
@@ -126,6 +131,9 @@ def deep_sleep_all(
 ) -> DreamRun:
     """One DreamRun for every user who needs a night (or the given users); one failure does not stop the rest."""
     run = run_start(phase=Phase.DEEP, worker=worker, dry_run=dry_run, simulated_now=now)
+    problem = embedding_space_problem()
+    if problem:  # refuse before anything is claimed, embedded or paid for
+        return run_finish(run=run, error=problem)
     now = now or timezone.now()
     dreamer = dreamer or get_dreamer()
     embedder = embedder or get_embedder()
@@ -154,7 +162,7 @@ def _deep_sleep_one(
     if not MemorySettings.is_on(user_id=user.pk):
         return {}
     night = _Night(user=user, run=run, now=now, dreamer=dreamer, embedder=embedder)
-    with transaction.atomic():
+    with llm_calls_survive_rollback(), transaction.atomic():
         user_lock(user_id=user.pk)
         _night_feedback(night)
         candidates = _candidates_gather(night)
@@ -165,13 +173,11 @@ def _deep_sleep_one(
             for start in range(0, len(scope), COMPARE_BATCH):
                 _scope_decide(night, scope[start : start + COMPARE_BATCH])
         night.changes.language = night_language(night.statements)
-        if not dry_run:
-            try:
-                diary_append(user=user, run=run, now=now, changes=night.changes, memories=night.named, dreamer=dreamer)
-            except UnusableAnswer:
-                logger.warning("narrate gave an unusable answer for user %s; no diary entry tonight", user.pk)
         if dry_run:
             transaction.set_rollback(True)
+    if not dry_run:
+        # After the commit: the diary is a telling of the night, and a failing narrate must not undo it.
+        _night_narrate(night)
     if not dry_run and night.changed_memories:
         memory_md_refresh(user=user)
     night.counters["users_processed"] = 1
@@ -184,6 +190,16 @@ def memory_md_refresh(*, user) -> None:
     except Exception:
         # The night is committed either way; a stale MEMORY.md is re-rendered by the next change.
         logger.exception("re-rendering MEMORY.md failed for user %s", user.pk)
+
+
+def _night_narrate(night: _Night) -> None:
+    try:
+        with llm_calls_survive_rollback(), transaction.atomic():
+            diary_append(user=night.user, run=night.run, now=night.now, changes=night.changes, memories=night.named,
+                         dreamer=night.dreamer)
+    except Exception as exc:  # unusable, provider down, anything: the night stands, only its diary entry is missing
+        logger.warning("narrate failed for user %s (%s: %s); no diary entry tonight", night.user.pk,
+                       type(exc).__name__, exc)
 
 
 def _night_feedback(night: _Night) -> None:
@@ -254,10 +270,12 @@ def _scope_decide(night: _Night, clusters: list[Cluster]) -> None:
         neighbours.setdefault(memory.pk, memory)
     comparisons: dict[int, Comparison] = {}
     if neighbours:
-        refs = [MemoryRef(id=m.pk, statement=m.statement, category=m.category) for m in neighbours.values()]
+        refs = [MemoryRef(id=m.pk, statement=m.statement, category=m.category, said_at=m.last_seen)
+                for m in neighbours.values()]
         try:
             answer = night.dreamer.compare(
-                statements=[c.best.statement for c in clusters], memories=refs, ctx=night.ctx
+                statements=[c.best.statement for c in clusters], memories=refs, ctx=night.ctx,
+                said_at=[c.last_said_at for c in clusters],
             )
         except UnusableAnswer:
             # Deciding blind could duplicate or miss a contradiction: leave them for the next night.
@@ -269,9 +287,12 @@ def _scope_decide(night: _Night, clusters: list[Cluster]) -> None:
         memory = neighbours.get(comparison.memory_id) if comparison and comparison.memory_id else None
         if memory is not None and memory.status != Memory.Status.ACTIVE:
             memory = None  # superseded earlier tonight by another cluster
+        if comparison and comparison.relation == "wait":
+            continue  # no verdict: deciding blind could duplicate a memory; the next night asks again
         night.statements.append(cluster.best.statement)
-        if comparison and memory and comparison.relation == "reinforces":
-            _cluster_reinforce(night, cluster, memory)
+        if comparison and memory and comparison.relation in ("reinforces", "adds_detail"):
+            _cluster_reinforce(night, cluster, memory, detailed=comparison.statement
+                               if comparison.relation == "adds_detail" else None)
         elif comparison and memory and comparison.relation == "contradicts":
             _cluster_new(night, cluster, contradicts=memory, reason=comparison.reason)
         else:
@@ -388,7 +409,14 @@ def _memory_supersede(*, old: Memory, new: Memory, at: datetime, reason: str) ->
     old.save(update_fields=["status", "valid_to", "superseded_by", "score_breakdown", "updated_at"])
 
 
-def _cluster_reinforce(night: _Night, cluster: Cluster, memory: Memory) -> None:
+def _cluster_reinforce(night: _Night, cluster: Cluster, memory: Memory, *, detailed: str | None = None) -> None:
+    """The cluster says what the memory says (its sources join the memory's); with `detailed`, it also
+    adds a detail, and the memory takes the new wording (re-embedded) while keeping its sources."""
+    if detailed and detailed != memory.statement:
+        night.changes.changed.append((memory.statement, detailed))
+        memory.statement = detailed
+        memory.embedding = list(night.embedder.embed([detailed], kind="document", ctx=night.ctx)[0])
+        memory.save(update_fields=["statement", "embedding", "updated_at"])
     known_sessions = memory_session_ids(memory=memory)
     new_sessions = cluster.session_ids - known_sessions
     memory.recurrence += len(new_sessions)

@@ -37,6 +37,7 @@ from dreaming.memory.diary import is_chinese
 from dreaming.pipeline.locks import user_lock
 from dreaming.engine.compare import same_subject
 from dreaming.models import Candidate, Category, DreamRun, Feedback, Memory, MemorySettings, MemorySource, Phase
+from dreaming.providers.embedding_space import embedding_space_problem
 from dreaming.providers import get_dreamer, get_embedder
 from dreaming.protocol import CallContext, Dreamer, Embedder, UnusableAnswer
 from dreaming.pipeline.runs import run_add, run_finish, run_start
@@ -60,6 +61,9 @@ def weekly_consolidate_user(
     embedder: Embedder | None = None, worker: str = "",
 ) -> DreamRun:
     run = run_start(phase=Phase.WEEKLY, user=user, worker=worker, dry_run=dry_run, simulated_now=now)
+    problem = embedding_space_problem()
+    if problem:  # refuse before anything is claimed, embedded or paid for
+        return run_finish(run=run, error=problem)
     now = now or timezone.now()
     try:
         counters = _weekly_one(user=user, run=run, now=now, dry_run=dry_run, dreamer=dreamer, embedder=embedder)
@@ -76,6 +80,9 @@ def weekly_consolidate_all(
     progress: Callable[[int, int], None] | None = None,
 ) -> DreamRun:
     run = run_start(phase=Phase.WEEKLY, worker=worker, dry_run=dry_run, simulated_now=now)
+    problem = embedding_space_problem()
+    if problem:  # refuse before anything is claimed, embedded or paid for
+        return run_finish(run=run, error=problem)
     now = now or timezone.now()
     todo = list(users if users is not None else users_needing_weekly())
     errors = []
@@ -232,7 +239,9 @@ def duplicates_merge(*, user, dreamer: Dreamer | None, embedder: Embedder | None
 def _group_merge(*, winner: Memory, losers: list[Memory], dreamer: Dreamer, embedder: Embedder | None, ctx) -> None:
     everyone = [winner, *losers]
     try:
-        statement = dreamer.merge(statements=[m.statement for m in everyone], ctx=ctx).strip()
+        # Oldest first: on conflicting details the merge keeps the most recent (the prompt says so).
+        by_age = sorted(everyone, key=lambda m: (m.last_seen, m.pk))
+        statement = dreamer.merge(statements=[m.statement for m in by_age], ctx=ctx).strip()
     except UnusableAnswer:
         statement = ""
     if not statement or is_tombstoned(user=winner.user, statement=statement):

@@ -6,6 +6,8 @@ Callers must therefore not add llm_calls / tokens / cost to the run themselves.
 """
 from __future__ import annotations
 
+from contextlib import contextmanager
+from contextvars import ContextVar
 from decimal import Decimal
 
 from django.conf import settings
@@ -15,6 +17,8 @@ from dreaming.models import DreamRun, LLMCall
 from dreaming.protocol import CallContext
 
 ERROR_CHARS = 1000
+# The LLMCall rows written inside llm_calls_survive_rollback(), to check once the block is left.
+_watched: ContextVar[list | None] = ContextVar("llm_calls_watched", default=None)
 _PER_MILLION = Decimal(1_000_000)
 _COST_PLACES = Decimal("0.000001")
 
@@ -64,7 +68,36 @@ def llm_call_record(
     )
     if ctx.run_id is not None:
         dream_run_add_call(run_id=ctx.run_id, call=call)
+    watched = _watched.get()
+    if watched is not None:
+        watched.append(call)
     return call
+
+
+@contextmanager
+def llm_calls_survive_rollback():
+    """A call paid inside a transaction that rolls back (a failing night, a dry run) was still paid:
+    its LLMCall row — and its run's counters — are written again after the block, exactly once."""
+    calls: list[LLMCall] = []
+    token = _watched.set(calls)
+    try:
+        yield
+    finally:
+        _watched.reset(token)
+        if calls:
+            _rewrite_lost(calls)
+
+
+def _rewrite_lost(calls: list[LLMCall]) -> None:
+    still_there = set(LLMCall.objects.filter(pk__in=[c.pk for c in calls]).values_list("pk", flat=True))
+    lost = [c for c in calls if c.pk not in still_there]
+    for call in lost:
+        call.pk = None
+        call._state.adding = True
+    LLMCall.objects.bulk_create(lost)
+    for call in lost:
+        if call.run_id is not None:
+            dream_run_add_call(run_id=call.run_id, call=call)
 
 
 def dream_run_add_call(*, run_id: int, call: LLMCall) -> None:

@@ -14,6 +14,22 @@ from dreaming.engine.sensitive import mask_secrets
 
 # Models that accept output_dimension (256/512/1024/2048); older ones have one fixed size.
 _FLEXIBLE_DIMENSION_PREFIXES = ("voyage-3.5", "voyage-3-large", "voyage-code-3", "voyage-4", "voyage-context-3")
+FLEXIBLE_DIMENSIONS = (256, 512, 1024, 2048)
+_FIXED_DIMENSIONS = {"voyage-3-lite": 512, "voyage-3": 1024, "voyage-2": 1024, "voyage-large-2": 1536,
+                     "voyage-code-2": 1536, "voyage-multilingual-2": 1024, "voyage-law-2": 1024,
+                     "voyage-finance-2": 1024, "voyage-large-2-instruct": 1024}
+
+
+def voyage_dimensions_problem(*, model: str, dimensions: int) -> str | None:
+    """Why Voyage cannot make `dimensions`-d vectors with `model` (checked at start-up), or None."""
+    if model.startswith(_FLEXIBLE_DIMENSION_PREFIXES):
+        if dimensions not in FLEXIBLE_DIMENSIONS:
+            return f"{model} makes {', '.join(map(str, FLEXIBLE_DIMENSIONS))}-d vectors, not EMBEDDING_DIM={dimensions}"
+        return None
+    native = _FIXED_DIMENSIONS.get(model)
+    if native is not None and native != dimensions:
+        return f"{model} makes {native}-d vectors only, not EMBEDDING_DIM={dimensions}"
+    return None
 
 
 class VoyageEmbedder:
