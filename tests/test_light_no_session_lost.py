@@ -149,3 +149,25 @@ def test_a_session_given_up_on_is_requeued_by_retry_failed(user, openai_backend,
 
     session.refresh_from_db()
     assert session.last_error == "" and Candidate.objects.filter(session=session, status="pending").count() == 1
+
+
+def test_an_embedding_failure_after_extract_is_not_paid_twice_and_deep_sleep_embeds_later(user, openai_backend, settings):
+    from dreaming.pipeline.deep import deep_sleep_all
+
+    settings.EMBEDDING_MAX_RETRIES = 0
+    [session] = _sessions(user, 1)
+    openai_backend.set_chat_responder(_faithful)
+    openai_backend.queue_error(500, endpoint="embeddings")
+
+    light_sleep_sweep(now=LATER)
+
+    session.refresh_from_db()
+    candidate = Candidate.objects.get(session=session)
+    assert session.dreamed_at is not None and candidate.embedding is None and candidate.status == "pending"
+    assert LLMCall.objects.filter(task="extract").count() == 1
+    assert LLMCall.objects.count() == len(openai_backend.chat_requests) + len(openai_backend.embedding_requests)
+
+    deep_sleep_all(now=LATER + timedelta(hours=12))
+
+    candidate.refresh_from_db()
+    assert candidate.embedding is not None and LLMCall.objects.filter(task="extract").count() == 1

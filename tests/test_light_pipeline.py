@@ -197,18 +197,21 @@ def test_provider_unavailable_stamps_nothing_and_the_next_sweep_retries(user):
     assert first.dreamed_at is not None and first.last_error == ""
 
 
-def test_an_embedding_outage_is_a_provider_failure_too(user):
+def test_an_embedding_outage_after_a_paid_extract_keeps_the_candidates_without_vectors(user):
     session = idle_session(user)
     chat(session, ("user", "I live in Lisbon."))
+    dreamer = FakeDreamer()
 
     class DownEmbedder(FakeEmbedder):
         def embed(self, texts, *, kind="document", ctx=None):
             raise ProviderUnavailable("embeddings timed out")
 
-    run = sweep(embedder=DownEmbedder())
+    run = sweep(dreamer=dreamer, embedder=DownEmbedder())
     session.refresh_from_db()
-    assert run.status == "failed" and session.dreamed_at is None and session.claimed_at is None
-    assert Candidate.objects.count() == 0  # nothing half-written
+    assert run.status == "ok" and session.dreamed_at is not None and "without vectors" in session.last_error
+    candidate = Candidate.objects.get()
+    assert candidate.status == Candidate.Status.PENDING and candidate.embedding is None
+    assert sweep(dreamer=dreamer).sessions_claimed == 0 and len(dreamer.tasks("extract")) == 1  # not paid twice
 
 
 def test_an_unexpected_error_in_one_session_does_not_stop_the_sweep(user):

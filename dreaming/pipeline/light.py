@@ -396,7 +396,14 @@ def _session_dream(
         outcome.note = f"{outcome.note}; {dropped}" if outcome.note else dropped
     kept = [c for c in outcome.candidates if c.status == Candidate.Status.PENDING]
     if kept:
-        vectors = _embed(embedder=embedder, texts=[c.statement for c in kept], ctx=ctx)
+        try:
+            vectors = _embed(embedder=embedder, texts=[c.statement for c in kept], ctx=ctx)
+        except ProviderUnavailable as exc:
+            # The extraction is paid for: keep its candidates without vectors (deep sleep embeds
+            # them before it compares) rather than give the session back and pay for it again.
+            note = f"embedding failed, candidates stored without vectors: {exc}"
+            outcome.note = f"{outcome.note}; {note}" if outcome.note else note
+            return
         if len(vectors) != len(kept):
             raise ValueError(f"embedder returned {len(vectors)} vectors for {len(kept)} statements")
         for candidate, vector in zip(kept, vectors):
