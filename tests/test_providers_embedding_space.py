@@ -61,6 +61,12 @@ def test_switching_the_embedder_without_reembed_loses_no_session_and_reembed_bri
     assert light.sessions_claimed == 0 and not LLMCall.objects.exists()
     with pytest.raises(EmbeddingSpaceMismatch, match="reembed"):
         recall(user=user, query="Where does the user live?")
+    from tests.factories import UserFactory
+
+    staff = UserFactory(username="staffer", is_staff=True)
+    client.force_login(staff)
+    page = client.get("/staff/dreaming/")
+    assert page.status_code == 200 and "manage.py reembed" in page.content.decode()
     health = client.get("/healthz")
     assert health.status_code == 503 and health.json()["embedding_space"]["status"] == "mismatch"
     assert any("reembed" in problem for problem in health.json()["problems"])

@@ -2,6 +2,7 @@
 from django.contrib.admin.views.decorators import staff_member_required
 from django.shortcuts import render
 
+from dreaming.providers.embedding_space import embedding_space_problem
 from dreaming.staff.charts import bar_chart, line_chart
 from dreaming.staff.reports import OUTCOME_FIELDS, report_build
 
@@ -51,4 +52,5 @@ def dashboard(request):
     return render(request, "dreaming/dashboard.html", {
         "report": report, "charts": _charts(report), "days": days, "day_choices": DAY_CHOICES, "days_error": error,
         "rejection_percent": None if rate is None else rate * 100,
+        "embedding_problem": embedding_space_problem(),  # says what to run when the embedder changed
     })

@@ -5,9 +5,9 @@ run that started it) and runs the real pipeline code, so several of them contend
     python tests/stress/dream_worker.py light [--batch N] [--slow-extract SECONDS]
         light sleep sweeps back to back until a sweep claims nothing; with --slow-extract every
         extraction sleeps first (so a kill -9 lands while sessions are claimed).
-    python tests/stress/dream_worker.py deep --users 3,1,2 [--now ISO] [--slow-narrate SECONDS]
-        deep_sleep_user for each user, in the given order (--slow-narrate: a kill -9 lands while
-        the night's transaction is open).
+    python tests/stress/dream_worker.py deep --users 3,1,2 [--now ISO] [--slow-decide SECONDS] [--slow-narrate SECONDS]
+        deep_sleep_user for each user, in the given order (--slow-decide: a kill -9 lands while the
+        night's transaction is open; --slow-narrate: after it committed, while the diary is written).
 
 Waits until the epoch in RELIABILITY_START_AT (if set) so all workers start together. Prints one
 JSON line: {"worker", "runs": [ids], "claimed", "elapsed"}; exits 1 if any run failed.
@@ -32,6 +32,7 @@ def main() -> int:
     parser.add_argument("--batch", type=int, default=25)
     parser.add_argument("--slow-extract", type=float, default=0.0)
     parser.add_argument("--slow-narrate", type=float, default=0.0)
+    parser.add_argument("--slow-decide", type=float, default=0.0)
     parser.add_argument("--users", default="")
     parser.add_argument("--now", default="")
     args = parser.parse_args()
@@ -46,18 +47,28 @@ def main() -> int:
 
     dreamer = LocalDreamer()
     if args.slow_extract:
-        original = dreamer.extract
+        original = dreamer.read_session
 
         def slow_extract(**kwargs):
             time.sleep(args.slow_extract)
             return original(**kwargs)
 
-        dreamer.extract = slow_extract
+        dreamer.read_session = slow_extract
+    if args.slow_decide:
+        import dreaming.pipeline.deep as deep
+
+        original_cluster = deep.candidates_cluster
+
+        def slow_cluster(**kwargs):
+            time.sleep(args.slow_decide)  # under the user's lock, inside the night's transaction
+            return original_cluster(**kwargs)
+
+        deep.candidates_cluster = slow_cluster
     if args.slow_narrate:
         original_narrate = dreamer.narrate
 
         def slow_narrate(**kwargs):
-            time.sleep(args.slow_narrate)  # deep sleep narrates last, inside its transaction
+            time.sleep(args.slow_narrate)  # deep sleep narrates last, after the night committed
             return original_narrate(**kwargs)
 
         dreamer.narrate = slow_narrate
