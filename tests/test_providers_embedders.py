@@ -155,6 +155,30 @@ def test_voyage_rate_limit_is_retried_then_succeeds(voyage_backend, settings):
     assert len(voyage_backend.voyage_requests) == 2
 
 
+def test_voyage_500_and_connection_errors_are_retried_with_backoff(voyage_backend, settings):
+    settings.EMBEDDING_DIM = 64
+    settings.EMBEDDING_MAX_RETRIES = 2
+    voyage_backend.queue_error(500, endpoint="voyage")  # the SDK alone would give up on a 500
+    assert len(get_embedder().embed(["hello"])[0]) == 64
+    assert len(voyage_backend.voyage_requests) == 2
+
+    settings.VOYAGE_BASE_URL = "http://127.0.0.1:9/v1"  # nothing listens: connection refused, every time
+    settings.EMBEDDING_MAX_RETRIES = 1
+    with pytest.raises(ProviderUnavailable, match="APIConnectionError"):
+        get_embedder().embed(["hello"])
+
+
+def test_voyage_retry_after_is_honoured(voyage_backend, settings):
+    import time
+
+    settings.EMBEDDING_DIM = 64
+    settings.EMBEDDING_MAX_RETRIES = 1
+    voyage_backend.queue_error(503, endpoint="voyage", headers={"retry-after": "1"})
+    started = time.monotonic()
+    assert len(get_embedder().embed(["hello"])[0]) == 64
+    assert time.monotonic() - started >= 0.9 and len(voyage_backend.voyage_requests) == 2
+
+
 def test_voyage_wrong_dimension_is_a_clear_error(voyage_backend, settings):
     settings.EMBEDDING_DIM = 64
     voyage_backend.queue_embeddings([[0.5, 0.5]], endpoint="voyage")
