@@ -186,6 +186,18 @@ def default_chat_answer(body: dict) -> str:
     return "OK."
 
 
+def _adopt_embedding_space() -> None:
+    """The test database holds no vectors yet: the configured embedder is the one they will be made
+    with (what the guard does on first use; done here because tests also store vectors directly)."""
+    from dreaming.providers import embedding_space
+
+    embedding_space._matching.clear()
+    try:
+        embedding_space.embedding_space_record()
+    except RuntimeError:  # a test without database access: nothing to record
+        pass
+
+
 def _embedding_vectors(texts: list[str], dimensions: int) -> list[list[float]]:
     from dreaming.providers.local_embedder import LocalEmbedder
 
@@ -243,6 +255,7 @@ class FakeOpenAI:
         if embeddings:
             settings.EMBEDDING_TIMEOUT = timeout
             settings.EMBEDDING_MAX_RETRIES = max_retries
+            _adopt_embedding_space()
         return self
 
     # --- scripting -------------------------------------------------------------------------

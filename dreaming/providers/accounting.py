@@ -23,18 +23,29 @@ _PER_MILLION = Decimal(1_000_000)
 _COST_PLACES = Decimal("0.000001")
 
 
+def model_price(model: str) -> list | None:
+    """The model's LLM_PRICES entry: by its exact name, else without a provider prefix
+    ("openai/gpt-4o-mini" → "gpt-4o-mini"). None for a model with no price (flagged in the reports)."""
+    prices = settings.LLM_PRICES
+    return prices.get(model) or (prices.get(model.rsplit("/", 1)[-1]) if "/" in model else None)
+
+
 def llm_cost(*, model: str, prompt_tokens: int, completion_tokens: int) -> Decimal:
-    """USD from settings.LLM_PRICES ({model: [prompt, completion] per million tokens}); unknown → 0."""
-    price = settings.LLM_PRICES.get(model)
+    """USD from settings.LLM_PRICES ({model: [prompt, completion] per million tokens}); unpriced → 0,
+    and the reports list the model as unpriced (never a silent $0)."""
+    price = model_price(model)
     if not price:
         return Decimal(0)
-    prompt_price, completion_price = (Decimal(str(p)) for p in price)
+    prompt_price, completion_price = (Decimal(str(p)) for p in (list(price) + [0])[:2])
     cost = (prompt_price * prompt_tokens + completion_price * completion_tokens) / _PER_MILLION
     return cost.quantize(_COST_PLACES)
 
 
-def embedding_cost(*, tokens: int) -> Decimal:
-    return (Decimal(str(settings.EMBEDDING_PRICE_PER_MTOK)) * tokens / _PER_MILLION).quantize(_COST_PLACES)
+def embedding_cost(*, model: str, tokens: int) -> Decimal:
+    """An embedding model's own LLM_PRICES entry ([USD per M tokens]), else EMBEDDING_PRICE_PER_MTOK."""
+    price = model_price(model)
+    per_million = Decimal(str(price[0])) if price else Decimal(str(settings.EMBEDDING_PRICE_PER_MTOK))
+    return (per_million * tokens / _PER_MILLION).quantize(_COST_PLACES)
 
 
 def llm_call_record(
@@ -102,15 +113,13 @@ def _rewrite_lost(calls: list[LLMCall]) -> None:
 
 def dream_run_add_call(*, run_id: int, call: LLMCall) -> None:
     """Add one call's numbers to its run; an embedding call counts as embedding_calls, not llm_calls."""
-    counters = {
-        "prompt_tokens": F("prompt_tokens") + call.prompt_tokens,
-        "completion_tokens": F("completion_tokens") + call.completion_tokens,
-        "cost_usd": F("cost_usd") + call.cost_usd,
-    }
+    counters = {"cost_usd": F("cost_usd") + call.cost_usd}
     if call.task == "embed":
+        # Embedding tokens are not prompt tokens: they are counted apart (LLMCall rows, task "embed").
         counters["embedding_calls"] = F("embedding_calls") + 1
     else:
-        counters["llm_calls"] = F("llm_calls") + 1
+        counters |= {"llm_calls": F("llm_calls") + 1, "prompt_tokens": F("prompt_tokens") + call.prompt_tokens,
+                     "completion_tokens": F("completion_tokens") + call.completion_tokens}
     DreamRun.objects.filter(pk=run_id).update(**counters)
 
 
@@ -138,5 +147,5 @@ def embedding_call_record(
         return
     llm_call_record(
         ctx=ctx, task="embed", backend=backend, model=model, prompt_tokens=tokens, latency_ms=latency_ms,
-        status=status, error=error, cost_usd=embedding_cost(tokens=tokens),
+        status=status, error=error, cost_usd=embedding_cost(model=model, tokens=tokens),
     )

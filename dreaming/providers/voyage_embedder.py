@@ -5,7 +5,7 @@ import time
 from typing import Literal
 
 from django.conf import settings
-from tenacity import Retrying, retry_if_exception_type, stop_after_attempt, wait_exponential_jitter
+from tenacity import Retrying, retry_if_exception_type, stop_after_attempt, wait_exponential
 
 from dreaming.models import LLMCall
 from dreaming.providers.accounting import embedding_call_record
@@ -22,7 +22,7 @@ _FIXED_DIMENSIONS = {"voyage-3-lite": 512, "voyage-3": 1024, "voyage-2": 1024, "
 
 
 RETRY_AFTER_MAX = 30.0  # seconds: a longer Retry-After is treated as "down", not waited for
-_backoff = wait_exponential_jitter(initial=0.5, max=8)
+_backoff = wait_exponential(multiplier=0.5, max=8)
 
 
 def _retry_after(exc: BaseException | None) -> float | None:
