@@ -7,7 +7,6 @@ from io import StringIO
 import pytest
 from django.core.management import call_command
 
-from dreaming.models import DreamRun
 from dreaming.protocol import CallContext
 from dreaming.providers.accounting import embedding_cost, llm_call_record, llm_cost
 from tests.factories import DreamRunFactory, UserFactory

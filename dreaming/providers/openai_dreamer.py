@@ -30,7 +30,6 @@ from dreaming.providers.accounting import llm_call_record
 from dreaming.protocol import (
     CallContext,
     Comparison,
-    ExtractedCandidate,
     MemoryRef,
     NightChanges,
     ProviderUnavailable,
