@@ -2,8 +2,8 @@
 
 It is a real local HTTP server speaking the OpenAI wire format, so the remote dreamer's whole path
 runs — prompts, masking, the openai SDK, parsing, LLMCall accounting. Its answers come from the
-local rules engine applied to the transcript it was sent: triage says what the rules say, extract
-returns the rules' candidates (with their verbatim quotes and seqs). Its token counts are the fake's
+local rules engine applied to the transcript it was sent: the kind is what the rules say, and it
+returns the rules' candidates (with their verbatim quotes and seqs), in one answer as the prompt asks. Its token counts are the fake's
 estimate (about 4 characters per token), not a real tokenizer's.
 """
 from __future__ import annotations
@@ -14,24 +14,28 @@ from contextlib import contextmanager
 from django.test import override_settings
 
 from dreaming.providers.local import LocalDreamer
-from dreaming.protocol import Turn
+from dreaming.protocol import SessionInfo, Turn
 
-_LINE = re.compile(r"^\[seq=(\d+)\] (user|assistant|system): ?(.*)$")
+_LINE = re.compile(r"^\[seq=(\d+)(?: \d\d:\d\d)?(?P<context> context)?\] (user|assistant|system): ?(.*)$")
 
 
-def transcript_turns(text: str) -> list[Turn]:
-    """Turns back from the prompt's <transcript> block (continuation lines belong to the turn above)."""
+def transcript_turns(text: str) -> tuple[list[Turn], int]:
+    """Turns back from the prompt's <transcript> block (continuation lines belong to the turn above),
+    and the last seq marked "context" (processed before, not quotable)."""
     body = text.split("<transcript>", 1)[-1].split("</transcript>", 1)[0]
     turns: list[list] = []
+    context_until = 0
     for line in body.splitlines():
         match = _LINE.match(line)
         if line.startswith("(said on "):
             continue  # the day the next turns were said
         if match:
-            turns.append([int(match.group(1)), match.group(2), match.group(3)])
+            turns.append([int(match.group(1)), match.group(3), match.group(4)])
+            if match.group("context"):
+                context_until = int(match.group(1))
         elif turns:
             turns[-1][2] += "\n" + line
-    return [Turn(seq=seq, role=role, content=content) for seq, role, content in turns]
+    return [Turn(seq=seq, role=role, content=content) for seq, role, content in turns], context_until
 
 
 def _responder(recorded):
@@ -40,15 +44,9 @@ def _responder(recorded):
     task = _task_of(recorded.body)
     prompt = "\n".join(m.get("content") or "" for m in recorded.messages if m.get("role") == "user")
     engine = LocalDreamer()
-    if task == "triage":
-        result = engine.triage(turns=transcript_turns(prompt))
-        return {"kind": result.kind, "reason": result.reason}
     if task == "extract":
-        return {"candidates": [
-            {"quote": c.quote, "statement": c.statement, "category": c.category, "importance": c.importance,
-             "user_initiated": c.user_initiated, "seq": c.seq}
-            for c in engine.extract(turns=transcript_turns(prompt))
-        ]}
+        turns, context_until = transcript_turns(prompt)
+        return engine.read_session(turns=turns, info=SessionInfo(new_from_seq=context_until)).model_dump()
     return default_chat_answer(recorded.body)
 
 

@@ -7,9 +7,10 @@ database), i.e. what the pipeline around the engine costs.
 
 Fake OpenAI: a subset (other users) is dreamed with the remote dreamer against the in-process fake
 server, one `light_sleep_sweep(session_ids=[pk])` per session so each DreamRun's LLMCall rows belong to
-exactly one session. Counted per session: triage calls and extract calls (LLMCall.task), and their
-tokens; sessions are grouped by what happened (kept / skipped by the free rule pre-check / skipped by
-the model).
+exactly one session. Counted per session: LLM calls (LLMCall rows, one per session read: its kind and
+its candidates), their tokens and the prompt characters sent; sessions are grouped by what happened
+(kept / skipped by the free rule pre-check / skipped by the model). mem0's 10-message cost
+conversation (datasets/peers) is dreamed the same way and set beside mem0 2.2.1's figures.
 """
 from __future__ import annotations
 
@@ -39,8 +40,7 @@ def _engine_only_rate(sessions: list[dict]) -> float:
     started = time.perf_counter()
     for session in sessions:
         turns = [Turn(seq=i + 1, role=m["role"], content=m["content"]) for i, m in enumerate(session["messages"])]
-        if engine.triage(turns=turns).kind == "normal":
-            engine.extract(turns=turns)
+        engine.read_session(turns=turns)
     return len(sessions) / (time.perf_counter() - started)
 
 
@@ -155,6 +155,24 @@ def run(ctx) -> list[Figure]:
     return figures
 
 
+MEM0_CHARS = {"one batched add()": 34_859, "one add() per user turn": 173_708}  # datasets/peers/README.md
+MEM0_TARGET_CHARS = 6_000
+
+
+def _prompt_chars(requests) -> int:
+    return sum(len(m.get("content") or "") for r in requests for m in r.messages)
+
+
+def _light_one(fake, pk: int) -> dict:
+    """Light sleep on one session against the fake server: its LLM calls by task, tokens, prompt characters."""
+    before = len(fake.chat_requests)
+    run = light_sleep_sweep(session_ids=[pk], batch_size=1)
+    calls = Counter(LLMCall.objects.filter(run=run).exclude(task="embed").values_list("task", flat=True))
+    tokens = LLMCall.objects.filter(run=run).exclude(task="embed").aggregate(p=Sum("prompt_tokens"), c=Sum("completion_tokens"))
+    return {"calls": sum(calls.values()), "by_task": dict(calls), "tokens": (tokens["p"] or 0) + (tokens["c"] or 0),
+            "chars": _prompt_chars(fake.chat_requests[before:])}
+
+
 def _fake_openai(ctx) -> list[Figure]:
     count = ctx.pick(full=300, quick=60, smoke=6)
     sessions = generate_sessions(count=count, users=10, seed=21)
@@ -168,53 +186,69 @@ def _fake_openai(ctx) -> list[Figure]:
     ctx.log(f"light sleep with the fake OpenAI server, {len(pks)} sessions one by one")
     with fake_openai_backend() as fake:
         for pk, external_id in pks:
-            run = light_sleep_sweep(session_ids=[pk], batch_size=1)
+            row = _light_one(fake, pk)
             session = ChatSession.objects.get(pk=pk)
-            calls = Counter(LLMCall.objects.filter(run=run).values_list("task", flat=True))
-            tokens = LLMCall.objects.filter(run=run).aggregate(p=Sum("prompt_tokens"), c=Sum("completion_tokens"))
             if not session.skipped:
                 group = "kept"
             elif session.triage_reason.startswith("rule pre-check"):
                 group = "rule-skipped"
             else:
                 group = "model-skipped"
-            groups[group].append({
-                "kind": kind_of[external_id], "triage": calls["triage"], "extract": calls["extract"],
-                "other": sum(n for task, n in calls.items() if task not in ("triage", "extract")),
-                "tokens": (tokens["p"] or 0) + (tokens["c"] or 0), "user_turns": Message.objects.filter(session_id=pk, role="user").count(),
-            })
+            groups[group].append({**row, "kind": kind_of[external_id]})
         users = list(get_user_model().objects.filter(username__startswith="benchllm"))
         deep_run = deep_sleep_all(users=users)
         http_requests = len(fake.chat_requests)
+        mem0 = _mem0_conversation(ctx, fake)
     kept, rule, model = groups["kept"], groups["rule-skipped"], groups["model-skipped"]
     mean = lambda rows, key: sum(r[key] for r in rows) / len(rows) if rows else 0.0  # noqa: E731
     all_rows = kept + rule + model
-    light_calls = sum(r["triage"] + r["extract"] + r["other"] for r in all_rows)
     ctx.details["fake_openai"] = {
         "sessions": len(all_rows), "kept": len(kept), "rule_skipped": len(rule), "model_skipped": len(model),
-        "kept_calls": {"triage": mean(kept, "triage"), "extract": mean(kept, "extract"), "tokens": mean(kept, "tokens")},
-        "rule_skipped_calls": {"triage": mean(rule, "triage"), "extract": mean(rule, "extract")},
+        "kept_calls": mean(kept, "calls"), "kept_prompt_chars": mean(kept, "chars"), "kept_tokens": mean(kept, "tokens"),
+        "rule_skipped_calls": mean(rule, "calls"),
         "rule_skipped_kinds": dict(Counter(r["kind"] for r in rule)),
         "model_skipped_kinds": dict(Counter(r["kind"] for r in model)),
         "deep_sleep": {"users": len(users), "llm_calls": deep_run.llm_calls,
                        "tokens": deep_run.prompt_tokens + deep_run.completion_tokens},
-        "http_chat_requests": http_requests,
+        "http_chat_requests": http_requests, "mem0_conversation": mem0,
     }
-    extract_exact = bool(kept) and all(r["extract"] == 1 for r in kept)
-    rule_zero = all(r["triage"] + r["extract"] + r["other"] == 0 for r in rule)
+    one_call = bool(kept) and all(r["calls"] == 1 for r in kept)
+    rule_zero = all(r["calls"] == 0 for r in rule)
     note_groups = (f"{len(all_rows)} sessions: {len(kept)} kept, {len(rule)} skipped by the rule pre-check "
                    f"({dict(Counter(r['kind'] for r in rule))}), {len(model)} skipped by the model")
-    return [
-        Figure("dreaming", "Fake OpenAI: extract calls per kept session", mean(kept, "extract"), None, "", "= 1 (every session)",
-               extract_exact, note=note_groups),
-        Figure("dreaming", "Fake OpenAI: LLM calls per kept session (triage + extract)",
-               mean(kept, "triage") + mean(kept, "extract"), None, "",
-               note=f"triage {mean(kept, 'triage'):.2f} + extract {mean(kept, 'extract'):.2f} per kept session"),
-        Figure("dreaming", "Fake OpenAI: LLM calls per rule-skipped session", mean(rule, "triage") + mean(rule, "extract") + mean(rule, "other"),
-               None, "", "= 0", rule_zero if rule else None),
-        Figure("dreaming", "Fake OpenAI: light-sleep tokens per session (per kept session)",
-               sum(r["tokens"] for r in all_rows) / len(all_rows) if all_rows else 0.0, mean(kept, "tokens"), "tokens",
-               note=(f"{light_calls} light-sleep calls; baseline column = tokens per kept session; deep sleep for "
-                     f"{len(users)} users: {deep_run.llm_calls} calls, {deep_run.prompt_tokens + deep_run.completion_tokens} tokens; "
-                     "tokens as the fake server counts them (~4 chars each)")),
+    figures = [
+        Figure("dreaming", "Fake OpenAI: LLM calls per kept session (light sleep)", mean(kept, "calls"), None, "",
+               "= 1 (every session)", one_call, note=note_groups),
+        Figure("dreaming", "Fake OpenAI: LLM calls per rule-skipped session", mean(rule, "calls"), None, "", "= 0",
+               rule_zero if rule else None),
+        Figure("dreaming", "Fake OpenAI: prompt characters per kept session", mean(kept, "chars"), None, "chars",
+               note=(f"{mean(kept, 'tokens'):.0f} tokens per kept session as the fake counts them (~4 chars each); "
+                     f"deep sleep for {len(users)} users: {deep_run.llm_calls} calls, "
+                     f"{deep_run.prompt_tokens + deep_run.completion_tokens} tokens")),
     ]
+    if mem0:
+        figures.append(Figure(
+            "dreaming", "Fake OpenAI: prompt characters for mem0's 10-message conversation (light sleep)",
+            mem0["chars"], MEM0_CHARS["one batched add()"], "chars", f"≤ {MEM0_TARGET_CHARS:,}",
+            mem0["chars"] <= MEM0_TARGET_CHARS,
+            ratio=mem0["chars"] / MEM0_CHARS["one batched add()"],
+            note=(f"{mem0['calls']} LLM call(s); mem0 2.2.1: " + ", ".join(f"{v:,} ({k})" for k, v in MEM0_CHARS.items())
+                  + "; baseline column = mem0's batched add"),
+        ))
+    return figures
+
+
+def _mem0_conversation(ctx, fake) -> dict | None:
+    """mem0's cost-comparison conversation (datasets/peers), dreamed like any other session."""
+    path = ctx.dataset("peers/mem0_cost_conversation.jsonl")
+    if path is None:
+        ctx.notes.append("peers/mem0_cost_conversation.jsonl is missing from the datasets folder: mem0 figure skipped")
+        return None
+    import json
+
+    session = json.loads(path.read_text().splitlines()[0])
+    session = {**session, "user": "benchllm-mem0", "external_id": "benchllm-mem0-conv0",
+               "started_at": session["messages"][0]["created_at"]}
+    chats_import(jsonl_write([session], ctx.workdir / "mem0.jsonl"))
+    pk = ChatSession.objects.get(external_id="benchllm-mem0-conv0").pk
+    return _light_one(fake, pk)

@@ -431,3 +431,14 @@ class NightUnit(models.Model):
 
     def __str__(self) -> str:
         return f"{self.phase} {self.night} user {self.user_id}: {self.status}"
+class EmbeddingSpace(models.Model):
+    """The embedder the stored vectors were made with (one row): written by `migrate` and `reembed`,
+    checked before anything embeds or compares vectors (dreaming.providers.embedding_space)."""
+
+    backend = models.CharField(max_length=16)
+    model = models.CharField(max_length=200)
+    dimensions = models.PositiveIntegerField()
+    recorded_at = models.DateTimeField(auto_now=True)
+
+    def __str__(self) -> str:
+        return f"{self.backend} {self.model} ({self.dimensions} dims)"

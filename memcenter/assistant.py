@@ -53,7 +53,7 @@ def chat_recall_for(*, user: AbstractBaseUser, persona: Persona | None, dreamer:
     A chat model has MEMORY.md in its system prompt, so recall skips what it holds. The local
     engine does not read MEMORY.md; it answers only from what recall returns, so nothing is skipped.
     """
-    exclude_ids = [] if dreamer.name == "local" else None
+    exclude_ids = None if dreamer.reads_memory_md else []
 
     def recall_memory(query: str) -> list[dict]:
         results = recall(user=user, query=query, k=settings.RECALL_DEFAULT_K, persona=persona, exclude_ids=exclude_ids)

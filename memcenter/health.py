@@ -20,6 +20,8 @@ from django.utils.crypto import constant_time_compare
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
+from dreaming.providers.embedding_space import embedding_space_problem
+
 OK, DEGRADED, DOWN = "ok", "degraded", "down"
 # The django-q2 scheduler advances each schedule's next_run about every 30 s while a cluster runs.
 SCHEDULER_LAG_LIMIT = timedelta(minutes=5)
@@ -125,6 +127,11 @@ def health_report(*, now: datetime | None = None, only_database: bool = False) -
     report["nights"] = check_nights(now=now)
     problems = [f"{phase} overdue" for phase, entry in report["phases"].items() if entry["status"] == "overdue"]
     problems += [f"{phase} night late" for phase, entry in report["nights"].items() if entry["late"]]
+    embedding_problem = embedding_space_problem()
+    report["embedding_space"] = {"status": OK if embedding_problem is None else "mismatch",
+                                 **({"problem": embedding_problem} if embedding_problem else {})}
+    if embedding_problem:
+        problems.append("embedder changed without reembed: run `manage.py reembed`")
     if report["queue"]["status"] == "stale":
         problems.append("django-q scheduler stale")
     if problems:

@@ -267,6 +267,9 @@ DREAM_MAX_ATTEMPTS = env_int("DREAM_MAX_ATTEMPTS", 5, minimum=1)
 DREAM_MODEL_CONCURRENCY = env_int("DREAM_MODEL_CONCURRENCY", 4, minimum=1)
 DREAM_NIGHT_TASKS = env_int("DREAM_NIGHT_TASKS", 2, minimum=1)
 DREAM_NIGHT_TASK_SECONDS = env_int("DREAM_NIGHT_TASK_SECONDS", 900, minimum=10)
+# Unusable model answers in a row that stop a light sweep (claims released, run failed): a broken
+# model must not burn every session's attempts.
+DREAM_UNUSABLE_STREAK = env_int("DREAM_UNUSABLE_STREAK", 3, minimum=1)
 DREAM_TASK_MAX_SWEEPS = env_int("DREAM_TASK_MAX_SWEEPS", 20, minimum=1)
 
 # --- Providers: the LLM ("dreamer") and embeddings ----------------------------------------
@@ -274,11 +277,17 @@ LLM_API_KEY = env_str("LLM_API_KEY") or env_str("OPENAI_API_KEY")
 LLM_BACKEND = env_choice("LLM_BACKEND", "openai" if LLM_API_KEY else "local", ("local", "openai"))
 LLM_BASE_URL = env_str("LLM_BASE_URL", "https://api.openai.com/v1")
 LLM_MODEL = env_str("LLM_MODEL", "gpt-4o-mini")
-# Per-task models (triage, extract, compare, merge, narrate, reply); empty = LLM_MODEL.
-LLM_TASK_MODELS = {
-    task: env_str(f"LLM_MODEL_{task.upper()}")
-    for task in ("triage", "extract", "compare", "merge", "narrate", "reply")
+LLM_TASKS = ("extract", "compare", "merge", "narrate", "reply")  # extract = triage + extraction, one call
+# Per-task models; empty = LLM_MODEL.
+LLM_TASK_MODELS = {task: env_str(f"LLM_MODEL_{task.upper()}") for task in LLM_TASKS}
+# Per-task answer limits (max_tokens; 0 = the server's default) and sampling temperature (empty = server default).
+LLM_MAX_TOKENS = {
+    task: env_int(f"LLM_MAX_TOKENS_{task.upper()}", default, minimum=0)
+    for task, default in {"extract": 2000, "compare": 1500, "merge": 300, "narrate": 400, "reply": 1000}.items()
 }
+# A session longer than the model's context is read in parts of at most this many (estimated) tokens.
+LLM_SPLIT_TOKENS = env_int("LLM_SPLIT_TOKENS", 8000, minimum=100)
+LLM_TEMPERATURE = env_float("LLM_TEMPERATURE", 0.0, minimum=0.0) if env_str("LLM_TEMPERATURE", "0") else None
 LLM_FALLBACK_MODEL = env_str("LLM_FALLBACK_MODEL")
 LLM_TIMEOUT = env_float("LLM_TIMEOUT", 60.0, minimum=0.1)
 LLM_MAX_RETRIES = env_int("LLM_MAX_RETRIES", 2, minimum=0)

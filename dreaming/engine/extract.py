@@ -21,6 +21,7 @@ from dreaming.engine import chinese as zh
 from dreaming.engine import dates
 from dreaming.engine import english as en
 from dreaming.engine import resolve
+from dreaming.engine.quotes import quote_too_short
 from dreaming.engine.language import CJK_RE, content_tokens, in_own_words, sentences
 from dreaming.engine.third_person import _KIN_ZH, conjugate, to_third_person_en
 from dreaming.protocol import ExtractedCandidate, Turn
@@ -470,9 +471,10 @@ def extract_candidates(turns: list[Turn], *, limit: int = MAX_CANDIDATES) -> lis
             seen.add(key)
             clauses.append(clause)
         previous_assistant = None
+    texts = {t.seq: t.content for t in turns}
     found = [
         ExtractedCandidate(
-            quote=c.quote,
+            quote=_long_enough(c.quote, texts.get(c.seq, "")),
             statement=c.statement,
             category=c.category,
             importance=c.importance,
@@ -482,6 +484,17 @@ def extract_candidates(turns: list[Turn], *, limit: int = MAX_CANDIDATES) -> lis
         for c in clauses
     ]
     return most_important(found, limit=limit)
+
+
+def _long_enough(quote: str, text: str) -> str:
+    """A quote too short to prove anything ("my dog", "I'm Ali") widened to its sentence (quotes.py)."""
+    if not quote_too_short(quote):
+        return quote
+    at = text.find(quote)
+    for start, end in sentences(text):
+        if at != -1 and start <= at < end and not quote_too_short(text[start:end]):
+            return text[start:end]
+    return quote
 
 
 def _read_in_context(clause: _Clause, *, people: list, before: list[str], group: str | None = None) -> _Clause:

@@ -7,6 +7,8 @@ import re
 import unicodedata
 
 from dreaming.engine.sensitive import mask_secrets
+from dreaming.engine.dates import DATE_PHRASE_RE
+from dreaming.engine.language import CJK_RE, STOP_WORDS, is_chinese, words
 
 _PUNCT_OR_SPACE = re.compile(r"[\s\W_]+", re.UNICODE)
 
@@ -33,3 +35,135 @@ def quote_in_message(*, quote: str, text: str) -> bool:
     sleep's re-check both ask this.
     """
     return quote_in_text(quote=quote, text=text) or quote_in_text(quote=quote, text=mask_secrets(text))
+# --- does the quote support the statement? ------------------------------------------------------
+# A verbatim quote proves the user said *something*; it does not prove the statement. "I have" is in
+# nearly every conversation, and "User has three kids and a yacht." must not ride on it. So the quote
+# must be long enough to carry a fact, and what the statement adds — its names, numbers and content
+# words — must be in the quote, up to the rewrite a third-person statement makes ("I love" → "User
+# loves", "my" → "their") and a date worked out from the quote's own "yesterday" / "next month".
+
+MIN_QUOTE_WORDS = 3
+MIN_QUOTE_CJK = 4
+
+# Words a faithful third-person rewrite adds without saying anything new.
+_REWRITE_WORDS = frozenset(
+    """user user's users their theirs they them themself themselves has have is are was were does do did
+    name named called household who whose which that someone something currently""".split()
+)
+# A date worked out from a relative time needs one in the quote (English and Chinese time words).
+_RELATIVE_TIME_RE = re.compile(
+    r"\b(?:yesterday|today|tonight|tomorrow|ago|last|next|this|coming|weekend|week|month|year|monday|tuesday|"
+    r"wednesday|thursday|friday|saturday|sunday|morning|night|earlier|recently|soon)\b"
+    r"|[昨今明前后上下本这]个?[天晚周月年]|[上下这本]个?(?:星期|礼拜)|星期|周[一二三四五六日末]|礼拜|上周|下周|去年|今年|明年|前天|后天",
+    re.IGNORECASE,
+)
+_NUMBER_WORDS = {"one": "1", "two": "2", "three": "3", "four": "4", "five": "5", "six": "6", "seven": "7",
+                 "eight": "8", "nine": "9", "ten": "10", "eleven": "11", "twelve": "12", "twenty": "20",
+                 "a": "1", "an": "1", "single": "1", "once": "1", "twice": "2", "both": "2", "couple": "2",
+                 "first": "1", "second": "2", "third": "3", "half": "0.5", "dozen": "12"}
+_ZH_DIGITS = {"一": "1", "二": "2", "两": "2", "三": "3", "四": "4", "五": "5", "六": "6", "七": "7", "八": "8",
+              "九": "9", "十": "10"}
+# Characters a Chinese third-person rewrite adds: 用户 and grammar words.
+_ZH_REWRITE_CHARS = frozenset("用户他她们的了是在有着过也都很会要和与及把被对为一个")
+_CONTRACTED = {"ll": "will", "m": "am", "ve": "have", "d": "would", "re": "are", "t": "not"}
+_SYNONYMS = {"fave": "favorite", "favourite": "favorite", "fav": "favorite", "faves": "favorite", "favorites": "favorite", "wanna": "want", "gonna": "will", "mom": "mother", "mum": "mother",
+             "dad": "father", "hubby": "husband", "bf": "boyfriend", "gf": "girlfriend", "kiddo": "kid",
+             "kiddos": "kids", "children": "kids", "child": "kid"}
+# A quote with a pronoun may have it resolved from the user's own earlier words ("I love it" → hiking).
+_PRONOUN_RE = re.compile(r"\b(?:it|they|them|he|she|him|her|this|that|there|those|these|we|us|one)\b|[它他她这那]",
+                         re.IGNORECASE)
+_YEAR_RE = re.compile(r"\b(?:19|20)\d{2}\b")
+_NUMBER_RE = re.compile(r"\d+(?:[.,]\d+)?")
+_LATIN_WORD_RE = re.compile(r"[A-Za-z0-9]+(?:'[A-Za-z]+)?")
+
+
+def quote_too_short(quote: str) -> bool:
+    cjk = len(CJK_RE.findall(quote))
+    latin_words = len(_LATIN_WORD_RE.findall(CJK_RE.sub(" ", quote)))
+    return cjk + latin_words < MIN_QUOTE_CJK if cjk else latin_words < MIN_QUOTE_WORDS
+
+
+def _stem(word: str) -> str:
+    """A crude English stem, enough to accept agreement and tense: loves/loved/loving/love, kids/kid."""
+    word = _SYNONYMS.get(word, word).removesuffix("'s")
+    if word.endswith("ies") and len(word) > 4:
+        word = word[:-3] + "y"
+    elif word.endswith("es") and word[-3:-2] in ("s", "x", "z", "o", "h") and len(word) > 3:
+        word = word[:-2]
+    elif word.endswith("s") and not word.endswith("ss") and len(word) > 3:
+        word = word[:-1]
+    elif word.endswith("ing") and len(word) > 5:
+        word = word[:-3]
+    elif word.endswith("ied") and len(word) > 4:
+        word = word[:-3] + "y"
+    elif word.endswith("ed") and len(word) > 4:
+        word = word[:-2]
+    word = word.rstrip("e") or word
+    if len(word) > 3 and word[-1] == word[-2]:  # running → runn → run, planned → plann → plan
+        word = word[:-1]
+    return word[:6]
+
+
+def _quote_words(quote: str) -> list[str]:
+    """The quote's words with contractions spelled out: "I'll" says "will", "I'm" says "am"."""
+    out = []
+    for word in words(quote):
+        head, _, tail = word.partition("'")
+        out.append(word)
+        if tail:
+            out += [head, _CONTRACTED.get(tail, tail)]
+    return out
+
+
+def _numbers(text: str) -> set[str]:
+    found = {n.replace(",", "") for n in _NUMBER_RE.findall(text)}
+    found |= {_NUMBER_WORDS[w] for w in words(text) if w in _NUMBER_WORDS}
+    found |= {_ZH_DIGITS[ch] for ch in text if ch in _ZH_DIGITS}
+    return found
+
+
+def statement_unsupported(*, statement: str, quote: str, message: str = "", context: str = "") -> str | None:
+    """Why the quote does not support the statement, or None when it does.
+
+    `message` is the whole user message the quote is from: a date the statement worked out
+    ("on 7 May 2023") may come from its "yesterday" even outside the quote. `context` is the user's
+    own words in the session so far: a name, or what a pronoun of the quote stands for ("She is a
+    nurse" → "User's sister Anna is a nurse"), may come from there — nothing else may.
+    """
+    message = message or quote
+    if quote_too_short(quote):
+        return (f"quote too short to support a statement (needs {MIN_QUOTE_WORDS} words or "
+                f"{MIN_QUOTE_CJK} Chinese characters): {quote[:80]!r}")
+    if is_chinese(statement) != is_chinese(quote):
+        return "statement is not in the language of the quote"
+    time_words = [m.group(0) for m in _RELATIVE_TIME_RE.finditer(message)]
+    # "last year" → "in 2022": a worked-out date or year is the quote's own time word.
+    stated = _YEAR_RE.sub(" ", DATE_PHRASE_RE.sub(" ", statement)) if time_words else statement
+    missing_numbers = sorted(_numbers(stated) - _numbers(quote) - {"1"})
+    if missing_numbers:
+        return f"number not in the quote: {', '.join(missing_numbers)}"
+    missing = _missing_words(stated, quote=" ".join([quote, *time_words]), context=context)
+    if missing:
+        return f"not in the quote: {', '.join(missing[:6])}"
+    return None
+
+
+def _missing_words(statement: str, *, quote: str, context: str) -> list[str]:
+    """Content words of the statement the quote does not say. A few may come from the user's own
+    words before it: any name, plus what a pronoun of the quote stands for (two words) or the object
+    a clause left out ("I practice every evening" → the ukulele; one word)."""
+    said = {_stem(w) for w in _quote_words(quote)}
+    missing = [w for w in words(CJK_RE.sub(" ", statement))
+               if w not in STOP_WORDS and w not in _REWRITE_WORDS and w not in _NUMBER_WORDS and not w.isdigit()
+               and _stem(w) not in said]
+    quote_chars = set(CJK_RE.findall(quote))
+    missing += [ch for ch in dict.fromkeys(CJK_RE.findall(statement))
+                if ch not in quote_chars and ch not in _ZH_REWRITE_CHARS and ch not in _ZH_DIGITS]
+    if not missing or not context:
+        return missing
+    names = {w.lower() for w in re.findall(r"\b[A-Z][a-z]+\b", context)}
+    earlier = {_stem(w) for w in _quote_words(context)} | set(CJK_RE.findall(context))
+    borrowed = [w for w in missing if w not in names and (_stem(w) in earlier or w in earlier)]
+    allowance = 2 if _PRONOUN_RE.search(quote) else 1
+    unexplained = [w for w in missing if w not in names and w not in borrowed]
+    return unexplained + (borrowed if len(borrowed) > allowance else [])

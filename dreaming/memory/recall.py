@@ -32,6 +32,7 @@ from dreaming.memory.context_cache import recall_keys_cached
 from dreaming.memory.recall_key import ACTIVE_OWNER, COARSE_CANDIDATES, KEY_DIM, recall_query_key
 from dreaming.models import Memory, MemoryDocument, MemoryRecall, MemorySettings, MemorySource, Phase
 from dreaming.protocol import RECALL_MAX_K, RECALL_TOOL  # noqa: F401 — re-exported for the API and command
+from dreaming.providers.embedding_space import embedding_space_check_cached
 from dreaming.providers import CallContext, Embedder, get_embedder
 
 TEXT_WEIGHT = 0.35
@@ -342,6 +343,7 @@ def recall(
     now = now or timezone.now()
     if exclude_ids is None:
         exclude_ids = memory_md_ids
+    embedding_space_check_cached()  # a query embedded by another model would find nonsense
     embedder = embedder or get_embedder()
     # ctx: a remote embedder records the call (LLMCall, phase "recall"); the local one records nothing.
     vector = embedder.embed([query], kind="query", ctx=CallContext(user_id=user.pk, phase=Phase.RECALL))[0]

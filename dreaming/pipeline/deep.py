@@ -34,6 +34,8 @@ from dreaming.memory.feedback import feedback_apply_pending, latest_verdict
 from dreaming.pipeline.locks import user_lock
 from dreaming.models import Candidate, DreamRun, Feedback, Memory, MemorySettings, MemorySource, Phase
 from dreaming.providers import get_dreamer, get_embedder
+from dreaming.providers.accounting import llm_calls_survive_rollback
+from dreaming.providers.embedding_space import embedding_space_problem
 from dreaming.protocol import (
     CallContext,
     Comparison,
@@ -79,6 +81,8 @@ class _Night:
     changes: NightChanges = field(default_factory=NightChanges)
     diary: DiaryLines = field(default_factory=DiaryLines)
     named: list[Memory] = field(default_factory=list)
+    # Compare answers asked for before the transaction, by their exact question (_compare_key).
+    rehearsed: dict[tuple, list[Comparison]] = field(default_factory=dict)
     statements: list[str] = field(default_factory=list)
 
     @property
@@ -106,7 +110,8 @@ def deep_sleep_user(
     embedder: Embedder | None = None, worker: str = "",
 ) -> DreamRun:
     night = deep_night_runner(now=now, dry_run=dry_run, dreamer=dreamer, embedder=embedder)
-    return run_users(phase=Phase.DEEP, users=[user], user=user, night=night, now=now, dry_run=dry_run, worker=worker)
+    return run_users(phase=Phase.DEEP, users=[user], user=user, night=night, now=now, dry_run=dry_run, worker=worker,
+                     refusal=embedding_space_problem)
 
 
 def deep_sleep_all(
@@ -122,7 +127,7 @@ def deep_sleep_all(
     todo = users if users is not None else users_needing_deep_sleep(now=now or timezone.now())
     night = deep_night_runner(now=now, dry_run=dry_run, dreamer=dreamer, embedder=embedder)
     return run_users(phase=Phase.DEEP, users=todo, night=night, now=now, dry_run=dry_run, worker=worker,
-                     stop_on=(ProviderUnavailable,), progress=progress)
+                     stop_on=(ProviderUnavailable,), progress=progress, refusal=embedding_space_problem)
 
 
 def deep_night_runner(*, now, dry_run, dreamer, embedder) -> Callable[..., dict[str, int]]:
@@ -137,7 +142,9 @@ def _deep_sleep_one(
     if not MemorySettings.is_on(user_id=user.pk):
         return {}
     night = _Night(user=user, run=run, now=now, dreamer=dreamer, embedder=embedder)
-    with transaction.atomic():
+    if not dry_run:
+        _night_rehearse(night)  # the model calls, without holding any row lock
+    with llm_calls_survive_rollback(), transaction.atomic():
         user_lock(user_id=user.pk)
         _night_feedback(night)
         candidates = _candidates_gather(night)
@@ -234,15 +241,9 @@ def _scope_decide(night: _Night, clusters: list[Cluster]) -> None:
         neighbours.setdefault(memory.pk, memory)
     comparisons: dict[int, Comparison] = {}
     if neighbours:
-        refs = [MemoryRef(id=m.pk, statement=m.statement, category=m.category) for m in neighbours.values()]
-        try:
-            answer = night.dreamer.compare(
-                statements=[c.best.statement for c in clusters], memories=refs, ctx=night.ctx
-            )
-        except UnusableAnswer:
-            # Deciding blind could duplicate or miss a contradiction: leave them for the next night.
-            logger.warning("compare gave an unusable answer for user %s; clusters wait", night.user.pk)
-            return
+        answer = _scope_compare(night, clusters, neighbours)
+        if answer is None:
+            return  # unusable: deciding blind could duplicate or miss a contradiction; the next night asks
         comparisons = {c.index: c for c in answer if 0 <= c.index < len(clusters)}
     for index, cluster in enumerate(clusters):
         for candidate in cluster.candidates:
@@ -252,24 +253,89 @@ def _scope_decide(night: _Night, clusters: list[Cluster]) -> None:
         memory = neighbours.get(comparison.memory_id) if comparison and comparison.memory_id else None
         if memory is not None and memory.status != Memory.Status.ACTIVE:
             memory = None  # superseded earlier tonight by another cluster
+        if comparison and comparison.relation == "wait":
+            continue  # no verdict: deciding blind could duplicate a memory; the next night asks again
         night.statements.append(cluster.best.statement)
-        if comparison and memory and comparison.relation == "reinforces":
-            _cluster_reinforce(night, cluster, memory)
+        if comparison and memory and comparison.relation in ("reinforces", "adds_detail"):
+            _cluster_reinforce(night, cluster, memory, detailed=comparison.statement
+                               if comparison.relation == "adds_detail" else None)
         elif comparison and memory and comparison.relation == "contradicts":
             _cluster_new(night, cluster, contradicts=memory, reason=comparison.reason)
         else:
             _cluster_new(night, cluster)
 
 
-def _memory_neighbours(*, user, persona_id: int | None, vector) -> list[Memory]:
+def _compare_key(statements: list[str], refs: list[MemoryRef]) -> tuple:
+    return tuple(statements), tuple((r.id, r.statement, r.category, r.said_at) for r in refs)
+
+
+def _scope_compare(night: _Night, clusters: list[Cluster], neighbours: dict[int, Memory]) -> list[Comparison] | None:
+    """The compare answer for these clusters and memories: the one asked before the transaction when
+    the question is still exactly the same (the common case), else asked now. None when unusable."""
+    statements = [c.best.statement for c in clusters]
+    refs = [MemoryRef(id=m.pk, statement=m.statement, category=m.category, said_at=m.last_seen)
+            for m in neighbours.values()]
+    rehearsed = night.rehearsed.get(_compare_key(statements, refs))
+    if rehearsed is not None:
+        return rehearsed
+    try:
+        return night.dreamer.compare(statements=statements, memories=refs, ctx=night.ctx,
+                                     said_at=[c.last_said_at for c in clusters])
+    except UnusableAnswer:
+        logger.warning("compare gave an unusable answer for user %s; clusters wait", night.user.pk)
+        return None
+
+
+def _night_rehearse(night: _Night) -> None:
+    """Before the night's transaction: embed what lacks a vector and ask every compare question the
+    night will ask, so the model is not awaited while the user's rows are locked. The transaction
+    re-reads everything and uses an answer only for the very same question (feedback applied first,
+    or a concurrent change, makes it ask again)."""
+    pending = list(
+        Candidate.objects.filter(user=night.user, status=Candidate.Status.PENDING, verified=True,
+                                 said_at__lte=night.now).select_related("message").order_by("said_at", "pk")
+    )
+    digests = tombstoned_digests(user=night.user)
+    usable = [c for c in pending if quote_still_in_message(c)
+              and not is_tombstoned(user=night.user, statement=c.statement, digests=digests)]
+    missing = [c for c in usable if c.embedding is None]
+    if missing:
+        vectors = night.embedder.embed([c.statement for c in missing], kind="document", ctx=night.ctx)
+        for candidate, vector in zip(missing, vectors):
+            candidate.embedding = vector
+            candidate.save(update_fields=["embedding"])
+    clusters = candidates_cluster(candidates=usable)
+    for persona_id in sorted({c.persona_id for c in clusters}, key=lambda p: (p is not None, p or 0)):
+        # Only a scope's first batch: the next ones see the memories tonight's first decisions make, so
+        # their question is only known inside the transaction (a big backfill night asks them there).
+        batch = [c for c in clusters if c.persona_id == persona_id][:COMPARE_BATCH]
+        if batch:
+            neighbours: dict[int, Memory] = {}
+            for cluster in batch:
+                for memory in _memory_neighbours(user=night.user, persona_id=persona_id, vector=cluster.centroid,
+                                                 lock=False):
+                    neighbours.setdefault(memory.pk, memory)
+            for memory in _memory_slot_mates(user=night.user, persona_id=persona_id, clusters=batch, lock=False):
+                neighbours.setdefault(memory.pk, memory)
+            if not neighbours:
+                continue
+            answer = _scope_compare(night, batch, neighbours)
+            if answer is not None:
+                refs = [MemoryRef(id=m.pk, statement=m.statement, category=m.category, said_at=m.last_seen)
+                        for m in neighbours.values()]
+                night.rehearsed[_compare_key([c.best.statement for c in batch], refs)] = answer
+
+
+def _memory_neighbours(*, user, persona_id: int | None, vector, lock: bool = True) -> list[Memory]:
+    memories = Memory.objects.select_for_update() if lock else Memory.objects.all()
     return list(
-        Memory.objects.select_for_update()
+        memories
         .filter(user=user, persona_id=persona_id, status=Memory.Status.ACTIVE, embedding__isnull=False)
         .order_by(CosineDistance("embedding", list(vector)))[: settings.DREAM_COMPARE_NEIGHBOURS]
     )
 
 
-def _memory_slot_mates(*, user, persona_id: int | None, clusters: list[Cluster]) -> list[Memory]:
+def _memory_slot_mates(*, user, persona_id: int | None, clusters: list[Cluster], lock: bool = True) -> list[Memory]:
     """Active memories of the scope that fill the same slot of the same subject as a cluster ("User
     lives in Shanghai" for "User moved to Tokyo"). A contradiction is rarely similar in wording, and
     a weak embedder puts it far from the top neighbours; the slot key finds it whatever the embedder."""
@@ -280,7 +346,7 @@ def _memory_slot_mates(*, user, persona_id: int | None, clusters: list[Cluster])
     if not wanted:
         return []
     scope = (
-        Memory.objects.select_for_update()
+        (Memory.objects.select_for_update() if lock else Memory.objects.all())
         .filter(user=user, persona_id=persona_id, status=Memory.Status.ACTIVE)
         .defer("embedding")
         .order_by("-last_seen", "pk")
@@ -374,7 +440,14 @@ def _memory_supersede(*, old: Memory, new: Memory, at: datetime, reason: str) ->
     old.save(update_fields=["status", "valid_to", "superseded_by", "score_breakdown", "updated_at"])
 
 
-def _cluster_reinforce(night: _Night, cluster: Cluster, memory: Memory) -> None:
+def _cluster_reinforce(night: _Night, cluster: Cluster, memory: Memory, *, detailed: str | None = None) -> None:
+    """The cluster says what the memory says (its sources join the memory's); with `detailed`, it also
+    adds a detail, and the memory takes the new wording (re-embedded) while keeping its sources."""
+    if detailed and detailed != memory.statement:
+        night.changes.changed.append((memory.statement, detailed))
+        memory.statement = detailed
+        memory.embedding = list(night.embedder.embed([detailed], kind="document", ctx=night.ctx)[0])
+        memory.save(update_fields=["statement", "embedding", "updated_at"])
     known_sessions = memory_session_ids(memory=memory)
     new_sessions = cluster.session_ids - known_sessions
     memory.recurrence += len(new_sessions)

@@ -1,19 +1,20 @@
 """Light sleep: sweep idle chat sessions and turn what the user said into verified candidates.
 
 Nothing here runs while the user chats. A sweep claims idle sessions (dreaming.pipeline.claims), then for each
-one reads only the part not processed yet, triages the conversation, keeps sensitive content and
-secrets away from the model, extracts candidates in one model call, verifies every quote against the
-stored user message, and stores the candidates together with the session's "done" stamp in one short
+one reads only the part not processed yet, keeps sensitive content and secrets away from the model,
+triages and extracts candidates in one model call, verifies every quote against the stored user
+message and checks that it supports its statement, and stores the candidates together with the session's "done" stamp in one short
 transaction. Deep sleep decides later which candidates become memories.
 
-Failure rules: an unusable answer or zero candidates still stamps the session (no poison pill); a
-provider that is unavailable stamps nothing, gives the claims back and stops the sweep (the next
+Failure rules (no session is lost): zero candidates stamps the session; an unusable answer counts
+an attempt (given up after DREAM_MAX_ATTEMPTS, re-queued by `dream --retry-failed`), and
+DREAM_UNUSABLE_STREAK of them in a row stop the sweep with every claim given back; a provider that
+is unavailable or misconfigured stamps nothing, gives the claims back and stops the sweep (the next
 sweep retries); one bad candidate is dropped on its own; an unexpected error in one session is
 recorded on it and the sweep goes on.
 """
 from __future__ import annotations
 
-import inspect
 import logging
 import os
 import re
@@ -30,24 +31,21 @@ from chat.models import ChatSession, Message
 from dreaming.pipeline.claims import claim_keep_failed, claim_release, claim_stamp, sessions_claim, sessions_claimable
 from dreaming.models import Candidate, DreamRun, MemorySettings, Phase
 from dreaming.providers import get_dreamer, get_embedder
-from dreaming.providers.accounting import dream_run_add_embedding_calls
+from dreaming.providers.embedding_space import embedding_space_problem
 from dreaming.protocol import (
-    CATEGORIES,
     CallContext,
     Dreamer,
     Embedder,
-    ExtractedCandidate,
+    ProviderMisconfigured,
     ProviderUnavailable,
-    TriageResult,
+    SessionInfo,
     Turn,
     UnusableAnswer,
 )
 from dreaming.pipeline.runs import run_add, run_finish, run_start, runs_fail_abandoned
-from dreaming.memory.scoring import specificity
-from dreaming.engine.sensitive import mask_secrets, redact_sensitive, sensitive_category
-from dreaming.memory.tombstones import is_tombstoned, tombstoned_digests
+from dreaming.engine.sensitive import mask_secrets, redact_sensitive
 from dreaming.pipeline.triage_rules import triage_precheck
-from dreaming.engine.quotes import normalize_for_match, quote_in_message
+from dreaming.pipeline.verify import candidates_verify
 
 logger = logging.getLogger(__name__)
 
@@ -130,6 +128,9 @@ def light_sleep_sweep(
     worker = (worker or worker_name())[:120]
     batch_size = batch_size or settings.DREAM_BATCH_SIZE
     run = run_start(phase=Phase.LIGHT, user=user, worker=worker, dry_run=dry_run, simulated_now=simulated_now)
+    problem = embedding_space_problem()
+    if problem:  # refuse before anything is claimed, embedded or paid for
+        return run_finish(run=run, error=problem)
     if not dry_run:
         # A run older than the claim window can no longer hold a claim: its worker died (or will lose
         # every session to ClaimLost); record that instead of leaving it "running" forever.
@@ -171,6 +172,9 @@ def _sweep_sessions(
     # session (held for the stale window, given up after DREAM_MAX_ATTEMPTS), so one poison pill can
     # not stall light sleep for everyone behind it. A real outage costs one extra call per sweep.
     suspect: tuple[ChatSession, ProviderUnavailable] | None = None
+    # Sessions whose answer was unusable, held until we know whether the model is broken (a streak of
+    # DREAM_UNUSABLE_STREAK: released untouched) or only they are (the next session works: they fail).
+    unusable: list[tuple[ChatSession, UnusableAnswer]] = []
     for index, session_id in enumerate(session_ids):
         session = sessions.get(session_id)
         if session is None:  # deleted between claim and load
@@ -180,6 +184,28 @@ def _sweep_sessions(
                 session=session, run=run, now=now, worker=worker, claimed_at=claimed_at,
                 dry_run=dry_run, dreamer=dreamer, embedder=embedder,
             )
+        except ProviderMisconfigured as exc:
+            # Every next request would be refused alike: give everything back without counting attempts.
+            remaining = [s.pk for s, _ in unusable] + session_ids[index:]
+            unusable = []
+            if not dry_run:
+                for pk in remaining:
+                    claim_release(session_id=pk, worker=worker, claimed_at=claimed_at, error=f"provider misconfigured: {exc}")
+            errors.insert(0, f"provider misconfigured, sweep stopped: {exc} ({len(remaining)} session(s) released)")
+            break
+        except UnusableAnswer as exc:
+            unusable.append((session, exc))
+            if len(unusable) >= settings.DREAM_UNUSABLE_STREAK:
+                remaining = [s.pk for s, _ in unusable] + session_ids[index + 1:]
+                if not dry_run:
+                    for pk in remaining:
+                        claim_release(session_id=pk, worker=worker, claimed_at=claimed_at,
+                                      error=f"unusable answers in a row: {exc}")
+                errors.insert(0, f"circuit breaker: {len(unusable)} unusable answers in a row ({exc}); "
+                                 f"{len(remaining)} session(s) released")
+                unusable = []
+                break
+            continue
         except ProviderUnavailable as exc:
             failed_before = session.last_error.startswith(_PROVIDER_DOWN)
             if not dry_run and failed_before and session.attempts > 1:
@@ -214,10 +240,17 @@ def _sweep_sessions(
             errors.append(f"session {session_id}: {type(exc).__name__}: {exc}")
             if not dry_run:
                 _session_failed(session=session, worker=worker, claimed_at=claimed_at, now=now, error=exc)
+        for held, exc in unusable:  # the model answered this session usably: those answers were the sessions' fault
+            _unusable_failed(session=held, exc=exc, run=run, worker=worker, claimed_at=claimed_at, now=now,
+                             errors=errors, dry_run=dry_run)
+        unusable = []
         if suspect is not None:  # the provider answered for the next session: the suspect is the problem
             _suspect_failed(session=suspect[0], exc=suspect[1], run=run, worker=worker, claimed_at=claimed_at,
                             now=now, errors=errors)
             suspect = None
+    for held, exc in unusable:
+        _unusable_failed(session=held, exc=exc, run=run, worker=worker, claimed_at=claimed_at, now=now,
+                         errors=errors, dry_run=dry_run)
     if suspect is not None:  # nothing left to tell: treat it as an outage
         claim_release(session_id=suspect[0].pk, worker=worker, claimed_at=claimed_at,
                       error=f"provider unavailable: {suspect[1]}")
@@ -236,19 +269,48 @@ def _suspect_failed(*, session: ChatSession, exc: ProviderUnavailable, run: Drea
     _session_failed(session=session, worker=worker, claimed_at=claimed_at, now=now, error=exc)
 
 
+def _unusable_failed(*, session: ChatSession, exc: UnusableAnswer, run: DreamRun, worker: str, claimed_at,
+                     now: datetime, errors: list[str], dry_run: bool) -> None:
+    run_add(run=run, sessions_failed=1)
+    errors.append(f"session {session.pk}: unusable answer: {exc}")
+    if not dry_run:
+        _session_failed(session=session, worker=worker, claimed_at=claimed_at, now=now, error=exc)
+
+
+GAVE_UP = "gave up after"
+_GAVE_UP_FROM_RE = re.compile(r"^gave up after \d+ attempts \(from seq (\d+)\)")
+
+
 def _session_failed(*, session: ChatSession, worker: str, claimed_at: datetime, now: datetime, error: Exception):
     text = f"{type(error).__name__}: {error}"
     # The session was loaded after the claim, so attempts already counts this one.
     if session.attempts >= settings.DREAM_MAX_ATTEMPTS:
-        # Give up so one poisonous conversation is not retried forever; the error stays visible.
+        # Give up so one poisonous conversation is not retried forever; the error stays visible, and
+        # the watermark it had is kept in the text so `dream --retry-failed` can re-queue it.
         last_seq = Message.objects.filter(session=session).order_by("-seq").values_list("seq", flat=True).first()
         claim_stamp(
             session_id=session.pk, worker=worker, claimed_at=claimed_at, dreamed_at=now,
             processed_seq=max(last_seq or 0, session.processed_seq),
-            last_error=f"gave up after {session.attempts} attempts: {text}"[:2000],
+            last_error=f"{GAVE_UP} {session.attempts} attempts (from seq {session.processed_seq}): {text}"[:2000],
         )
     else:
         claim_keep_failed(session_id=session.pk, worker=worker, claimed_at=claimed_at, error=text)
+
+
+def sessions_retry_failed(*, user=None) -> int:
+    """Re-queue the sessions light sleep gave up on (`dream --retry-failed`): back to the watermark they
+    had, attempts reset. Returns how many."""
+    failed = ChatSession.objects.filter(last_error__startswith=GAVE_UP, claimed_at__isnull=True)
+    if user is not None:
+        failed = failed.filter(user=user)
+    count = 0
+    for session in failed.only("pk", "last_error"):
+        match = _GAVE_UP_FROM_RE.match(session.last_error)
+        from_seq = int(match.group(1)) if match else 0
+        count += ChatSession.objects.filter(pk=session.pk, last_error=session.last_error, claimed_at__isnull=True).update(
+            processed_seq=from_seq, attempts=0, last_error="", **({"dreamed_at": None} if from_seq == 0 else {})
+        )
+    return count
 
 
 def light_sleep_session(
@@ -267,8 +329,9 @@ def light_sleep_session(
     1. Load the messages; only those after processed_seq are new.
     2. No new user words: stamp as empty.
     3. Take the sensitive clauses out of every turn and mask secrets (never sent, never stored).
-    4. Triage the conversation (rule pre-check first for remote models); skip kinds stop here.
-    5. Extract candidates in one model call from the new part (with a little context before it).
+    4. Paid backends: the free rule pre-check skips obvious kinds with no call.
+    5. One model call reads the new part (with a little context before it, marked unquotable): the
+       session's kind and its candidates; skip kinds stop here.
     6. Per candidate: drop sensitive / tombstoned / malformed ones, verify the quote against the
        stored user message, keep verified ones as pending and the rest as rejected_unverified.
     7. Embed the kept candidates in one call.
@@ -316,20 +379,21 @@ def _session_dream(
         outcome.reason = "every new user message was held back as sensitive"
         return  # nothing may leave, so no model call at all
 
-    triage = session_triage(masked=sendable, sendable=sendable, dreamer=dreamer, ctx=ctx)
-    outcome.reason = triage.reason
-    if triage.kind in SKIPPED_KINDS:
-        _outcome_skip(outcome, triage.kind, triage.reason)
+    obvious = triage_precheck(turns=sendable) if dreamer.paid else None
+    if obvious is not None:  # free: no model call for what the rules already know to skip
+        _outcome_skip(outcome, obvious.kind, obvious.reason)
         return
-    try:
-        extracted = dreamer.extract(turns=extract_turns, ctx=ctx)
-    except UnusableAnswer as exc:
-        # No poison pill: an answer we cannot use counts as "nothing to remember" and is stamped.
-        outcome.note = f"unusable extraction answer: {exc}"
-        extracted = []
-    extracted = list(extracted or [])
+    info = SessionInfo(new_from_seq=session.processed_seq, started_at=session.started_at)
+    # An UnusableAnswer goes up to the sweep: the session is retried (and given up after
+    # DREAM_MAX_ATTEMPTS), never stamped done with nothing learned.
+    reading = dreamer.read_session(turns=extract_turns, ctx=ctx, info=info)
+    outcome.reason = reading.reason[:2000]
+    if reading.kind in SKIPPED_KINDS:
+        _outcome_skip(outcome, reading.kind, reading.reason[:2000])
+        return
+    extracted = list(reading.candidates)
 
-    outcome.candidates = _candidates_build(
+    outcome.candidates = candidates_verify(
         session=session, messages=messages, extracted=extracted, outcome=outcome, run_id=ctx.run_id
     )
     if outcome.bad_candidates:
@@ -337,7 +401,14 @@ def _session_dream(
         outcome.note = f"{outcome.note}; {dropped}" if outcome.note else dropped
     kept = [c for c in outcome.candidates if c.status == Candidate.Status.PENDING]
     if kept:
-        vectors = _embed(embedder=embedder, texts=[c.statement for c in kept], ctx=ctx)
+        try:
+            vectors = _embed(embedder=embedder, texts=[c.statement for c in kept], ctx=ctx)
+        except ProviderUnavailable as exc:
+            # The extraction is paid for: keep its candidates without vectors (deep sleep embeds
+            # them before it compares) rather than give the session back and pay for it again.
+            note = f"embedding failed, candidates stored without vectors: {exc}"
+            outcome.note = f"{outcome.note}; {note}" if outcome.note else note
+            return
         if len(vectors) != len(kept):
             raise ValueError(f"embedder returned {len(vectors)} vectors for {len(kept)} statements")
         for candidate, vector in zip(kept, vectors):
@@ -345,13 +416,7 @@ def _session_dream(
 
 
 def _embed(*, embedder: Embedder, texts: list[str], ctx: CallContext) -> list[list[float]]:
-    # Embedders that take the CallContext account the call themselves (LLMCall row and/or the run's
-    # embedding_calls); one without it (an older or test embedder) is counted on the run here.
-    if "ctx" in inspect.signature(embedder.embed).parameters:
-        return embedder.embed(texts, kind="document", ctx=ctx)
-    vectors = embedder.embed(texts, kind="document")
-    dream_run_add_embedding_calls(run_id=ctx.run_id)
-    return vectors
+    return embedder.embed(texts, kind="document", ctx=ctx)  # the embedder accounts the call (protocol)
 
 
 def turns_prepare(*, messages: list[Message]) -> tuple[list[Turn], dict[int, tuple[str, ...]]]:
@@ -381,140 +446,10 @@ def turns_prepare(*, messages: list[Message]) -> tuple[list[Turn], dict[int, tup
     return turns, dropped
 
 
-def session_triage(*, masked: list[Turn], sendable: list[Turn], dreamer: Dreamer, ctx: CallContext) -> TriageResult:
-    """The rule pre-check skips obvious cases for free; otherwise the dreamer decides.
-
-    The local dreamer *is* the rule engine, so it gets no separate pre-check. Light sleep passes the
-    same turns (sensitive clauses out, secrets masked) as `masked` and `sendable`.
-    """
-    if getattr(dreamer, "name", "") != "local":
-        obvious = triage_precheck(turns=masked)
-        if obvious is not None:
-            return obvious
-    try:
-        result = dreamer.triage(turns=sendable, ctx=ctx)
-    except UnusableAnswer as exc:
-        # Cannot tell: keep the conversation (extraction and verification still guard what is stored).
-        return TriageResult(kind=ChatSession.Triage.NORMAL, reason=f"triage answer unusable: {exc}"[:500])
-    kind = result.kind if result.kind in SKIPPED_KINDS else ChatSession.Triage.NORMAL
-    return TriageResult(kind=kind, reason=(result.reason or "")[:2000])
-
-
 def _extraction_window(*, turns: list[Turn], processed_seq: int) -> list[Turn]:
     old = [t for t in turns if t.seq <= processed_seq]
     new = [t for t in turns if t.seq > processed_seq]
     return old[-CONTEXT_TURNS:] + new if new else []
-
-
-def _candidates_build(
-    *, session: ChatSession, messages: list[Message], extracted: list[ExtractedCandidate], outcome: SessionOutcome,
-    run_id: int | None,
-) -> list[Candidate]:
-    digests = tombstoned_digests(user=session.user)
-    by_seq = {m.seq: m for m in messages}
-    user_messages = [m for m in messages if m.role == Message.Role.USER]
-    # New messages first: a quote repeated from an earlier turn is credited to the new one.
-    user_messages.sort(key=lambda m: (m.seq <= session.processed_seq, m.seq))
-    seen: set[str] = set()
-    candidates = []
-    for item in extracted:
-        try:
-            candidate = _candidate_build(
-                session=session, item=item, by_seq=by_seq, user_messages=user_messages,
-                digests=digests, seen=seen, outcome=outcome, run_id=run_id,
-            )
-        except (TypeError, ValueError, AttributeError) as exc:
-            # One malformed candidate does not sink the session.
-            logger.warning("light sleep: dropped a malformed candidate in session %s: %s", session.pk, exc)
-            outcome.bad_candidates += 1
-            continue
-        if candidate is not None:
-            candidates.append(candidate)
-    return candidates
-
-
-def _candidate_build(
-    *, session: ChatSession, item: ExtractedCandidate, by_seq: dict[int, Message], user_messages: list[Message],
-    digests: set[str], seen: set[str], outcome: SessionOutcome, run_id: int | None,
-) -> Candidate | None:
-    quote = (item.quote or "").strip()
-    statement = (item.statement or "").strip()
-    if not quote or not statement:
-        raise ValueError("empty quote or statement")
-    kind = sensitive_category(quote) or sensitive_category(statement) or sensitive_category(_first_person(statement))
-    if kind:
-        outcome.count_sensitive(kind)
-        return None
-    if is_tombstoned(user=session.user, statement=statement, digests=digests):
-        outcome.tombstoned_dropped += 1
-        return None
-    key = normalize_for_match(statement)
-    if key in seen:
-        return None
-    seen.add(key)
-
-    cited = by_seq.get(int(item.seq)) if item.seq is not None else None
-    source = _quote_source(quote=quote, cited=cited, user_messages=user_messages)
-    if source is not None and source.seq <= session.processed_seq:
-        return None  # said in the part processed last time: already a candidate then
-    importance = min(1.0, max(0.0, float(item.importance)))
-    category = item.category if item.category in CATEGORIES else "fact"
-    fields = {
-        "user_id": session.user_id,
-        "persona_id": session.persona_id,
-        "session": session,
-        "run_id": run_id,
-        "quote": mask_secrets(quote),
-        "statement": mask_secrets(statement),
-        "category": category,
-        "importance": importance,
-        "user_initiated": bool(item.user_initiated),
-    }
-    if source is None:
-        outcome.unverified_rejected += 1
-        said = cited or max(user_messages, key=lambda m: m.seq)
-        return Candidate(
-            **fields, message=cited, said_at=said.created_at, status=Candidate.Status.REJECTED_UNVERIFIED,
-            verified=False, reason=_unverified_reason(cited), signals={"session_id": session.pk, "seq": item.seq},
-        )
-    return Candidate(
-        **fields, message=source, said_at=source.created_at, status=Candidate.Status.PENDING, verified=True,
-        signals={"session_id": session.pk, "seq": source.seq, "specific": specificity(statement)},
-    )
-
-
-_THIRD_PERSON_EN = re.compile(r"^\s*(?:the\s+)?user\b(?P<possessive>'s|’s)?", re.IGNORECASE)
-_THIRD_PERSON_ZH = re.compile(r"^\s*用户")
-
-
-def _first_person(statement: str) -> str:
-    # Statements are third person ("The user has diabetes"); the sensitive rules look for first-person
-    # disclosure, so read the statement as the user would have said it ("I has diabetes" is enough).
-    statement = _THIRD_PERSON_ZH.sub("我", statement)
-    return _THIRD_PERSON_EN.sub(lambda m: "my" if m.group("possessive") else "I", statement)
-
-
-def _quote_matches(*, quote: str, message: Message) -> bool:
-    return quote_in_message(quote=quote, text=message.content)
-
-
-def _quote_source(*, quote: str, cited: Message | None, user_messages: list[Message]) -> Message | None:
-    """The user message the quote is verbatim in: the cited one if it matches, else any user message
-    of the session (models miscount turns). Never an assistant message."""
-    if cited is not None and cited.role == Message.Role.USER and _quote_matches(quote=quote, message=cited):
-        return cited
-    for message in user_messages:
-        if _quote_matches(quote=quote, message=message):
-            return message
-    return None
-
-
-def _unverified_reason(cited: Message | None) -> str:
-    if cited is None:
-        return "quote not found in any user message of the session"
-    if cited.role != Message.Role.USER:
-        return f"quote cites message #{cited.seq}, which is the {cited.role}'s, and no user message contains it"
-    return f"quote not found in user message #{cited.seq} nor in any other user message of the session"
 
 
 def _outcome_save(

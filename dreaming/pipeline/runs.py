@@ -96,15 +96,18 @@ def _error_text(error: str | BaseException) -> str:
 def run_users(
     *, phase: str, users: Iterable, night: Callable[..., dict[str, int]], now: datetime | None, dry_run: bool,
     worker: str, user=None, stop_on: tuple[type[BaseException], ...] = (),
-    progress: Callable[[int, int], None] | None = None,
+    progress: Callable[[int, int], None] | None = None, refusal: Callable[[], str | None] | None = None,
 ) -> DreamRun:
     """One DreamRun for `night(user=…, run=…)` over `users` (deep sleep and weekly share it).
 
     `user` makes it that user's own run. One user's failure is recorded and the rest go on; an error
     of a `stop_on` type (the model is down) stops the walk, the users left keep their work for the
-    next run.
+    next run. `refusal` says why the run must not start at all (the embedder changed).
     """
     run = run_start(phase=phase, user=user, worker=worker, dry_run=dry_run, simulated_now=now)
+    problem = refusal() if refusal else None
+    if problem:  # refuse before anything is read, embedded or paid for
+        return run_finish(run=run, error=problem)
     todo = list(users)
     errors: list[str] = []
     for done, each in enumerate(todo, start=1):

@@ -9,14 +9,12 @@ the rules consider personal.
 from __future__ import annotations
 
 from dreaming.providers.local import LocalDreamer
-from dreaming.protocol import TRIAGE_KINDS, TriageResult, Turn
-
-_SKIP_KINDS = set(TRIAGE_KINDS) - {"normal"}
+from dreaming.protocol import SKIPPED_KINDS, TriageResult, Turn
 
 
 def triage_precheck(*, turns: list[Turn]) -> TriageResult | None:
     # LocalDreamer calls nothing remote and records nothing, so no CallContext is needed.
     result = LocalDreamer().triage(turns=turns, ctx=None)
-    if result.kind not in _SKIP_KINDS:
+    if result.kind not in SKIPPED_KINDS:
         return None
     return TriageResult(kind=result.kind, reason=f"rule pre-check: {result.reason}")

@@ -36,6 +36,7 @@ from dreaming.pipeline.lanes import lanes_for, lanes_run
 from dreaming.pipeline.runs import run_add, run_finish, run_start
 from dreaming.protocol import ProviderUnavailable
 from dreaming.providers import get_dreamer, get_embedder
+from dreaming.providers.embedding_space import embedding_space_problem
 
 logger = logging.getLogger(__name__)
 _TABLE = NightUnit._meta.db_table
@@ -167,6 +168,9 @@ def units_work(
     progress: Callable[[int, int], None] | None = None,
 ) -> WorkReport:
     """Claim and run `phase` units until none is left, the time budget is spent or the model is down."""
+    problem = embedding_space_problem()
+    if problem:  # no claims taken, nothing embedded or paid for
+        return WorkReport(stopped=problem)
     dreamer, embedder = dreamer or get_dreamer(), embedder or get_embedder()
     concurrency = concurrency or lanes_for(dreamer)
     deadline = time.monotonic() + seconds if seconds else None

@@ -38,6 +38,7 @@ from dreaming.memory.feedback import latest_verdicts
 from dreaming.pipeline.locks import user_lock
 from dreaming.engine.compare import same_subject
 from dreaming.models import Candidate, Category, DreamRun, Feedback, Memory, MemorySettings, MemorySource, Phase
+from dreaming.providers.embedding_space import embedding_space_problem
 from dreaming.providers import get_dreamer, get_embedder
 from dreaming.protocol import CallContext, Dreamer, Embedder, UnusableAnswer
 from dreaming.pipeline.runs import run_users
@@ -61,7 +62,8 @@ def weekly_consolidate_user(
     embedder: Embedder | None = None, worker: str = "",
 ) -> DreamRun:
     week = weekly_runner(now=now, dry_run=dry_run, dreamer=dreamer, embedder=embedder)
-    return run_users(phase=Phase.WEEKLY, users=[user], user=user, night=week, now=now, dry_run=dry_run, worker=worker)
+    return run_users(phase=Phase.WEEKLY, users=[user], user=user, night=week, now=now, dry_run=dry_run, worker=worker,
+                     refusal=embedding_space_problem)
 
 
 def weekly_consolidate_all(
@@ -72,7 +74,7 @@ def weekly_consolidate_all(
     todo = users if users is not None else users_needing_weekly()
     week = weekly_runner(now=now, dry_run=dry_run, dreamer=dreamer, embedder=embedder)
     return run_users(phase=Phase.WEEKLY, users=todo, night=week, now=now, dry_run=dry_run, worker=worker,
-                     progress=progress)
+                     progress=progress, refusal=embedding_space_problem)
 
 
 def weekly_runner(*, now, dry_run, dreamer, embedder) -> Callable[..., dict[str, int]]:
@@ -217,7 +219,9 @@ def duplicates_merge(*, user, dreamer: Dreamer | None, embedder: Embedder | None
 def _group_merge(*, winner: Memory, losers: list[Memory], dreamer: Dreamer, embedder: Embedder | None, ctx) -> None:
     everyone = [winner, *losers]
     try:
-        statement = dreamer.merge(statements=[m.statement for m in everyone], ctx=ctx).strip()
+        # Oldest first: on conflicting details the merge keeps the most recent (the prompt says so).
+        by_age = sorted(everyone, key=lambda m: (m.last_seen, m.pk))
+        statement = dreamer.merge(statements=[m.statement for m in by_age], ctx=ctx).strip()
     except UnusableAnswer:
         statement = ""
     if not statement or is_tombstoned(user=winner.user, statement=statement):

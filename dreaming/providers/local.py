@@ -14,9 +14,14 @@ from dreaming.protocol import (
     ExtractedCandidate,
     MemoryRef,
     NightChanges,
+    SessionInfo,
+    SKIPPED_KINDS,
+    SessionReading,
     TriageResult,
     Turn,
 )
+
+
 
 
 @lru_cache(maxsize=64)
@@ -28,6 +33,18 @@ def _candidates(turns: tuple[Turn, ...]) -> tuple[ExtractedCandidate, ...]:
 class LocalDreamer:
     name = "local"
     calls_network = False
+    paid = False  # the rules engine is its own pre-check
+    reads_memory_md = False  # reply_offline answers only from what recall returns
+
+    def read_session(self, *, turns: list[Turn], ctx: CallContext | None = None,
+                     info: SessionInfo = SessionInfo()) -> SessionReading:
+        triage = self.triage(turns=turns, ctx=ctx)
+        if triage.kind in SKIPPED_KINDS:
+            return SessionReading(kind=triage.kind, reason=triage.reason)
+        # Quotable are only the new turns; the ones before are context (read, never quoted).
+        found = [c for c in _candidates(tuple(turns)) if c.seq is None or c.seq > info.new_from_seq]
+        return SessionReading(kind=triage.kind, reason=triage.reason,
+                              candidates=most_important(found, limit=MAX_CANDIDATES))
 
     def triage(self, *, turns: list[Turn], ctx: CallContext | None = None) -> TriageResult:
         found = _candidates(tuple(turns))
@@ -38,7 +55,8 @@ class LocalDreamer:
         return most_important(list(_candidates(tuple(turns))), limit=MAX_CANDIDATES)
 
     def compare(
-        self, *, statements: list[str], memories: list[MemoryRef], ctx: CallContext | None = None
+        self, *, statements: list[str], memories: list[MemoryRef], ctx: CallContext | None = None,
+        said_at: list | None = None,
     ) -> list[Comparison]:
         return compare_statements(statements, memories)
 

@@ -4,9 +4,13 @@ Works with OpenAI, OpenRouter, vLLM, Ollama and llama.cpp's server: only LLM_BAS
 the model names change. What the pipeline can rely on:
 - Every text is passed through mask_secrets before it leaves (one choke point: `_masked`).
 - Network trouble (timeouts, connection errors, 429 and 5xx after the SDK's own retries with
-  backoff and retry-after, bad credentials) raises ProviderUnavailable: retry later.
-- An answer that cannot be used (no JSON, wrong shape, cut off, empty, or a request the server
-  rejects as malformed) raises UnusableAnswer: treat as zero results.
+  backoff and retry-after) raises ProviderUnavailable: retry later.
+- A refusal no retry fixes (401/403, a model not found without fallback, a 400 on a parameter)
+  raises ProviderMisconfigured: stop and give the work back.
+- A 400 saying the request is longer than the model's context splits the session into parts of at
+  most LLM_SPLIT_TOKENS and reads each; only a 400 about the response format steps json_schema →
+  json_object → plain.
+- An answer that cannot be used (no JSON, wrong shape, cut off, empty) raises UnusableAnswer.
 - 404 (model not found) and unusable answers are retried once with LLM_FALLBACK_MODEL when set.
 - Every request, whatever its outcome, becomes one LLMCall row (and counts in its DreamRun).
 """
@@ -27,11 +31,15 @@ from dreaming.providers.accounting import llm_call_record
 from dreaming.protocol import (
     CallContext,
     Comparison,
-    ExtractedCandidate,
     MemoryRef,
     NightChanges,
     ProviderUnavailable,
-    TriageResult,
+    MAX_CANDIDATES,
+    MergeAnswer,
+    NarrateAnswer,
+    ProviderMisconfigured,
+    SessionInfo,
+    SessionReading,
     Turn,
     UnusableAnswer,
 )
@@ -75,6 +83,42 @@ def _content(message) -> str | None:
     return content if isinstance(content, str) else None
 
 
+class _ContextTooLong(Exception):
+    """The request is longer than the model's context (a 400 saying so)."""
+
+
+_CONTEXT_WORDS = ("context length", "context_length", "maximum context", "context window", "too many tokens",
+                  "prompt is too long", "reduce the length", "input is too long", "exceeds the context")
+_FORMAT_WORDS = ("response_format", "json_schema", "json_object", "structured output", "schema", "json mode")
+
+
+def _is_context_error(exc: Exception) -> bool:
+    text = f"{getattr(exc, 'code', '') or ''} {exc}".lower()
+    return any(word in text for word in _CONTEXT_WORDS)
+
+
+def _is_format_error(exc: Exception) -> bool:
+    return any(word in str(exc).lower() for word in _FORMAT_WORDS)
+
+
+def _tokens_estimate(text: str | None) -> int:
+    return len(text or "") // 4 + 1
+
+
+def _split_turns(turns: list[Turn], *, budget: int) -> list[list[Turn]]:
+    """Consecutive runs of turns of at most `budget` estimated tokens (a longer turn stands alone)."""
+    parts: list[list[Turn]] = [[]]
+    used = 0
+    for turn in turns:
+        size = _tokens_estimate(turn.content)
+        if parts[-1] and used + size > budget:
+            parts.append([])
+            used = 0
+        parts[-1].append(turn)
+        used += size
+    return [part for part in parts if part]
+
+
 def _error_text(exc: Exception) -> str:
     status = getattr(exc, "status_code", None)
     return f"{type(exc).__name__}{f' {status}' if status else ''}: {exc}"
@@ -83,6 +127,8 @@ def _error_text(exc: Exception) -> str:
 class OpenAIDreamer:
     name = "openai"
     calls_network = True
+    paid = True
+    reads_memory_md = True
 
     def __init__(
         self,
@@ -96,6 +142,9 @@ class OpenAIDreamer:
         max_retries: int = 2,
         json_schema: bool = True,
         reply_tool_rounds: int = 3,
+        max_tokens: dict[str, int] | None = None,
+        temperature: float | None = 0.0,
+        split_tokens: int = 8000,
     ):
         self.base_url = base_url
         self.model = model
@@ -103,6 +152,9 @@ class OpenAIDreamer:
         self.fallback_model = fallback_model
         self.json_schema = json_schema
         self.reply_tool_rounds = reply_tool_rounds
+        self.max_tokens = {task: n for task, n in (max_tokens or {}).items() if n}
+        self.temperature = temperature
+        self.split_tokens = split_tokens
         # Local servers (Ollama, llama.cpp) need no key, but the SDK insists on one.
         self.client = openai.OpenAI(
             base_url=base_url, api_key=api_key or "not-needed", timeout=timeout, max_retries=max_retries
@@ -120,6 +172,9 @@ class OpenAIDreamer:
             max_retries=settings.LLM_MAX_RETRIES,
             json_schema=settings.LLM_JSON_SCHEMA,
             reply_tool_rounds=settings.LLM_REPLY_TOOL_ROUNDS,
+            max_tokens=settings.LLM_MAX_TOKENS,
+            temperature=settings.LLM_TEMPERATURE,
+            split_tokens=settings.LLM_SPLIT_TOKENS,
         )
 
     def model_for(self, task: str) -> str:
@@ -131,32 +186,46 @@ class OpenAIDreamer:
 
     # --- the dreaming tasks -------------------------------------------------------------------
 
-    def triage(self, *, turns: list[Turn], ctx: CallContext) -> TriageResult:
+    def read_session(self, *, turns: list[Turn], ctx: CallContext, info: SessionInfo = SessionInfo()) -> SessionReading:
         turns = _without_sensitive(turns)
-        kind, reason = self._ask_json(
-            task="triage", messages=prompts.triage_messages(turns), parse=parsing.triage_parse, ctx=ctx
-        )
-        return TriageResult(kind=kind, reason=reason)
+        if not any(t.role == "user" and t.seq > info.new_from_seq and (t.content or "").strip() for t in turns):
+            return SessionReading(reason="nothing new from the user")  # no call, no cost
+        try:
+            return self._ask_json(
+                task="extract",
+                messages=prompts.extract_messages(turns, info=info),
+                parse=lambda text: parsing.session_reading_parse(text, turns=turns),
+                ctx=ctx,
+            )
+        except _ContextTooLong as exc:
+            return self._read_in_parts(turns=turns, ctx=ctx, info=info, error=exc)
 
-    def extract(self, *, turns: list[Turn], ctx: CallContext) -> list[ExtractedCandidate]:
-        turns = _without_sensitive(turns)
-        if not any(t.role == "user" and (t.content or "").strip() for t in turns):
-            return []  # nothing the user said: no call, no cost
-        return self._ask_json(
-            task="extract",
-            messages=prompts.extract_messages(turns),
-            parse=lambda text: parsing.extract_parse(text, turns=turns),
-            ctx=ctx,
-        )
+    def _read_in_parts(self, *, turns: list[Turn], ctx: CallContext, info: SessionInfo, error: Exception) -> SessionReading:
+        """The server said the session is longer than its context: read it in parts of at most
+        `split_tokens` (halving again for a part still too long), then join the readings."""
+        size = sum(_tokens_estimate(t.content) for t in turns)
+        budget = min(self.split_tokens, max(size // 2, 1))
+        parts = _split_turns(turns, budget=budget)
+        if len(parts) < 2:
+            raise UnusableAnswer(f"one turn is longer than the model's context: {error}")
+        log.info("extract: session too long for the model's context (%s); reading it in %d parts", error, len(parts))
+        readings = [self.read_session(turns=part, ctx=ctx, info=info) for part in parts]
+        kept = [r for r in readings if r.kind == "normal"]
+        # Skipping is the costly mistake: one part that reads as a normal conversation keeps the session.
+        kind = "normal" if kept or not readings else readings[0].kind
+        candidates = sorted((c for r in kept for c in r.candidates), key=lambda c: -c.importance)
+        return SessionReading(kind=kind, reason=f"read in {len(parts)} parts; " + (readings[0].reason if readings else ""),
+                              candidates=candidates[:MAX_CANDIDATES])
 
-    def compare(self, *, statements: list[str], memories: list[MemoryRef], ctx: CallContext) -> list[Comparison]:
+    def compare(self, *, statements: list[str], memories: list[MemoryRef], ctx: CallContext,
+                said_at: list | None = None) -> list[Comparison]:
         if not statements:
             return []
         if not memories:
             return [Comparison(index=i, relation="new", reason="no existing memories") for i in range(len(statements))]
         return self._ask_json(
             task="compare",
-            messages=prompts.compare_messages(statements, memories),
+            messages=prompts.compare_messages(statements, memories, said_at=said_at),
             parse=lambda text: parsing.compare_parse(text, statements=statements, memories=memories),
             ctx=ctx,
         )
@@ -167,7 +236,7 @@ class OpenAIDreamer:
         return self._ask_json(
             task="merge",
             messages=prompts.merge_messages(statements),
-            parse=lambda text: parsing.statement_parse(text, key="statement"),
+            parse=lambda text: parsing.answer_parse(MergeAnswer, text).statement,
             ctx=ctx,
         )
 
@@ -175,7 +244,7 @@ class OpenAIDreamer:
         return self._ask_json(
             task="narrate",
             messages=prompts.narrate_messages(changes),
-            parse=lambda text: parsing.statement_parse(text, key="narrative"),
+            parse=lambda text: parsing.answer_parse(NarrateAnswer, text).narrative,
             ctx=ctx,
         )
 
@@ -259,7 +328,7 @@ class OpenAIDreamer:
                 if has_fallback:
                     log.warning("%s: model %s not found; trying fallback %s", task, model, models[position + 1])
                     continue
-                raise ProviderUnavailable(_error_text(exc)) from exc
+                raise ProviderMisconfigured(f"model not found, no fallback: {_error_text(exc)}") from exc
             message, finish_reason = _first_choice(response)
             try:
                 result = parse(_content(message))
@@ -288,11 +357,13 @@ class OpenAIDreamer:
                 answer = self._create(task=task, model=model, messages=messages, ctx=ctx,
                                       extra=self._format_params(task, mode))
             except (openai.BadRequestError, openai.UnprocessableEntityError) as exc:
-                if position < len(modes) - 1:
+                if _is_context_error(exc):
+                    raise _ContextTooLong(_error_text(exc)) from exc
+                if _is_format_error(exc) and position < len(modes) - 1:
                     log.info("%s: server rejected response_format %s (%s); trying %s", task, mode, exc, modes[position + 1])
                     continue
-                # Rejected even as plain chat (e.g. context too long): this session cannot be used.
-                raise UnusableAnswer(_error_text(exc)) from exc
+                # Any other 400 (a parameter, the model name, the key's scope): every request would fail alike.
+                raise ProviderMisconfigured(f"the server rejects the request: {_error_text(exc)}") from exc
             if position > 0:
                 _format_mode_cache[cache_key] = mode
             return answer
@@ -314,12 +385,16 @@ class OpenAIDreamer:
         successes are recorded by the caller once it knows whether the answer was usable."""
         started = time.monotonic()
         try:
-            response = self.client.chat.completions.create(model=model, messages=_masked(messages), **extra)
+            response = self.client.chat.completions.create(
+                model=model, messages=_masked(messages), **self._sampling(task), **extra
+            )
         except openai.APIStatusError as exc:
             self._record(ctx=ctx, task=task, model=model, started=started, status=LLMCall.Status.ERROR,
                          error=_error_text(exc))
             if isinstance(exc, (openai.BadRequestError, openai.NotFoundError)) or exc.status_code == 422:
-                raise  # the caller decides: another format, the fallback model, or unusable
+                raise  # the caller decides: another format, the fallback model, a split, or misconfigured
+            if exc.status_code in (401, 403):
+                raise ProviderMisconfigured(f"the server refuses the credentials: {_error_text(exc)}") from exc
             raise ProviderUnavailable(_error_text(exc)) from exc
         except openai.APIError as exc:  # timeouts, connection errors, undecodable responses
             self._record(ctx=ctx, task=task, model=model, started=started, status=LLMCall.Status.ERROR,
@@ -328,6 +403,14 @@ class OpenAIDreamer:
                 raise UnusableAnswer(_error_text(exc)) from exc
             raise ProviderUnavailable(_error_text(exc)) from exc
         return response, int((time.monotonic() - started) * 1000)
+
+    def _sampling(self, task: str) -> dict:
+        params: dict[str, Any] = {}
+        if task in self.max_tokens:
+            params["max_tokens"] = self.max_tokens[task]
+        if self.temperature is not None:
+            params["temperature"] = self.temperature
+        return params
 
     def _record(self, *, ctx: CallContext, task: str, model: str, response=None, latency_ms: int = 0,
                 started: float | None = None, status: str = LLMCall.Status.OK, error: str = "") -> None:

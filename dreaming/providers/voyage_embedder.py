@@ -5,6 +5,7 @@ import time
 from typing import Literal
 
 from django.conf import settings
+from tenacity import Retrying, retry_if_exception_type, stop_after_attempt, wait_exponential
 
 from dreaming.models import LLMCall
 from dreaming.providers.accounting import embedding_call_record
@@ -14,6 +15,58 @@ from dreaming.engine.sensitive import mask_secrets
 
 # Models that accept output_dimension (256/512/1024/2048); older ones have one fixed size.
 _FLEXIBLE_DIMENSION_PREFIXES = ("voyage-3.5", "voyage-3-large", "voyage-code-3", "voyage-4", "voyage-context-3")
+FLEXIBLE_DIMENSIONS = (256, 512, 1024, 2048)
+_FIXED_DIMENSIONS = {"voyage-3-lite": 512, "voyage-3": 1024, "voyage-2": 1024, "voyage-large-2": 1536,
+                     "voyage-code-2": 1536, "voyage-multilingual-2": 1024, "voyage-law-2": 1024,
+                     "voyage-finance-2": 1024, "voyage-large-2-instruct": 1024}
+
+
+RETRY_AFTER_MAX = 30.0  # seconds: a longer Retry-After is treated as "down", not waited for
+_backoff = wait_exponential(multiplier=0.5, max=8)
+
+
+def _retry_after(exc: BaseException | None) -> float | None:
+    """Seconds the server asked us to wait (retry-after-ms / retry-after), if it said."""
+    headers = {str(k).lower(): v for k, v in (getattr(exc, "headers", None) or {}).items()}
+    for name, scale in (("retry-after-ms", 0.001), ("retry-after", 1.0)):
+        try:
+            return min(float(headers[name]) * scale, RETRY_AFTER_MAX)
+        except (KeyError, TypeError, ValueError):
+            continue
+    return None
+
+
+def _wait(retry_state) -> float:
+    asked = _retry_after(retry_state.outcome.exception() if retry_state.outcome else None)
+    return asked if asked is not None else _backoff(retry_state)
+
+
+def _retrying_client_class(voyageai):
+    from voyageai import error
+
+    retryable = (error.RateLimitError, error.ServiceUnavailableError, error.Timeout, error.ServerError,
+                 error.APIConnectionError, error.TryAgain)
+
+    class _RetryingClient(voyageai.Client):
+        """voyageai.Client retrying 429, 5xx, timeouts and connection errors, honouring Retry-After."""
+
+        def _make_retry_controller(self) -> Retrying:
+            return Retrying(reraise=True, stop=stop_after_attempt(self.max_retries), wait=_wait,
+                            retry=retry_if_exception_type(retryable))
+
+    return _RetryingClient
+
+
+def voyage_dimensions_problem(*, model: str, dimensions: int) -> str | None:
+    """Why Voyage cannot make `dimensions`-d vectors with `model` (checked at start-up), or None."""
+    if model.startswith(_FLEXIBLE_DIMENSION_PREFIXES):
+        if dimensions not in FLEXIBLE_DIMENSIONS:
+            return f"{model} makes {', '.join(map(str, FLEXIBLE_DIMENSIONS))}-d vectors, not EMBEDDING_DIM={dimensions}"
+        return None
+    native = _FIXED_DIMENSIONS.get(model)
+    if native is not None and native != dimensions:
+        return f"{model} makes {native}-d vectors only, not EMBEDDING_DIM={dimensions}"
+    return None
 
 
 class VoyageEmbedder:
@@ -29,9 +82,10 @@ class VoyageEmbedder:
         self.send_dimensions = send_dimensions == "true" or (
             send_dimensions == "auto" and model.startswith(_FLEXIBLE_DIMENSION_PREFIXES)
         )
-        # The SDK counts attempts, not retries (stop_after_attempt), and retries 429/503/timeouts itself.
-        self.client = voyageai.Client(api_key=api_key, max_retries=max_retries + 1, timeout=timeout,
-                                      base_url=base_url or None)
+        # The SDK counts attempts, not retries (stop_after_attempt); its own policy skips 500 and
+        # connection errors and ignores Retry-After, so the client is given ours (_RetryingClient).
+        self.client = _retrying_client_class(voyageai)(api_key=api_key, max_retries=max_retries + 1, timeout=timeout,
+                                                       base_url=base_url or None)
 
     @classmethod
     def from_settings(cls) -> "VoyageEmbedder":

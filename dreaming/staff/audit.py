@@ -85,6 +85,7 @@ def audit_example(candidate: Candidate) -> dict:
         "message": candidate.message.content if candidate.message_id else None,
         "category": candidate.category,
         "status": candidate.status,
+        "reason": candidate.reason,
         "audit": candidate.audit,
         "audit_note": candidate.audit_note,
         "triage_kind": candidate.session.triage_kind if candidate.session_id else None,

@@ -18,6 +18,7 @@ from django.utils import timezone
 from chat.models import ChatSession
 from dreaming.models import Candidate, DreamRun, LLMCall, Phase
 from dreaming.pipeline.runs import RUN_COUNTERS, run_summary
+from dreaming.providers.accounting import model_price
 from dreaming.protocol import TRIAGE_KINDS
 
 
@@ -138,6 +139,34 @@ def llm_usage_by_phase(*, window: Window) -> list[dict]:
     )
 
 
+def llm_usage_by_task(*, window: Window) -> list[dict]:
+    """Calls, tokens and cost per task (extract, compare, merge, narrate, reply, embed)."""
+    return list(
+        _calls_in(window).values("task").annotate(
+            calls=Count("id"), prompt_tokens=Sum("prompt_tokens"), completion_tokens=Sum("completion_tokens"),
+            cost_usd=Sum("cost_usd"),
+        ).order_by("-cost_usd", "task")
+    )
+
+
+def cost_top_users(*, since: datetime, until: datetime, limit: int = 10) -> list[dict]:
+    """The users whose model calls cost most in [since, until]."""
+    return list(
+        LLMCall.objects.filter(created_at__gte=since, created_at__lte=until, user__isnull=False)
+        .values("user_id", "user__username")
+        .annotate(calls=Count("id"), cost_usd=Sum("cost_usd"),
+                  tokens=Sum("prompt_tokens") + Sum("completion_tokens"))
+        .order_by("-cost_usd", "user_id")[:limit]
+    )
+
+
+def unpriced_models(*, window: Window) -> list[dict]:
+    """Models that made calls in the window but have no LLM_PRICES entry: their cost shows as $0."""
+    rows = (_calls_in(window).exclude(task="embed").values("model")
+            .annotate(calls=Count("id"), tokens=Sum("prompt_tokens") + Sum("completion_tokens")).order_by("model"))
+    return [row for row in rows if not model_price(row["model"])]
+
+
 def users_dreamed_count(*, window: Window) -> int:
     """Distinct users the memory system worked for in the window.
 
@@ -205,6 +234,13 @@ def report_build(*, days: int = 7, now: datetime | None = None, recent: int = 20
         },
         "llm_per_day": llm_usage_per_day(window=window),
         "llm_by_phase": llm_usage_by_phase(window=window),
+        "llm_by_task": llm_usage_by_task(window=window),
+        "embedding_tokens": _calls_in(window).filter(task="embed").aggregate(s=Sum("prompt_tokens"))["s"] or 0,
+        "unpriced_models": unpriced_models(window=window),
+        "top_users_this_month": cost_top_users(
+            since=timezone.localtime(window.until).replace(day=1, hour=0, minute=0, second=0, microsecond=0),
+            until=window.until,
+        ),
         "cost": cost_estimate(window=window),
         "audit": audit_summary(window=window),
         "slowest_runs": runs_slowest(window=window),

@@ -6,6 +6,7 @@ from django.utils.translation import gettext_lazy
 
 from dreaming.pipeline.units import PHASES, night_progress
 from dreaming.staff.charts import bar_chart, hbar_chart, line_chart
+from dreaming.providers.embedding_space import embedding_space_problem
 from dreaming.staff.reports import OUTCOME_FIELDS, report_build
 
 DAY_CHOICES = (1, 7, 14, 30, 90)
@@ -73,4 +74,5 @@ def dashboard(request):
         "rejection_percent": None if rate is None else rate * 100,
         "nights": [night_progress(phase=phase) for phase in PHASES],
         "skip_tally": [(str(TRIAGE_LABELS.get(kind, kind)), n) for kind, n in report["skipped_by_kind"].items()],
+        "embedding_problem": embedding_space_problem(),  # says what to run when the embedder changed
     })

@@ -30,7 +30,7 @@ def test_the_bench_runs_on_tiny_sizes_and_writes_a_report(tmp_path):
     assert chat_queries.ours == 1 and chat_queries.passed is True
     embeds = figures["Embedding calls per chat turn (vs RAG)"]
     assert embeds.ours == 0 and embeds.baseline == 1  # the counter sees the RAG baseline's calls
-    assert figures["Fake OpenAI: extract calls per kept session"].ours == 1
+    assert figures["Fake OpenAI: LLM calls per kept session (light sleep)"].ours == 1
     assert figures["Fake OpenAI: LLM calls per rule-skipped session"].ours == 0
     assert figures["Synthetic triage: personal + task sessions kept"].passed is True
     assert figures["Memory list page queries at 30 memories (max; vs 10)"].ours <= 15

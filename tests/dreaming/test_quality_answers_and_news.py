@@ -37,14 +37,16 @@ def test_hobbies_told_in_answer_to_the_assistant_are_learned_the_first_night(use
 
 
 @pytest.mark.django_db
-def test_a_yes_built_from_the_assistants_words_still_waits_for_recurrence(user):
+def test_a_yes_built_from_the_assistants_words_is_not_supported_by_its_quote(user):
+    # Issue #17: "Me too!" cannot carry "User loves hiking in the mountains" — the quote is too short
+    # to prove a statement, so the candidate is rejected with the reason instead of waiting.
     chat(user, START, ("assistant", "I love hiking in the mountains."), "Me too!")
 
     run = dream(user, START)
 
     candidate = Candidate.objects.get(user=user)
     assert candidate.statement == "User loves hiking in the mountains"
-    assert candidate.status == Candidate.Status.PENDING and candidate.score_breakdown["parts"]["user_initiated"] == 0.0
+    assert candidate.status == Candidate.Status.REJECTED_UNVERIFIED and "quote too short" in candidate.reason
     assert run.promoted == 0 and not Memory.objects.filter(user=user).exists()
 
 

@@ -87,11 +87,10 @@ def test_a_deep_sleep_worker_killed_mid_night_leaves_nothing_half_written():
     session_ids = sessions_seed(users=1, sessions=5, prefix="night")
     assert light_sleep_sweep(worker="evening").sessions_done == 5
     user_id = ChatSession.objects.get(pk=session_ids[0]).user_id
-    victim = worker_start("deep", "--users", str(user_id), "--slow-narrate", "30", name="deep-victim")
+    victim = worker_start("deep", "--users", str(user_id), "--slow-decide", "30", name="deep-victim")
     try:
-        # Narrating comes after the memories are written, inside the same transaction.
         _wait_for(lambda: _night_open(user_id), timeout=60, what="the victim to hold the user's night lock")
-        time.sleep(1.5)  # memories are written by now; it sleeps in narrate, transaction still open
+        time.sleep(1.5)  # feedback is applied by now; it sleeps before deciding, transaction still open
         assert _night_open(user_id)
         os.kill(victim.pid, signal.SIGKILL)
         victim.wait(timeout=10)

@@ -96,7 +96,8 @@ def _session(user, marker, text, *, hours_ago=2):
 
 
 @pytest.mark.django_db
-def test_unusable_huge_and_lying_answers_never_crash_are_stamped_once_and_invented_quotes_are_all_rejected(server):
+def test_unusable_huge_and_lying_answers_never_crash_lose_no_session_and_invented_quotes_are_all_rejected(server, settings):
+    settings.DREAM_UNUSABLE_STREAK = 10  # the faults are mixed with good answers: no breaker here
     user, bob, stranger = UserFactory(), UserFactory(username="bob"), UserFactory()
     ChatSessionFactory(user=stranger)  # another user's words exist in the database
     messages_add(ChatSession.objects.get(user=stranger), ("user", "I live in Reykjavik near the harbour."))
@@ -109,15 +110,19 @@ def test_unusable_huge_and_lying_answers_never_crash_are_stamped_once_and_invent
 
     run = light_sleep_sweep(worker="faults")
 
-    assert run.status == DreamRun.Status.OK, run.error
-    assert run.sessions_claimed == len(MARKERS) and run.sessions_done == len(MARKERS)
-    for session in sessions.values():
+    unusable = {"truncated", "prose", "wrongshape"}
+    assert run.status == DreamRun.Status.FAILED and run.error.count("unusable answer") == len(unusable), run.error
+    assert run.sessions_claimed == len(MARKERS) and run.sessions_done == len(MARKERS) - len(unusable)
+    for marker, session in sessions.items():
         session.refresh_from_db()
-        assert session.dreamed_at is not None and session.claimed_by == ""  # poison pills are stamped
+        if marker in unusable:  # not stamped empty: an attempt counted, retried once the claim is stale
+            assert session.dreamed_at is None and session.attempts == 1 and "UnusableAnswer" in session.last_error
+        else:
+            assert session.dreamed_at is not None and session.claimed_by == ""
     # Retries are bounded: per session at most triage + extract (+ one format/fallback retry).
     per_session = Counter(_marker(r.text()) for r in server.chat_requests)
     assert max(per_session.values()) <= 3, per_session
-    # A second sweep finds nothing to do: nothing is retried forever.
+    # A second sweep finds nothing to do right away: nothing is retried in a tight loop.
     assert light_sleep_sweep(worker="again").sessions_claimed == 0
 
     candidates = Candidate.objects.filter(user=user)

@@ -5,9 +5,9 @@ run that started it) and runs the real pipeline code, so several of them contend
     python tests/stress/dream_worker.py light [--batch N] [--slow-extract SECONDS]
         light sleep sweeps back to back until a sweep claims nothing; with --slow-extract every
         extraction sleeps first (so a kill -9 lands while sessions are claimed).
-    python tests/stress/dream_worker.py deep --users 3,1,2 [--now ISO] [--slow-narrate SECONDS]
-        deep_sleep_user for each user, in the given order (--slow-narrate: a kill -9 lands while
-        the night's transaction is open).
+    python tests/stress/dream_worker.py deep --users 3,1,2 [--now ISO] [--slow-decide SECONDS] [--slow-narrate SECONDS]
+        deep_sleep_user for each user, in the given order (--slow-decide / --slow-narrate: a kill -9
+        lands while the night's transaction is open, before deciding / while writing the diary).
     python tests/stress/dream_worker.py units [--units-phase deep|weekly] [--slow-narrate SECONDS]
         claim and run the night's units (dreaming/pipeline/units.py) until none is left.
 
@@ -36,6 +36,7 @@ def main() -> int:
     parser.add_argument("--batch", type=int, default=25)
     parser.add_argument("--slow-extract", type=float, default=0.0)
     parser.add_argument("--slow-narrate", type=float, default=0.0)
+    parser.add_argument("--slow-decide", type=float, default=0.0)
     parser.add_argument("--users", default="")
     parser.add_argument("--now", default="")
     args = parser.parse_args()
@@ -52,13 +53,23 @@ def main() -> int:
 
     dreamer = get_dreamer() if args.remote else LocalDreamer()
     if args.slow_extract:
-        original = dreamer.extract
+        original = dreamer.read_session
 
         def slow_extract(**kwargs):
             time.sleep(args.slow_extract)
             return original(**kwargs)
 
-        dreamer.extract = slow_extract
+        dreamer.read_session = slow_extract
+    if args.slow_decide:
+        import dreaming.pipeline.deep as deep_module
+
+        original_cluster = deep_module.candidates_cluster
+
+        def slow_cluster(**kwargs):
+            time.sleep(args.slow_decide)  # under the user's lock, inside the night's transaction
+            return original_cluster(**kwargs)
+
+        deep_module.candidates_cluster = slow_cluster
     if args.slow_narrate:
         from dreaming.pipeline import deep
 

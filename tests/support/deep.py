@@ -14,7 +14,7 @@ class ScriptedDreamer:
         self.relations = relations or {}
         self.compared, self.narrated = [], []
 
-    def compare(self, *, statements, memories, ctx):
+    def compare(self, *, statements, memories, ctx, said_at=None):
         self.compared.append((list(statements), [m.statement for m in memories]))
         answers = []
         for index, statement in enumerate(statements):

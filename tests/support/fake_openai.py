@@ -38,7 +38,7 @@ FakeOpenAI API (stable; other areas' tests rely on it):
   "voyage" (POST /voyage/v1/embeddings).
 
   Default responder (queue empty): chat answers a valid, empty-ish JSON for the task named in the
-  request's json_schema (or guessed from the system prompt): triage → normal, extract → no candidates,
+  request's json_schema (or guessed from the system prompt): extract → normal, no candidates,
   compare → every statement "new", merge → the first statement, narrate → a short sentence; requests
   without a response format (reply) get "OK.". Embeddings answer deterministic vectors from the local
   embedder with the requested `dimensions` / `output_dimension` (default 512), so similar texts stay
@@ -164,7 +164,7 @@ def _task_of(body: dict) -> str:
     if name:
         return name
     system = " ".join(m.get("content") or "" for m in body.get("messages", []) if m.get("role") == "system")
-    for task in ("triage", "extract", "compare", "merge", "narrate"):
+    for task in ("extract", "compare", "merge", "narrate"):
         if f"TASK: {task}" in system:
             return task
     return "reply"
@@ -172,10 +172,8 @@ def _task_of(body: dict) -> str:
 
 def default_chat_answer(body: dict) -> str:
     task = _task_of(body)
-    if task == "triage":
-        return json.dumps({"kind": "normal", "reason": "fake server default"})
     if task == "extract":
-        return json.dumps({"candidates": []})
+        return json.dumps({"kind": "normal", "reason": "fake server default", "candidates": []})
     if task == "compare":
         user_text = " ".join(m.get("content") or "" for m in body.get("messages", []) if m.get("role") == "user")
         count = user_text.count("<candidate index=")
@@ -189,6 +187,18 @@ def default_chat_answer(body: dict) -> str:
     if task == "narrate":
         return json.dumps({"narrative": "A quiet night."})
     return "OK."
+
+
+def _adopt_embedding_space() -> None:
+    """The test database holds no vectors yet: the configured embedder is the one they will be made
+    with (what the guard does on first use; done here because tests also store vectors directly)."""
+    from dreaming.providers import embedding_space
+
+    embedding_space._matching.clear()
+    try:
+        embedding_space.embedding_space_record()
+    except RuntimeError:  # a test without database access: nothing to record
+        pass
 
 
 def _embedding_vectors(texts: list[str], dimensions: int) -> list[list[float]]:
@@ -249,6 +259,7 @@ class FakeOpenAI:
         if embeddings:
             settings.EMBEDDING_TIMEOUT = timeout
             settings.EMBEDDING_MAX_RETRIES = max_retries
+            _adopt_embedding_space()
         return self
 
     # --- scripting -------------------------------------------------------------------------

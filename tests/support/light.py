@@ -6,15 +6,18 @@ from django.utils import timezone
 
 from chat.models import Message
 from dreaming.pipeline.light import light_sleep_sweep
-from dreaming.protocol import ExtractedCandidate, TriageResult
+from dreaming.protocol import ExtractedCandidate, SessionInfo, SessionReading, TriageResult
+from dreaming.providers.accounting import dream_run_add_embedding_calls
 from tests.factories import ChatSessionFactory
 
 
 class FakeDreamer:
-    """Records every call. By default triage says normal and extract turns each user turn it is
-    given into one candidate quoting the whole turn (so every quote verifies)."""
+    """Records every call. By default the session reads as normal and each new user turn becomes one
+    candidate quoting the whole turn (so every quote verifies)."""
 
     name = "fake"
+    paid = True
+    reads_memory_md = True
 
     def __init__(self, *, triage=None, extract=None, triage_error=None, extract_error=None):
         self.calls = []
@@ -23,14 +26,17 @@ class FakeDreamer:
         self._triage_error = triage_error
         self._extract_error = extract_error
 
-    def triage(self, *, turns, ctx):
-        self.calls.append(("triage", list(turns), ctx))
+    def read_session(self, *, turns, ctx, info=SessionInfo()):
+        self.calls.append(("extract", list(turns), ctx))
         if self._triage_error:
             raise self._triage_error
-        return self._triage
+        if self._triage.kind != "normal":
+            return SessionReading(kind=self._triage.kind, reason=self._triage.reason)
+        new = [t for t in turns if t.seq > info.new_from_seq]
+        return SessionReading(reason=self._triage.reason, candidates=self.extract(turns=new, ctx=ctx))
 
     def extract(self, *, turns, ctx):
-        self.calls.append(("extract", list(turns), ctx))
+        """The candidates part of the reading (tests override it)."""
         error = self._extract_error(turns) if callable(self._extract_error) else self._extract_error
         if error:
             raise error
@@ -38,7 +44,7 @@ class FakeDreamer:
             return self._extract(turns) if callable(self._extract) else list(self._extract)
         return [
             ExtractedCandidate(
-                quote=t.content, statement=f"User said: {t.content}", category="fact", importance=0.6,
+                quote=t.content, statement=f"User: {t.content}", category="fact", importance=0.6,
                 user_initiated=True, seq=t.seq,
             )
             for t in turns
@@ -59,8 +65,10 @@ class FakeEmbedder:
         self.dimensions = settings.EMBEDDING_DIM
         self.calls = []
 
-    def embed(self, texts, *, kind="document"):
+    def embed(self, texts, *, kind="document", ctx=None):
         self.calls.append(list(texts))
+        if ctx is not None:
+            dream_run_add_embedding_calls(run_id=ctx.run_id)
         return [[1.0] + [0.0] * (self.dimensions - 1) for _ in texts]
 
 

@@ -1,4 +1,5 @@
-"""manage.py dream --now [--phase light|deep|weekly|all] [--user USERNAME] [--dry-run] [--backfill]"""
+"""manage.py dream --now [--phase light|deep|weekly|all] [--user USERNAME] [--dry-run] [--backfill]
+manage.py dream --retry-failed [--user USERNAME]"""
 import logging
 from decimal import Decimal
 
@@ -35,8 +36,17 @@ class Command(BaseCommand):
         parser.add_argument("--user", metavar="USERNAME", help="Only this user.")
         parser.add_argument("--dry-run", action="store_true", help="Report what would change; write nothing.")
         parser.add_argument("--backfill", action="store_true", help="Replay imported history night by night.")
+        parser.add_argument("--retry-failed", action="store_true",
+                            help='Re-queue the sessions light sleep gave up on ("gave up after N attempts").')
 
-    def handle(self, *args, now, phase, user, dry_run, backfill, **options):
+    def handle(self, *args, now, phase, user, dry_run, backfill, retry_failed, **options):
+        if retry_failed:
+            from dreaming.pipeline.light import sessions_retry_failed
+
+            count = sessions_retry_failed(user=self._user(user))
+            self.stdout.write(f"{count} session(s) re-queued for light sleep.")
+            if not now:
+                return
         if not now:
             self.stdout.write(
                 "Dreaming runs on its django-q2 schedules (see `manage.py dream_schedule`); "

@@ -45,6 +45,12 @@ def report_lines(report: dict) -> list[str]:
         f"{sum(r['completion_tokens'] for r in report['llm_per_day'])} out, cost {_money(cost['total_cost_usd'])}",
         f"Estimated cost per user per month: {_money(cost['per_user_per_month_usd'])} "
         f"(memory cost {_money(cost['memory_cost_usd'])} / {cost['users_dreamed']} users × 30 / {cost['days']})",
+        f"Embedding tokens (apart from prompt tokens): {report['embedding_tokens']}",
+        "Cost by task: " + (", ".join(f"{r['task']} ${r['cost_usd']} ({r['calls']} calls)" for r in report["llm_by_task"])
+                            or "none"),
+        "Top users by cost this month: " + (", ".join(
+            f"{r['user__username']} ${r['cost_usd']} ({r['calls']} calls)" for r in report["top_users_this_month"]
+        ) or "none"),
         f"Audit labels: {report['audit']['correct']} correct, {report['audit']['extraction_error']} extraction errors",
         "Per day (day: calls, cost | promoted, pending, superseded, merged, evicted):",
     ]
@@ -53,6 +59,9 @@ def report_lines(report: dict) -> list[str]:
             f"  {usage['day']:%Y-%m-%d}: {usage['calls']}, ${usage['cost_usd']} | "
             + ", ".join(str(outcome[name]) for name in OUTCOME_FIELDS)
         )
+    for row in report["unpriced_models"]:
+        lines.append(f"WARNING: model {row['model']!r} has no LLM_PRICES entry: its {row['calls']} calls "
+                     f"({row['tokens']} tokens) are counted at $0 — add its price to LLM_PRICES")
     lines.append("Slowest runs:")
     lines += [f"  #{r.pk} {r.phase} {r.duration_seconds:.1f}s {r.status}" for r in report["slowest_runs"]] or ["  none"]
     lines.append("Failures:")

@@ -12,6 +12,7 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import connection, transaction
 
 from dreaming.models import Candidate, Memory
+from dreaming.providers.embedding_space import embedding_space_record
 from dreaming.providers import CallContext, ProviderUnavailable, get_embedder
 from dreaming.memory.recall_key import embedding_column_dimensions, recall_index_sync
 
@@ -68,6 +69,8 @@ class Command(BaseCommand):
         started = time.monotonic()
         ctx = CallContext(phase="weekly")  # maintenance: accounted like the weekly consolidation
         counts = {model: self._reembed(model, embedder=embedder, batch=batch, missing=missing, ctx=ctx) for model in MODELS}
+        if not missing:  # every vector is now this embedder's: dreaming and recall may run again
+            embedding_space_record()
         self.stdout.write(
             f"Re-embedded {counts[Memory]} memories and {counts[Candidate]} candidates with {embedder.name} "
             f"({getattr(embedder, 'model', settings.EMBEDDING_MODEL)}, {target} dims) in "

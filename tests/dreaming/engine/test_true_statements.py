@@ -115,10 +115,11 @@ def test_the_remote_model_is_told_the_day_each_turn_was_said():
         Turn(seq=3, role="user", content="Today we went to the vet.", created_at=SAID + timedelta(days=1)),
     ])
     transcript = request["content"]
-    assert "(said on 2026-01-10, a Saturday)\n[seq=1] user: I adopted a kitten yesterday." in transcript
-    assert "(said on 2026-01-11, a Sunday)\n[seq=3] user:" in transcript
+    assert "Session date: 2026-01-10" in transcript
+    assert "(said on 2026-01-10, a Saturday)\n[seq=1 " in transcript and "] user: I adopted a kitten yesterday." in transcript
+    assert "(said on 2026-01-11, a Sunday)\n[seq=3 " in transcript
     assert transcript.count("(said on") == 2
-    assert '"yesterday" → "on 9 January 2026"' in system["content"]
+    assert "Turn relative times into dates" in system["content"]
 
 
 def test_what_is_left_of_a_sentence_once_its_sensitive_clause_is_gone_says_nothing_on_its_own():

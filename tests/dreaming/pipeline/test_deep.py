@@ -314,7 +314,7 @@ def test_a_second_night_with_nothing_new_changes_nothing(user):
 
 
 class DownDreamer(ScriptedDreamer):
-    def compare(self, *, statements, memories, ctx):
+    def compare(self, *, statements, memories, ctx, said_at=None):
         from dreaming.protocol import ProviderUnavailable
 
         raise ProviderUnavailable("503 from the model")
@@ -329,12 +329,13 @@ def test_a_provider_outage_fails_the_run_and_leaves_everything_for_the_next_nigh
 
     candidate.refresh_from_db()
     assert run.status == DreamRun.Status.FAILED and "provider unavailable" in run.error
-    assert candidate.status == Candidate.Status.PENDING and candidate.score is None and candidate.embedding is None
+    assert candidate.status == Candidate.Status.PENDING and candidate.score is None
+    assert candidate.embedding is not None  # paid for before the compare failed: kept, not paid again
     assert list(Memory.objects.filter(user=user).values_list("statement", "status")) == [("User lives in Shanghai", "active")]
 
 
 class GarbledDreamer(ScriptedDreamer):
-    def compare(self, *, statements, memories, ctx):
+    def compare(self, *, statements, memories, ctx, said_at=None):
         from dreaming.protocol import UnusableAnswer
 
         raise UnusableAnswer("not JSON")
@@ -367,3 +368,26 @@ def test_compare_is_batched_so_one_prompt_stays_small(user):
 
     assert [len(statements) for statements, _ in dreamer.compared] == [20, 5]
     assert run.promoted == Memory.objects.filter(user=user).count() - 1
+
+
+def test_the_compare_call_is_made_before_the_nights_transaction_and_asked_once(user):
+    from django.db import connection
+
+    shanghai_since = datetime(2025, 1, 5, tzinfo=dt_timezone.utc)
+    memory_with_embedding(user=user, statement="User lives in Shanghai", category="fact", valid_from=shanghai_since,
+                          first_seen=shanghai_since, last_seen=shanghai_since)
+    candidate_said(user=user, quote="I just moved to Tokyo!", statement="User moved to Tokyo", importance=0.8,
+                   said_at=NOW - timedelta(hours=4))
+    savepoints_at_compare = []
+
+    class Watching(ScriptedDreamer):
+        def compare(self, **kwargs):
+            # The test itself runs in one transaction; the night's would add a savepoint.
+            savepoints_at_compare.append(len(connection.savepoint_ids))
+            return super().compare(**kwargs)
+
+    dreamer = Watching({"User moved to Tokyo": ("contradicts", "User lives in Shanghai")})
+    run = run_night(user, dreamer=dreamer)
+
+    assert savepoints_at_compare == [0] and len(dreamer.compared) == 1  # asked once, outside, and used
+    assert run.superseded == 1 and Memory.objects.get(user=user, status="active").statement == "User moved to Tokyo"

@@ -57,3 +57,85 @@ def test_a_garbled_compare_answer_leaves_the_night_for_later(user, openai_backen
     assert candidate.status == "pending" and candidate.score is None
     assert memory.status == "active" and Memory.objects.filter(user=user).count() == 1
     assert not json.dumps(list(Memory.objects.values_list("statement", flat=True))).count("Tokyo")
+
+
+def _memory_with_vector(user, statement, *, since):
+    memory = MemoryFactory(user=user, statement=statement, category="relation", valid_from=since, first_seen=since,
+                           last_seen=since)
+    memory.embedding = get_embedder().embed([statement])[0]
+    memory.save(update_fields=["embedding"])
+    return memory
+
+
+def test_adds_detail_rewords_the_memory_and_keeps_its_sources_and_the_compare_sees_dates(user, openai_backend):
+    since = timezone.now() - timedelta(days=30)
+    dog = _memory_with_vector(user, "User has a dog", since=since)
+    said = timezone.now() - timedelta(hours=3)
+    candidate = candidate_said(user=user, quote="my dog is called Milo", statement="User's dog is called Milo",
+                               importance=0.8, said_at=said)
+    openai_backend.queue_chat({"results": [{"index": 0, "relation": "adds_detail", "memory_id": dog.pk,
+                                            "statement": "User has a dog named Milo", "reason": "adds the name"}]})
+
+    call_command("dream", "--now", "--phase", "deep", stdout=StringIO(), stderr=StringIO())
+
+    dog.refresh_from_db()
+    candidate.refresh_from_db()
+    assert dog.statement == "User has a dog named Milo" and dog.status == "active"
+    assert Memory.objects.filter(user=user).count() == 1  # no second memory
+    assert candidate.memory == dog and candidate.status == "merged"
+    assert dog.sources.filter(quote="my dog is called Milo").exists()
+    sent = openai_backend.chat_requests[0].text()
+    assert f'said="{since:%Y-%m-%d}"' in sent and f'said="{said:%Y-%m-%d}"' in sent
+
+
+def test_a_missing_verdict_waits_instead_of_creating_a_duplicate(user, openai_backend):
+    since = timezone.now() - timedelta(days=30)
+    _memory_with_vector(user, "User has a dog named Milo", since=since)
+    candidate = candidate_said(user=user, quote="I have a dog named Milo", statement="User has a dog named Milo",
+                               importance=0.9, said_at=timezone.now() - timedelta(hours=3))
+    openai_backend.queue_chat({"results": []})  # the model forgot the verdict
+
+    call_command("dream", "--now", "--phase", "deep", stdout=StringIO(), stderr=StringIO())
+
+    candidate.refresh_from_db()
+    assert Memory.objects.filter(user=user).count() == 1
+    assert candidate.status == "pending" and candidate.score is None  # asked again next night
+
+
+def _night_with_a_compare(user):
+    since = timezone.now() - timedelta(days=300)
+    _memory_with_vector(user, "User lives in Shanghai", since=since)
+    candidate_said(user=user, quote="I moved to Tokyo last week", statement="User moved to Tokyo", importance=0.9,
+                   said_at=timezone.now() - timedelta(hours=3))
+
+
+def test_the_diary_costs_no_model_call_and_each_paid_call_is_one_row(user, openai_backend, settings):
+    # The diary is written line by line from the night's decisions (so forgetting one memory removes
+    # exactly its line): no narrate call that could fail and undo a night, nothing paid for it.
+    settings.LLM_MAX_RETRIES = 0
+    _night_with_a_compare(user)
+    openai_backend.queue_chat({"results": [{"index": 0, "relation": "new", "memory_id": None, "reason": "r"}]})
+    openai_backend.queue_prose()  # would be the narrate answer, if one were asked for
+
+    call_command("dream", "--now", "--phase", "deep", stdout=StringIO(), stderr=StringIO())
+
+    assert Memory.objects.filter(user=user, statement="User moved to Tokyo", status="active").exists()
+    assert DiaryEntry.objects.filter(user=user).count() == 1
+    assert LLMCall.objects.exclude(task="embed").count() == len(openai_backend.chat_requests) == 1
+    run = DreamRun.objects.get(phase="deep")
+    assert run.status == "ok" and run.llm_calls == 1 and run.promoted == 1
+
+
+def test_a_compare_outage_rolls_the_night_back_but_keeps_the_paid_calls(user, openai_backend, settings):
+    settings.LLM_MAX_RETRIES = 0
+    _night_with_a_compare(user)
+    openai_backend.queue_error(503)
+
+    from dreaming.pipeline.deep import deep_sleep_all
+
+    run = deep_sleep_all()
+
+    assert run.status == "failed" and not Memory.objects.filter(user=user, statement="User moved to Tokyo").exists()
+    assert LLMCall.objects.exclude(task="embed").count() == len(openai_backend.chat_requests) == 1
+    run.refresh_from_db()
+    assert run.llm_calls == 1

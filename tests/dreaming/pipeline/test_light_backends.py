@@ -126,8 +126,7 @@ def test_remote_calls_are_accounted_on_the_run_and_secrets_never_leave(user, ope
     key = "sk-live-AbCdEfGhIjKlMnOpQrStUvWx"
     messages_add(session, ("user", "I adopted a dog named Milo."), ("assistant", f"Noted. Also, your key {key} leaked."),
          ("user", "Thanks! Milo is a beagle."))
-    fake.queue_chat({"kind": "normal", "reason": "personal chat"})
-    fake.queue_chat({"candidates": [
+    fake.queue_chat({"kind": "normal", "reason": "personal chat", "candidates": [
         {"seq": 1, "quote": "I adopted a dog named Milo", "statement": "User adopted a dog named Milo.",
          "category": "relation", "importance": 0.8, "user_initiated": True},
         {"seq": 3, "quote": "Milo is a golden retriever", "statement": "User's dog is a golden retriever.",
@@ -137,7 +136,7 @@ def test_remote_calls_are_accounted_on_the_run_and_secrets_never_leave(user, ope
     run = light_sleep_sweep(worker="remote")
 
     assert all(key not in r.text() for r in fake.chat_requests)
-    assert run.llm_calls == 2 and LLMCall.objects.filter(run=run, phase="light").exclude(task="embed").count() == 2
+    assert run.llm_calls == 1 and LLMCall.objects.filter(run=run, phase="light").exclude(task="embed").count() == 1
     assert run.embedding_calls == 1 and len(fake.embedding_requests) == 1
     kept = Candidate.objects.get(status=Candidate.Status.PENDING)
     assert kept.quote == "I adopted a dog named Milo" and kept.category == "relation"
@@ -171,12 +170,12 @@ def test_a_remote_outage_leaves_the_session_for_the_next_sweep(user, openai_back
     assert retry.status == "ok" and session.dreamed_at is not None
 
 
-def test_a_prose_answer_from_the_remote_model_is_no_poison_pill(user, openai_backend):
+def test_a_prose_answer_from_the_remote_model_is_retried_not_stamped_empty(user, openai_backend):
     session = idle_session(user)
     messages_add(session, ("user", "I adopted a dog named Milo."))
-    openai_backend.queue_chat({"kind": "normal", "reason": "personal"})
     for _ in range(4):  # the dreamer may retry or fall back; every answer is prose
         openai_backend.queue_prose()
     run = light_sleep_sweep()
     session.refresh_from_db()
-    assert session.dreamed_at is not None and run.sessions_done == 1 and not Candidate.objects.exists()
+    assert session.dreamed_at is None and session.attempts == 1 and run.sessions_failed == 1
+    assert not Candidate.objects.exists()

@@ -46,7 +46,7 @@ def test_openai_embedder_batches_sends_dimensions_and_returns_vectors_in_order(o
     assert all(c.prompt_tokens > 0 and c.backend == "openai" and c.user_id == user.pk for c in calls)
     run.refresh_from_db()
     assert run.embedding_calls == 3 and run.llm_calls == 0
-    assert run.prompt_tokens == sum(c.prompt_tokens for c in calls)
+    assert run.prompt_tokens == 0  # embedding tokens are counted apart (their LLMCall rows), not as prompt tokens
 
 
 def test_models_without_a_dimensions_parameter_are_not_sent_one(openai_backend, settings):
@@ -153,6 +153,30 @@ def test_voyage_rate_limit_is_retried_then_succeeds(voyage_backend, settings):
     voyage_backend.queue_rate_limit(endpoint="voyage")
     assert len(get_embedder().embed(["hello"])[0]) == 64
     assert len(voyage_backend.voyage_requests) == 2
+
+
+def test_voyage_500_and_connection_errors_are_retried_with_backoff(voyage_backend, settings):
+    settings.EMBEDDING_DIM = 64
+    settings.EMBEDDING_MAX_RETRIES = 2
+    voyage_backend.queue_error(500, endpoint="voyage")  # the SDK alone would give up on a 500
+    assert len(get_embedder().embed(["hello"])[0]) == 64
+    assert len(voyage_backend.voyage_requests) == 2
+
+    settings.VOYAGE_BASE_URL = "http://127.0.0.1:9/v1"  # nothing listens: connection refused, every time
+    settings.EMBEDDING_MAX_RETRIES = 1
+    with pytest.raises(ProviderUnavailable, match="APIConnectionError"):
+        get_embedder().embed(["hello"])
+
+
+def test_voyage_retry_after_is_honoured(voyage_backend, settings):
+    import time
+
+    settings.EMBEDDING_DIM = 64
+    settings.EMBEDDING_MAX_RETRIES = 1
+    voyage_backend.queue_error(503, endpoint="voyage", headers={"retry-after": "1"})
+    started = time.monotonic()
+    assert len(get_embedder().embed(["hello"])[0]) == 64
+    assert time.monotonic() - started >= 0.9 and len(voyage_backend.voyage_requests) == 2
 
 
 def test_voyage_wrong_dimension_is_a_clear_error(voyage_backend, settings):

@@ -12,8 +12,8 @@ TURNS = [Turn(seq=1, role="user", content="I have a dog named Milo.")]
 def test_the_default_responder_answers_every_task_with_a_valid_empty_result(openai_backend):
     ctx = CallContext()
     dreamer = get_dreamer()
-    assert dreamer.triage(turns=TURNS, ctx=ctx).kind == "normal"
-    assert dreamer.extract(turns=TURNS, ctx=ctx) == []
+    assert dreamer.read_session(turns=TURNS, ctx=ctx).kind == "normal"
+    assert dreamer.read_session(turns=TURNS, ctx=ctx).candidates == []
     memories = [MemoryRef(id=1, statement="User has a cat.", category="relation")]
     assert [c.relation for c in dreamer.compare(statements=["a", "b"], memories=memories, ctx=ctx)] == ["new", "new"]
     assert dreamer.merge(statements=["User has a dog.", "User has a dog named Milo."], ctx=ctx) == "User has a dog."
@@ -30,7 +30,7 @@ def test_a_custom_responder_sees_the_parsed_request(openai_backend, settings):
         return {"kind": "roleplay", "reason": "custom"}
 
     openai_backend.set_chat_responder(responder)
-    assert get_dreamer().triage(turns=TURNS, ctx=CallContext()).kind == "roleplay"
+    assert get_dreamer().read_session(turns=TURNS, ctx=CallContext()).kind == "roleplay"
     assert seen == [settings.LLM_MODEL]
 
 

@@ -259,7 +259,7 @@ def test_export_action_downloads_the_selected_candidates_as_jsonl(staff_client):
     assert len(lines) == 2
     assert json.loads(lines[0]) == {
         "statement": "用户养了一只狗", "quote": "我养了一只狗", "message": "我养了一只狗，叫Milo。", "category": "fact",
-        "status": "pending", "audit": "correct", "audit_note": "好", "triage_kind": "normal",
+        "status": "pending", "reason": "", "audit": "correct", "audit_note": "好", "triage_kind": "normal",
     }
     assert json.loads(lines[1])["triage_kind"] == "coding"
     assert "我养了一只狗" in lines[0]  # readable, not \u-escaped
@@ -276,7 +276,7 @@ def test_export_audit_command_writes_labelled_examples(tmp_path):
     rows = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
     assert rows == [{
         "statement": labelled.statement, "quote": labelled.quote, "message": labelled.message.content,
-        "category": "fact", "status": "pending", "audit": "extraction_error",
+        "category": "fact", "status": "pending", "reason": "", "audit": "extraction_error",
         "audit_note": "quote is the assistant's", "triage_kind": "normal",
     }]
     assert f"Exported 1 candidate(s) to {out}." in stdout.getvalue()
