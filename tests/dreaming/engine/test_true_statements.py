@@ -119,7 +119,7 @@ def test_the_remote_model_is_told_the_day_each_turn_was_said():
     assert "(said on 2026-01-10, a Saturday)\n[seq=1 " in transcript and "] user: I adopted a kitten yesterday." in transcript
     assert "(said on 2026-01-11, a Sunday)\n[seq=3 " in transcript
     assert transcript.count("(said on") == 2
-    assert "Turn relative times into dates" in system["content"]
+    assert "Turn relative times into" in system["content"]
 
 
 def test_what_is_left_of_a_sentence_once_its_sensitive_clause_is_gone_says_nothing_on_its_own():
