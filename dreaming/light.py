@@ -28,6 +28,7 @@ from django.utils import timezone
 
 from chat.models import ChatSession, Message
 from dreaming.claims import claim_keep_failed, claim_release, claim_stamp, sessions_claim, sessions_claimable
+from dreaming.engine.self_statements import self_statements
 from dreaming.models import Candidate, DreamRun, MemorySettings, Phase
 from dreaming.providers import get_dreamer, get_embedder
 from dreaming.providers.accounting import dream_run_add_embedding_calls
@@ -261,7 +262,8 @@ def light_sleep_session(
     1. Load the messages; only those after processed_seq are new.
     2. No new user words: stamp as empty.
     3. Mask secrets everywhere; hold back sensitive user turns (never sent, never stored).
-    4. Triage the conversation (rule pre-check first for remote models); skip kinds stop here.
+    4. Triage the conversation (rule pre-check first for remote models); a skip kind gets no model
+       call, only the user's plain statements about themself found by rules (self_statements).
     5. Extract candidates in one model call from the new part (with a little context before it).
     6. Per candidate: drop sensitive / tombstoned / malformed ones, verify the quote against the
        stored user message, keep verified ones as pending and the rest as rejected_unverified.
@@ -311,13 +313,16 @@ def _session_dream(
     outcome.reason = triage.reason
     if triage.kind in SKIPPED_KINDS:
         _outcome_skip(outcome, triage.kind, triage.reason)
-        return
-    try:
-        extracted = dreamer.extract(turns=extract_turns, ctx=ctx)
-    except UnusableAnswer as exc:
-        # No poison pill: an answer we cannot use counts as "nothing to remember" and is stamped.
-        outcome.note = f"unusable extraction answer: {exc}"
-        extracted = []
+        # Skip the task, keep the person: no model call, only what the user plainly says about
+        # themself in their own words (never code, pasted text or fiction), found by the rules.
+        extracted = self_statements([t for t in extract_turns if t.seq > session.processed_seq], kind=triage.kind)
+    else:
+        try:
+            extracted = dreamer.extract(turns=extract_turns, ctx=ctx)
+        except UnusableAnswer as exc:
+            # No poison pill: an answer we cannot use counts as "nothing to remember" and is stamped.
+            outcome.note = f"unusable extraction answer: {exc}"
+            extracted = []
     extracted = list(extracted or [])
 
     outcome.candidates = _candidates_build(
