@@ -22,6 +22,7 @@ from bench.pipeline import chats_import, dream, jsonl_write, source_message_ids,
 from bench.report import Figure
 from bench.split import CHECKING, PARTS, TUNING, part_of
 from chat.models import ChatSession
+from dreaming.sensitive import sensitive_category
 
 SKIP = {"coding", "document", "translation", "roleplay"}
 
@@ -88,7 +89,9 @@ def run(ctx) -> list[Figure]:
             hit = turn is not None and (str(conv["id"]), turn) in reached
             s["facts_kept"] += hit
             if not hit:
-                facts_missed.append({"id": conv["id"], "part": part, "kind": gold, "fact": fact["fact"]})
+                sensitive = sensitive_category(fact["quote"]) or ""
+                s["facts_missed_sensitive"] += bool(sensitive)
+                facts_missed.append({"id": conv["id"], "part": part, "kind": gold, "fact": fact["fact"], "sensitive": sensitive})
 
     ratio = lambda part, num, den, empty=0.0: stats[part][num] / stats[part][den] if stats[part][den] else empty  # noqa: E731
     accuracy = {p: ratio(p, "correct", "total") for p in PARTS}
@@ -116,7 +119,8 @@ def run(ctx) -> list[Figure]:
         Figure("wildchat", "WildChat facts users state about themselves that reach a candidate or memory", facts[CHECKING],
                None, "", "≥ 0.70", facts[CHECKING] >= 0.70, tuning=facts[TUNING],
                note=(f"hand-labelled facts with a quote: checking {c['facts_kept']}/{c['facts']}, tuning "
-                     f"{t['facts_kept']}/{t['facts']}; kept = a verified candidate or a memory sourced from the user turn "
+                     f"{t['facts_kept']}/{t['facts']} (of the missed, held back by design as sensitive: checking "
+                     f"{c['facts_missed_sensitive']}, tuning {t['facts_missed_sensitive']}); kept = a verified candidate or a memory sourced from the user turn "
                      "holding the quote, whatever the session's triage kind")),
     ]
 

@@ -127,3 +127,12 @@ def test_a_skipped_session_without_self_statements_stores_nothing(user):
     session.refresh_from_db()
     assert session.skipped and session.triage_kind == "coding"
     assert not Candidate.objects.filter(session=session).exists()
+
+
+def test_talking_about_role_playing_games_as_a_hobby_is_not_roleplay():
+    turns = [
+        Turn(seq=0, role="user", content="I'm playing some role playing games online today. I love the internet!"),
+        Turn(seq=1, role="assistant", content="Which games do you play?"),
+        Turn(seq=2, role="user", content="Mostly fantasy ones. Next weekend I'm going to a live action role playing event."),
+    ]
+    assert LocalDreamer().triage(turns=turns, ctx=CallContext()).kind == "normal"

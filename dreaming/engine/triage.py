@@ -86,7 +86,9 @@ _DOCUMENT_ZH_RE = re.compile(r"总结|概括|润色|改写|修改|修饰|校对|
 _DOCUMENT_NOUN_ZH_RE = re.compile(r"文章|作文|论文|邮件|段落|这段|以下|下面|全文|报告|材料")
 
 _ROLEPLAY_RE = re.compile(
-    r"\b(?:role ?-?play(?:ing)?|rp\b|let'?s play\b(?! (?:a |some )?(?:music|song|video))|stay in character|"
+    # "role playing games", "a role play event": the user's hobby, not a game with the assistant
+    r"\b(?:role ?-?play(?:ing)?+(?!\s*(?:games?|events?|groups?|clubs?|community|communities)\b)|rp\b|"
+    r"let'?s play\b(?! (?:a |some )?(?:music|song|video))|stay in character|"
     r"in character|out of character|\(ooc|continue the story|continue the scene|"
     r"pretend (?:to be|you are|you're)|act as if you were|"
     # a character's name is capitalised even under IGNORECASE: "I play Gandalf", not "I play in the band"
