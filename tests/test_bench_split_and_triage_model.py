@@ -48,3 +48,40 @@ def test_a_model_file_for_other_classes_is_refused():
     data["classes"] = ["keep", "coding"]
     with pytest.raises(ValueError, match="classes"):
         TriageModel.from_json(json.dumps(data))
+
+
+def _always_skipping_model():
+    """A model whose P(skip) is 0.8 for every session (equal scores over five classes), threshold 0.5."""
+    import numpy as np
+
+    from dreaming.engine.triage_model import CLASSES, _EMPTY, dense_features
+
+    features = 64 + len(dense_features([], _EMPTY))
+    return TriageModel(weights=np.zeros((features, len(CLASSES)), dtype=np.float32),
+                       bias=np.zeros(len(CLASSES), dtype=np.float32), dim=64, threshold=0.5, meta={})
+
+
+def test_the_model_decides_what_the_rules_leave_open_but_never_a_personal_chat(monkeypatch):
+    from dreaming.engine import dreamer
+    from dreaming.engine.dreamer import LocalDreamer
+    from dreaming.providers.base import Turn
+
+    monkeypatch.setattr(dreamer, "triage_model", _always_skipping_model)
+    task = [Turn(seq=0, role="user", content="What is the capital of France?"), Turn(seq=1, role="assistant", content="Paris.")]
+    result = LocalDreamer().triage(turns=task)
+    assert result.kind != "normal" and "model P(skip) 0.80" in result.reason
+    personal = [Turn(seq=0, role="user", content="My sister lives in Lisbon and I visit her every summer."),
+                Turn(seq=1, role="assistant", content="Nice!")]
+    assert LocalDreamer().triage(turns=personal).kind == "normal"
+
+
+def test_the_pre_check_before_a_remote_model_trusts_the_rules_not_the_model(monkeypatch):
+    from dreaming.engine import dreamer
+    from dreaming.providers.base import Turn
+    from dreaming.triage_rules import triage_precheck
+
+    monkeypatch.setattr(dreamer, "triage_model", _always_skipping_model)
+    task = [Turn(seq=0, role="user", content="What is the capital of France?"), Turn(seq=1, role="assistant", content="Paris.")]
+    assert triage_precheck(turns=task) is None
+    code = [Turn(seq=0, role="user", content="Fix it:\n```python\nimport os\nprint(os.getcwd()\n```\nSyntaxError: '(' was never closed")]
+    assert triage_precheck(turns=code).kind == "coding"

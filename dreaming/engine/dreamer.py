@@ -26,6 +26,13 @@ def _candidates(turns: tuple[Turn, ...]) -> tuple[ExtractedCandidate, ...]:
     return tuple(extract_candidates(list(turns), limit=10_000))
 
 
+def triage_by_rules(turns: list[Turn]) -> TriageResult:
+    """The hand rules' verdict alone, without the learned model: what the free pre-check in front of a
+    remote model trusts (a code fence, a translation request), never a guess from word statistics."""
+    found = _candidates(tuple(turns))
+    return triage_turns(turns, disclosures=[Disclosure(c.seq, c.quote, c.importance, c.user_initiated) for c in found])
+
+
 def session_reading(turns: list[Turn]) -> SessionSignals:
     """The triage rules' reading of a session, with the self-disclosures the extractor finds in it."""
     found = _candidates(tuple(turns))
@@ -38,8 +45,7 @@ class LocalDreamer:
     def triage(self, *, turns: list[Turn], ctx: CallContext | None = None) -> TriageResult:
         model = triage_model()
         if model is None or not any(t.role == "user" and t.content.strip() for t in turns):
-            found = _candidates(tuple(turns))
-            return triage_turns(turns, disclosures=[Disclosure(c.seq, c.quote, c.importance, c.user_initiated) for c in found])
+            return triage_by_rules(turns)
         return model_triage(model, turns, session_reading(turns))
 
     def extract(self, *, turns: list[Turn], ctx: CallContext | None = None) -> list[ExtractedCandidate]:
