@@ -48,6 +48,11 @@ def _scores(items_by_turn: dict[int, list[str]], gold_by_turn: dict[int, list[st
             "turn_f1": _f1(turn_p, turn_r)}
 
 
+def _in_part(items: dict[tuple, list[str]], part: list[str], name: str) -> dict[tuple, list[str]]:
+    """The items of the dialogues (keys (dialogue index, turn)) that belong to part `name`."""
+    return {key: value for key, value in items.items() if part[key[0]] == name}
+
+
 def _dialogues(ctx) -> list[tuple[str, list[dict]]]:
     """(initial_data_id, dialog) of every dialogue of the MSC files found; for the quick and smoke
     sizes, the first few of each part."""
@@ -102,9 +107,9 @@ def run(ctx) -> list[Figure]:
                 base_items[(i, f"t{j}")] = verbatim
     scores = {}
     for name in PARTS:
-        keep = lambda items: {k: v for k, v in items.items() if part[k[0]] == name}  # noqa: E731
-        scores[name] = {"dialogues": part.count(name), "ours": _scores(keep(ours_items), keep(gold)),
-                        "baseline_verbatim": _scores(keep(base_items), keep(gold))}
+        ours_part, base_part, gold_part = (_in_part(items, part, name) for items in (ours_items, base_items, gold))
+        scores[name] = {"dialogues": part.count(name), "ours": _scores(ours_part, gold_part),
+                        "baseline_verbatim": _scores(base_part, gold_part)}
     ctx.details["msc"] = {"dialogues": len(dialogues), **scores}
     ours, base, tuned = scores[CHECKING]["ours"], scores[CHECKING]["baseline_verbatim"], scores[TUNING]["ours"]
     note = (f"checking part {scores[CHECKING]['dialogues']} dialogues, {ours['gold']} gold facts, {ours['items']} items "

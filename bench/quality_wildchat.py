@@ -18,7 +18,7 @@ import json
 from collections import Counter
 from datetime import datetime, timedelta, timezone
 
-from bench.pipeline import chats_import, dream, jsonl_write, source_message_ids, user_export
+from bench.pipeline import chats_import, dream, jsonl_write, user_export
 from bench.report import Figure
 from bench.split import CHECKING, PARTS, TUNING, part_of
 from chat.models import ChatSession

@@ -54,7 +54,7 @@ def _always_skipping_model():
     """A model whose P(skip) is 0.8 for every session (equal scores over five classes), threshold 0.5."""
     import numpy as np
 
-    from dreaming.engine.triage_model import CLASSES, _EMPTY, dense_features
+    from dreaming.engine.triage_model import _EMPTY, CLASSES, dense_features
 
     features = 64 + len(dense_features([], _EMPTY))
     return TriageModel(weights=np.zeros((features, len(CLASSES)), dtype=np.float32),

@@ -3,7 +3,6 @@ makes no model call and keeps its kind and reason, but what the user plainly say
 their own words still becomes a candidate — never a line of code, pasted text or fiction."""
 from datetime import timedelta
 
-import pytest
 from django.conf import settings
 from django.utils import timezone
 

@@ -23,7 +23,7 @@ from pathlib import Path
 import numpy as np
 
 from dreaming.engine.language import CJK_RE
-from dreaming.engine.triage import SKIP_KINDS, SessionSignals, _CODE_LINE_RE, _FIRST_PERSON_RE, _symbol_density
+from dreaming.engine.triage import _CODE_LINE_RE, _FIRST_PERSON_RE, SKIP_KINDS, SessionSignals, _symbol_density
 from dreaming.providers.base import TriageResult, Turn
 
 MODEL_PATH = Path(__file__).resolve().parent / "data" / "triage_model.json"
