@@ -162,14 +162,17 @@ def eval_msc(path: Path, dreamer: LocalDreamer) -> dict:
 
 
 def eval_wildchat(folder: Path, dreamer: LocalDreamer) -> dict:
-    labels = {x["id"]: x for x in json.loads((folder / "triage_labels_dev.json").read_text())}
+    """Skip accuracy on every labelled conversation (dev + extra), overall and per part (bench/split.py)."""
+    from bench.quality_wildchat import labelled_conversations
+    from bench.split import PARTS, part_of
+
     ctx = CallContext(phase="light")
     correct = total = personal = personal_kept = 0
+    by_part = {part: Counter() for part in PARTS}
     confusion: Counter = Counter()
     errors = []
-    for line in (folder / "wildchat_dev.jsonl").read_text().splitlines():
-        conv = json.loads(line)
-        gold = labels[conv["id"]]["kind"]
+    for conv, label in labelled_conversations(folder):
+        gold = label["kind"]
         turns = [
             Turn(seq=i, role=m["role"] if m["role"] in ("user", "assistant") else "system", content=m["content"])
             for i, m in enumerate(conv["messages"])
@@ -178,6 +181,9 @@ def eval_wildchat(folder: Path, dreamer: LocalDreamer) -> dict:
         predicted_skip = result.kind in SKIP
         total += 1
         correct += predicted_skip == (gold in SKIP)
+        part = by_part[part_of(conv["id"])]
+        part["total"] += 1
+        part["correct"] += predicted_skip == (gold in SKIP)
         confusion[(gold, result.kind)] += 1
         if gold == "personal":
             personal += 1
@@ -187,6 +193,7 @@ def eval_wildchat(folder: Path, dreamer: LocalDreamer) -> dict:
     return {
         "conversations": total,
         "skip_accuracy": correct / total if total else 0.0,
+        "skip_accuracy_by_part": {k: v["correct"] / v["total"] if v["total"] else 0.0 for k, v in by_part.items()},
         "personal_kept": personal_kept / personal if personal else 1.0,
         "confusion": {f"{g}->{p}": n for (g, p), n in sorted(confusion.items())},
         "errors": errors,

@@ -24,6 +24,7 @@ def run(ctx) -> list[Figure]:
     return [
         Figure("engine", "Engine alone (diagnostic): MSC fact F1 of extracted candidates", msc["fact_f1"],
                msc["baseline_verbatim_f1"], "", note=f"P {msc['fact_precision']:.2f} / R {msc['fact_recall']:.2f}, turn F1 {msc['turn_f1']:.2f}"),
-        Figure("engine", "Engine alone (diagnostic): WildChat skip accuracy", wild["skip_accuracy"], None, ""),
+        Figure("engine", "Engine alone (diagnostic): WildChat skip accuracy", wild["skip_accuracy_by_part"]["checking"], None,
+               "", tuning=wild["skip_accuracy_by_part"]["tuning"], note=f"{wild['conversations']} conversations (dev + extra)"),
         Figure("engine", "Engine alone (diagnostic): MemoryBank hobby coverage of extracted candidates", bank["hobby_coverage"], None, ""),
     ]

@@ -5,6 +5,8 @@ assistant) with `import_chats` and dreamed with `dream --now --backfill --user U
 share of the comma-separated hobbies that appear (substring after dreaming.engine.quotes.normalize_for_match)
 in some memory statement of that user (`export_user`; active memories). Baseline: the same test on the
 user's raw messages — how many hobbies the user ever names literally (the ceiling for substring match).
+Users are split by name into a tuning and a checking part (bench/split.py); the table's "ours" is the
+checking part, the tuning part stands beside it.
 """
 from __future__ import annotations
 
@@ -14,6 +16,7 @@ from datetime import datetime, timedelta, timezone
 
 from bench.pipeline import chats_import, dream, jsonl_write, user_export
 from bench.report import Figure
+from bench.split import CHECKING, PARTS, TUNING, part_of
 from dreaming.engine.quotes import normalize_for_match
 
 
@@ -46,7 +49,7 @@ def run(ctx) -> list[Figure]:
         users.append((username, name, person))
         sessions.extend(person_sessions(username=username, person=person))
     chats_import(jsonl_write(sessions, ctx.workdir / "memorybank.jsonl"))
-    total = found = found_pending = raw_found = 0
+    counts = {part: {"total": 0, "found": 0, "found_pending": 0, "raw_found": 0} for part in PARTS}
     missing: dict[str, list[str]] = {}
     for username, name, person in users:
         dream("--backfill", "--user", username)
@@ -55,23 +58,30 @@ def run(ctx) -> list[Figure]:
         pending = [normalize_for_match(c["statement"]) for c in exported["candidates"] if c["status"] == "pending"]
         raw = [normalize_for_match(m["content"]) for s in exported["sessions"] for m in s["messages"] if m["role"] == "user"]
         hobbies = [h.strip() for h in re.split(r"[，,、]", person["meta_information"]["hobbies"]) if h.strip()]
+        c = counts[part_of(name)]
         for hobby in hobbies:
             key = normalize_for_match(hobby)
-            total += 1
+            c["total"] += 1
             hit = any(key in s for s in statements)
-            found += hit
-            found_pending += hit or any(key in s for s in pending)
-            raw_found += any(key in s for s in raw)
+            c["found"] += hit
+            c["found_pending"] += hit or any(key in s for s in pending)
+            c["raw_found"] += any(key in s for s in raw)
             if not hit:
                 missing.setdefault(name, []).append(hobby)
-    coverage = found / total if total else 0.0
-    ceiling = raw_found / total if total else 0.0
-    ctx.details["memorybank"] = {"users": len(users), "hobbies": total, "coverage": coverage,
-                                 "coverage_with_pending": found_pending / total if total else 0.0,
-                                 "raw_mention_ceiling": ceiling, "missing": missing}
+    share = lambda part, key: counts[part][key] / counts[part]["total"] if counts[part]["total"] else 0.0  # noqa: E731
+    coverage, ceiling = share(CHECKING, "found"), share(CHECKING, "raw_found")
+    ctx.details["memorybank"] = {
+        "users": {part: sum(part_of(name) == part for _, name, _ in users) for part in PARTS},
+        "hobbies": {part: counts[part]["total"] for part in PARTS},
+        "coverage": {part: share(part, "found") for part in PARTS},
+        "coverage_with_pending": {part: share(part, "found_pending") for part in PARTS},
+        "raw_mention_ceiling": {part: share(part, "raw_found") for part in PARTS}, "missing": missing,
+    }
     return [Figure(
         "memorybank", "MemoryBank hobby coverage in memories (vs named in raw messages)", coverage, ceiling, "", "≥ 0.80",
-        coverage >= 0.80,
-        note=(f"{len(users)} users, {total} hobbies; with pending candidates {found_pending / total if total else 0:.2f}; "
+        coverage >= 0.80, tuning=share(TUNING, "found"),
+        note=(f"checking part {counts[CHECKING]['total']} hobbies, tuning part {counts[TUNING]['total']} (users by name, "
+              f"{len(users)} in all); with pending candidates {share(CHECKING, 'found_pending'):.2f} checking / "
+              f"{share(TUNING, 'found_pending'):.2f} tuning; named in raw messages {share(TUNING, 'raw_found'):.2f} tuning; "
               "missing: " + "; ".join(f"{n}: {', '.join(h)}" for n, h in missing.items())),
     )]

@@ -11,7 +11,9 @@ from pathlib import Path
 class Figure:
     """One measured figure next to its baseline from the same run.
 
-    `passed` is None when the figure has no target (it is there to be read, not judged).
+    `passed` is None when the figure has no target (it is there to be read, not judged). A figure
+    measured on a dev set has `ours` (and `passed`) from the checking part of it and `tuning` from the
+    tuning part (bench/split.py), shown side by side in the report.
     """
 
     bench: str
@@ -23,6 +25,7 @@ class Figure:
     passed: bool | None = None
     ratio: float | None = None
     note: str = ""
+    tuning: float | None = None
 
 
 @dataclass
@@ -61,6 +64,15 @@ class Report:
             parts.append("")
         parts.append(self.table())
         parts.append("")
+        split = [f for f in self.figures if f.tuning is not None]
+        if split:
+            parts += ["## Tuning part vs checking part", "",
+                      "Each dev set is split by a fixed hash of the item id (bench/split.py); rules and the learned "
+                      "triage are tuned on the tuning part only. The main table's \"ours\" is the checking part.", "",
+                      "| figure | tuning part | checking part | gap | target | pass? (checking) |", "|---|---|---|---|---|---|"]
+            parts += [f"| {f.name} | {_value(f.tuning, f.unit)} | {_value(f.ours, f.unit)} | "
+                      f"{_gap(f.tuning, f.ours)} | {f.target or '—'} | {_passed(f.passed)} |" for f in split]
+            parts.append("")
         notes = [f"- **{f.name}**: {f.note}" for f in self.figures if f.note] + [f"- {n}" for n in self.notes]
         if notes:
             parts += ["## Notes", "", *notes, ""]
@@ -94,6 +106,12 @@ def _value(value, unit: str) -> str:
         return "—"
     text = _number(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else str(value)
     return f"{text} {unit}".strip() if unit else text
+
+
+def _gap(tuning, checking) -> str:
+    if not all(isinstance(x, (int, float)) for x in (tuning, checking)):
+        return "—"
+    return f"{checking - tuning:+.3f}"
 
 
 def _ratio(ratio: float | None) -> str:

@@ -43,7 +43,18 @@ _CODE_REQUEST_RE = re.compile(
     re.IGNORECASE,
 )
 _CODE_WORDS_ZH_RE = re.compile(r"代码|编程|程序|报错|函数|变量|编译|调试|脚本|算法|接口|数据库|bug|Bug|BUG")
-_CODE_WORDS_OTHER_RE = re.compile(r"\bкод\w*|\bошибк\w*|\bпрограмм\w*|\bфункци\w*", re.IGNORECASE)
+_CODE_WORDS_OTHER_RE = re.compile(
+    r"\bкод\w*|\bошибк\w*|\bпрограмм\w*|\bфункци\w*|\bскрипт\w*|\bбаз\w* данных|\bc[oó]digo\b|"
+    r"\bprograma(?:ci[oó]n)?\b|\bfunci[oó]n\b|\bfonction\b|\bFunktion\b|\bbase de (?:datos|donn[ée]es)\b",
+    re.IGNORECASE,
+)
+# A request for code in other languages: "напиши … код", "escribe un programa", "écris une fonction".
+_CODE_REQUEST_OTHER_RE = re.compile(
+    r"(?:\bнапиш\w*|\bсдела\w*|\bсозда\w*|\bисправ\w*|\bescrib\w*|\bcrea\w*|\b[ée]cri\w*|\bschreib\w*)"
+    r"[^.?!\n]{0,60}(?:\bкод\w*|\bпрограмм\w*|\bскрипт\w*|\bфункци\w*|[cс]\+\+|\bc[oó]digo\b|\bprograma\b|"
+    r"\bscript\b|\bfonction\b|\bfunci[oó]n\b|\bProgramm\b)",
+    re.IGNORECASE,
+)
 
 _TRANSLATE_RE = re.compile(
     r"\btranslat(?:e|ion|ing)\b|\b(?:into|to) (?:english|chinese|spanish|french|german|japanese|korean|"
@@ -51,6 +62,7 @@ _TRANSLATE_RE = re.compile(
     r"(?=[^.?!\n]{0,3}(?::|\n|$|,|\.))|\bwhat does [^?]{1,60} mean in\b|\bhow do you say\b",
     re.IGNORECASE,
 )
+_TRANSLATE_OTHER_RE = re.compile(r"\bперевед\w*|\bперевод\w*|\btradu[cz]\w*|\btraduis\w*|[üu]bersetz\w*", re.IGNORECASE)
 _TRANSLATE_ZH_RE = re.compile(r"翻译|译成|翻成|译为|英译中|中译英|(?:用|成)(?:英文|中文|英语|日语|韩语)(?:说|写|表达)")
 
 _DOCUMENT_VERB_RE = re.compile(
@@ -65,11 +77,18 @@ _DOCUMENT_NOUN_RE = re.compile(
     r"statement|story|chapter|post|content|speech|table|tables|findings|results|following)\b",
     re.IGNORECASE,
 )
+_DOCUMENT_OTHER_RE = re.compile(
+    r"\bперефраз\w*|\bперепиш\w*|\bсократи\w*|\bперескаж\w*|\bрезюм\w*|\banaliza\b|\bresum[ei]\w*|"
+    r"\breformul\w*|\bcorrig\w*|\bparafrase\w*|\bumschreib\w*|\bzusammenfass\w*|\breescrib\w*|\br[ée][ée]cri\w*",
+    re.IGNORECASE,
+)
 _DOCUMENT_ZH_RE = re.compile(r"总结|概括|润色|改写|修改|修饰|校对|摘要|缩写|扩写|精简|分析(?:一下)?(?:这|以下)|重写|提炼")
 _DOCUMENT_NOUN_ZH_RE = re.compile(r"文章|作文|论文|邮件|段落|这段|以下|下面|全文|报告|材料")
 
 _ROLEPLAY_RE = re.compile(
-    r"\b(?:role ?-?play(?:ing)?|rp\b|let'?s play\b(?! (?:a |some )?(?:music|song|video))|stay in character|"
+    # "role playing games", "a role play event": the user's hobby, not a game with the assistant
+    r"\b(?:role ?-?play(?:ing)?+(?!\s*(?:games?|events?|groups?|clubs?|community|communities)\b)|rp\b|"
+    r"let'?s play\b(?! (?:a |some )?(?:music|song|video))|stay in character|"
     r"in character|out of character|\(ooc|continue the story|continue the scene|"
     r"pretend (?:to be|you are|you're)|act as if you were|"
     # a character's name is capitalised even under IGNORECASE: "I play Gandalf", not "I play in the band"
@@ -87,7 +106,9 @@ _ACTION_RE = re.compile(r"(?<![*\w(&])\*[a-z][a-z ,.'’!-]{1,80}?[a-z.!]\*(?![*
 _SCRIPT_LINE_RE = re.compile(r"(?:^|[.!?”\"]\s+)[A-Z][\w'-]{1,20}(?: [A-Z][\w'-]{1,20})?:\s*[\"“(*]", re.MULTILINE)
 _STORY_RE = re.compile(
     r"point of view|there (?:would|will) be dialogue|in this story|\bthe story so far\b|"
-    r"^\s*\[[^\]]{5,200}\]|^\s*\((?:[^()]{40,})\)\s*$",
+    # a bracketed stage direction, but not a shared photo's caption ("[photo: a dog on a beach]")
+    r"^\s*\[(?![^\]]*\b(?:photos?|image|picture|pic|screenshot|caption|attachment|shares?|sent|sends)\b)[^\]]{5,200}\]|"
+    r"^\s*\((?:[^()]{40,})\)\s*$",
     re.IGNORECASE | re.MULTILINE,
 )
 # Code written inline (no line breaks): statements, calls, includes, operators.
@@ -145,14 +166,14 @@ def _score_user_turn(text: str, score: _Score, weight: float) -> None:
     if code_words:
         # Keywords alone never make a coding turn: "her programming", "a movie script".
         score.add("coding", min(1.0, 0.4 * code_words) * weight, "programming keywords")
-    if _CODE_REQUEST_RE.search(head):
+    if _CODE_REQUEST_RE.search(head) or _CODE_REQUEST_OTHER_RE.search(head):
         score.add("coding", 1.0 * weight, "asks for code")
 
-    if _TRANSLATE_RE.search(head) or _TRANSLATE_ZH_RE.search(head):
+    if _TRANSLATE_RE.search(head) or _TRANSLATE_ZH_RE.search(head) or _TRANSLATE_OTHER_RE.search(head):
         score.add("translation", 2.0 * weight, "translation request")
 
     long_paste = len(text) > 500 and _first_person_density(text[200:]) < 0.02
-    doc_verb = _DOCUMENT_VERB_RE.search(head) or _DOCUMENT_ZH_RE.search(head)
+    doc_verb = _DOCUMENT_VERB_RE.search(head) or _DOCUMENT_ZH_RE.search(head) or _DOCUMENT_OTHER_RE.search(head)
     doc_noun = _DOCUMENT_NOUN_RE.search(head) or _DOCUMENT_NOUN_ZH_RE.search(head)
     if doc_verb and (long_paste or (len(text) > 400 and (doc_noun or '"' in text[:300] or ":" in head))):
         score.add("document", 1.5 * weight, "asks to summarize/rewrite/analyze a text")
@@ -183,7 +204,8 @@ def _score_assistant_turn(text: str, score: _Score) -> None:
 STRONG = 1.4  # a turn's score from which it counts as that kind
 _TASK_TALK_RE = re.compile(
     r"\b(?:the user|file|files|code|prompt|prompts|session|command|script|function|error|output|system|"
-    r"text|essay|article|document|paragraph|translation|chapter|story|character|program|app|project)\b|"
+    r"text|essay|article|document|paragraph|translation|chapter|story|character|program|app|project|notes|"
+    r"presentation|mistakes|sentences?|email|letter|list|words|questions?|table|website|post|send you)\b|"
     r"代码|文件|作文|文章|论文|翻译|程序",
     re.IGNORECASE,
 )
@@ -206,18 +228,38 @@ def _turn_kind(text: str, weight: float = 1.0) -> tuple[str | None, _Score]:
     return (kind if getattr(score, kind) >= STRONG else None), score
 
 
-def triage_turns(turns: list[Turn], *, disclosures: list[Disclosure] = ()) -> TriageResult:
-    """Classify a session.
+@dataclass
+class SessionSignals:
+    """What the rules see in a session: the share of the user's words each skip kind covers, the
+    signals behind it, and the user turns in which the user talks about themself."""
+
+    covered: dict[str, float]
+    signals: dict[str, list[str]]
+    total: float
+    personal: list[int]
+    own_kinds: list[str | None]
+
+    def share(self, kind: str) -> float:
+        return self.covered[kind] / self.total if self.total else 0.0
+
+    def rule_kind(self) -> str | None:
+        """The skip kind the rules alone decide (None: keep)."""
+        if self.personal or not self.total:
+            return None
+        kind = max(SKIP_KINDS, key=lambda k: (self.covered[k], -SKIP_KINDS.index(k)))
+        return kind if self.share(kind) >= 0.5 and self.signals[kind] else None
+
+
+def session_signals(turns: list[Turn], *, disclosures: list[Disclosure] = ()) -> SessionSignals:
+    """The rules' reading of a session.
 
     1. Each user turn gets its own kind from its signals (or none); a turn without signals continues
        the kind of the turn before it ("go on", "fix it", a pasted chapter).
-    2. The session takes the skip kind that covers most of the user's words (at least half).
-    3. A self-disclosure in a user turn that is not itself pasted material or code keeps the session,
-       whatever else it holds; in a turn that only continues a task it must be substantial.
+    2. Each kind covers the words of the user turns of that kind (assistant turns add a nudge).
+    3. A self-disclosure in a user turn that is not itself pasted material or code marks the turn as
+       personal; in a turn that only continues a task it must be substantial.
     """
     user_turns = [t for t in turns if t.role == "user" and t.content.strip()]
-    if not user_turns:
-        return TriageResult(kind="normal", reason="no user messages")
     by_seq = {}
     for d in disclosures:
         by_seq.setdefault(d.seq, []).append(d)
@@ -227,8 +269,10 @@ def triage_turns(turns: list[Turn], *, disclosures: list[Disclosure] = ()) -> Tr
     total = 0.0
     previous: str | None = None
     personal: list[int] = []
+    own_kinds: list[str | None] = []
     for turn in user_turns:
         own, score = _turn_kind(turn.content)
+        own_kinds.append(own)
         kind = own or previous
         size = min(4000, max(40, len(turn.content)))
         total += size
@@ -244,9 +288,6 @@ def triage_turns(turns: list[Turn], *, disclosures: list[Disclosure] = ()) -> Tr
                     personal.append(turn.seq)
                     break
         previous = kind
-    if personal:
-        listed = ", ".join(str(s) for s in personal[:3])
-        return TriageResult(kind="normal", reason=f"personal: the user talks about themself (turn {listed})")
     for turn in turns:
         if turn.role == "assistant":
             extra = _Score()
@@ -254,8 +295,21 @@ def triage_turns(turns: list[Turn], *, disclosures: list[Disclosure] = ()) -> Tr
             for kind in SKIP_KINDS:
                 if getattr(extra, kind):
                     covered[kind] += 20  # a nudge, never enough on its own
-    kind = max(SKIP_KINDS, key=lambda k: (covered[k], -SKIP_KINDS.index(k)))
-    share = covered[kind] / total if total else 0.0
-    if share < 0.5 or not signals[kind]:
+    return SessionSignals(covered=covered, signals=signals, total=total, personal=personal, own_kinds=own_kinds)
+
+
+def triage_turns(turns: list[Turn], *, disclosures: list[Disclosure] = ()) -> TriageResult:
+    """Classify a session by the rules alone: a self-disclosure keeps it, else the skip kind that
+    covers at least half of the user's words skips it."""
+    if not any(t.role == "user" and t.content.strip() for t in turns):
+        return TriageResult(kind="normal", reason="no user messages")
+    found = session_signals(turns, disclosures=disclosures)
+    if found.personal:
+        listed = ", ".join(str(s) for s in found.personal[:3])
+        return TriageResult(kind="normal", reason=f"personal: the user talks about themself (turn {listed})")
+    kind = found.rule_kind()
+    if kind is None:
         return TriageResult(kind="normal", reason="task or conversation: no dominant skip signal")
-    return TriageResult(kind=kind, reason=f"{kind} ({share:.0%} of the user's words): {', '.join(signals[kind][:4])}")
+    return TriageResult(
+        kind=kind, reason=f"{kind} ({found.share(kind):.0%} of the user's words): {', '.join(found.signals[kind][:4])}"
+    )

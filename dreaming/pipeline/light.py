@@ -29,6 +29,7 @@ from django.utils import timezone
 
 from chat.models import ChatSession, Message
 from dreaming.pipeline.claims import claim_keep_failed, claim_release, claim_stamp, sessions_claim, sessions_claimable
+from dreaming.engine.self_statements import self_statements
 from dreaming.models import Candidate, DreamRun, MemorySettings, Phase
 from dreaming.providers import get_dreamer, get_embedder
 from dreaming.providers.embedding_space import embedding_space_problem
@@ -39,6 +40,7 @@ from dreaming.protocol import (
     ProviderMisconfigured,
     ProviderUnavailable,
     SessionInfo,
+    SessionReading,
     Turn,
     UnusableAnswer,
 )
@@ -331,7 +333,8 @@ def light_sleep_session(
     3. Take the sensitive clauses out of every turn and mask secrets (never sent, never stored).
     4. Paid backends: the free rule pre-check skips obvious kinds with no call.
     5. One model call reads the new part (with a little context before it, marked unquotable): the
-       session's kind and its candidates; skip kinds stop here.
+       session's kind and its candidates. A skip kind gets no model call (or keeps none of its
+       candidates), only the user's plain statements about themself found by rules (self_statements).
     6. Per candidate: drop sensitive / tombstoned / malformed ones, verify the quote against the
        stored user message, keep verified ones as pending and the rest as rejected_unverified.
     7. Embed the kept candidates in one call.
@@ -381,17 +384,20 @@ def _session_dream(
 
     obvious = triage_precheck(turns=sendable) if dreamer.paid else None
     if obvious is not None:  # free: no model call for what the rules already know to skip
-        _outcome_skip(outcome, obvious.kind, obvious.reason)
-        return
-    info = SessionInfo(new_from_seq=session.processed_seq, started_at=session.started_at)
-    # An UnusableAnswer goes up to the sweep: the session is retried (and given up after
-    # DREAM_MAX_ATTEMPTS), never stamped done with nothing learned.
-    reading = dreamer.read_session(turns=extract_turns, ctx=ctx, info=info)
+        reading = SessionReading(kind=obvious.kind, reason=obvious.reason)
+    else:
+        info = SessionInfo(new_from_seq=session.processed_seq, started_at=session.started_at)
+        # An UnusableAnswer goes up to the sweep: the session is retried (and given up after
+        # DREAM_MAX_ATTEMPTS), never stamped done with nothing learned.
+        reading = dreamer.read_session(turns=extract_turns, ctx=ctx, info=info)
     outcome.reason = reading.reason[:2000]
     if reading.kind in SKIPPED_KINDS:
         _outcome_skip(outcome, reading.kind, reading.reason[:2000])
-        return
-    extracted = list(reading.candidates)
+        # Skip the task, keep the person: only what the user plainly says about themself in their own
+        # words (never code, pasted text or fiction), found by the rules; nothing the model listed.
+        extracted = self_statements([t for t in extract_turns if t.seq > session.processed_seq], kind=reading.kind)
+    else:
+        extracted = list(reading.candidates)
 
     outcome.candidates = candidates_verify(
         session=session, messages=messages, extracted=extracted, outcome=outcome, run_id=ctx.run_id

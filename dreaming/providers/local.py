@@ -7,7 +7,8 @@ from functools import lru_cache
 from dreaming.engine.compare import compare_statements, merge_statements
 from dreaming.engine.extract import MAX_CANDIDATES, extract_candidates, most_important
 from dreaming.engine.narrate import narrate_changes, reply_offline
-from dreaming.engine.triage import Disclosure, triage_turns
+from dreaming.engine.triage import Disclosure, SessionSignals, session_signals, triage_turns
+from dreaming.engine.triage_model import model_triage, triage_model
 from dreaming.protocol import (
     CallContext,
     Comparison,
@@ -30,6 +31,19 @@ def _candidates(turns: tuple[Turn, ...]) -> tuple[ExtractedCandidate, ...]:
     return tuple(extract_candidates(list(turns), limit=10_000))
 
 
+def triage_by_rules(turns: list[Turn]) -> TriageResult:
+    """The hand rules' verdict alone, without the learned model: what the free pre-check in front of a
+    remote model trusts (a code fence, a translation request), never a guess from word statistics."""
+    found = _candidates(tuple(turns))
+    return triage_turns(turns, disclosures=[Disclosure(c.seq, c.quote, c.importance, c.user_initiated) for c in found])
+
+
+def session_reading(turns: list[Turn]) -> SessionSignals:
+    """The triage rules' reading of a session, with the self-disclosures the extractor finds in it."""
+    found = _candidates(tuple(turns))
+    return session_signals(turns, disclosures=[Disclosure(c.seq, c.quote, c.importance, c.user_initiated) for c in found])
+
+
 class LocalDreamer:
     name = "local"
     calls_network = False
@@ -47,9 +61,10 @@ class LocalDreamer:
                               candidates=most_important(found, limit=MAX_CANDIDATES))
 
     def triage(self, *, turns: list[Turn], ctx: CallContext | None = None) -> TriageResult:
-        found = _candidates(tuple(turns))
-        disclosures = [Disclosure(c.seq, c.quote, c.importance, c.user_initiated) for c in found]
-        return triage_turns(turns, disclosures=disclosures)
+        model = triage_model()
+        if model is None or not any(t.role == "user" and t.content.strip() for t in turns):
+            return triage_by_rules(turns)
+        return model_triage(model, turns, session_reading(turns))
 
     def extract(self, *, turns: list[Turn], ctx: CallContext | None = None) -> list[ExtractedCandidate]:
         return most_important(list(_candidates(tuple(turns))), limit=MAX_CANDIDATES)

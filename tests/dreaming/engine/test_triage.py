@@ -1,6 +1,7 @@
 """Local triage: which sessions are skipped (with a reason naming the signals) and which are kept."""
 from dreaming.providers.local import LocalDreamer
 from dreaming.protocol import CallContext, Turn
+from dreaming.engine.self_statements import self_statements
 
 
 def _triage(*user_and_assistant: str):
@@ -70,16 +71,21 @@ def test_homework_and_brainstorming_are_kept_as_normal():
     assert _triage("解释一下光合作用的过程", "光合作用是……").kind == "normal"
 
 
-def test_a_personal_message_inside_a_coding_chat_keeps_the_session():
+def test_a_personal_message_inside_a_coding_chat_is_kept_while_the_session_is_skipped():
     code = "```js\nconst x = await fetch(url);\nconsole.log(x);\n```\nTypeError: x.json is not a function"
-    result = _triage(
-        code,
-        "Call x.json() instead.",
-        "Thanks. By the way, I'm moving to Berlin next month with my wife, so I'll be offline a bit.",
-        "Good luck with the move!",
-    )
-    assert result.kind == "normal"
-    assert result.reason.startswith("personal")
+    turns = [
+        Turn(seq=i, role="user" if i % 2 == 0 else "assistant", content=text)
+        for i, text in enumerate([
+            code, "Call x.json() instead.",
+            "Thanks. By the way, I'm moving to Berlin next month with my wife, so I'll be offline a bit.",
+            "Good luck with the move!",
+        ])
+    ]
+    result = LocalDreamer().triage(turns=turns, ctx=CallContext())
+    # Skip the task, keep the person: the session is coding, the move is still the user's.
+    assert result.kind == "coding"
+    statements = [c.statement for c in self_statements(turns, kind=result.kind)]
+    assert any("Berlin" in s for s in statements) and not any("TypeError" in s or "json" in s for s in statements)
 
 
 def test_personal_conversations_are_never_skipped():

@@ -1,0 +1,91 @@
+"""Skip the task, keep the person: what the user says about themself inside a skipped session.
+
+A session triaged as coding, document or translation is not dreamed (its code, pasted text and
+translations say nothing about the user), but the user's own words around the task often do: "I work
+as a backend engineer at a fintech startup", "I'm preparing for IELTS", "for my Etsy shop". This pass
+runs on the rules engine for every dreamer (no model call: a skipped session costs nothing):
+
+1. keep only the user's own prose of each user turn: no fenced code, no code-like or stack-trace
+   lines; in a document or translation turn only the request before the pasted text;
+2. in a roleplay session keep only what is said out of character ("(OOC: I'm a nurse irl)"): the
+   first person of fiction is the character, not the user;
+3. extract with the local engine and keep explicit first-person statements about the user
+   (identity, work, study, where they live, what they run or own, what they prepare for), plus
+   "my <shop/business/channel…>" mentioned in a request.
+
+Every quote stays a verbatim substring of the user's message, so light sleep verifies it as usual.
+"""
+from __future__ import annotations
+
+import re
+
+from dreaming.engine.extract import extract_candidates
+from dreaming.engine.triage import _CODE_LINE_RE, _STACK_TRACE_RE, _symbol_density
+from dreaming.protocol import ExtractedCandidate, Turn
+
+_FENCE_RE = re.compile(r"```.*?(?:```|\Z)|~~~.*?(?:~~~|\Z)", re.DOTALL)
+# Where pasted material starts: a line ending in a colon, a blank line, or an opening quote mark.
+_PASTE_START_RE = re.compile(r":\s*\n|\n\s*\n|:\s*[\"“«]|\n")
+_REQUEST_CHARS = 400
+_OOC_RE = re.compile(
+    r"\(\s*(?:OOC|out of character)\s*[:\-–]?\s*([^()]{3,300})\)|\[\s*(?:OOC|out of character)\s*[:\-–]?\s*([^\[\]]{3,300})\]|"
+    r"(?:^|\n)\s*(?:OOC|out of character)\s*[:\-–]\s*([^\n]{3,300})",
+    re.IGNORECASE,
+)
+_SELF_STATEMENT_RE = re.compile(
+    r"^(?:(?:also|and|but|so|btw|by the way|actually|well|oh),?\s+)*"
+    r"(?:I\s*(?:am|'m|’m)\b(?!\s+(?:sorry|not sure|trying to (?:get|make|fix|run|use|understand|figure)|getting|"
+    r"having|looking for|asking|wondering|unable|stuck|confused|going to (?:send|give|paste|share|ask)))|"
+    r"I (?:work|worked|live|lived|study|studied|teach|run|own|have been|grew up|moved|was born|majored|graduate[sd]?|"
+    r"sell|manage|volunteer|coach)\b|"
+    r"my (?:name|job|work|profession|occupation|wife|husband|partner|son|daughter|kids?|children|family|"
+    r"dog|cat|pet|boss|company|business|shop|store|startup|team|students?|class|hometown|major|thesis)\b|"
+    r"我(?:是|在|的(?:工作|职业|专业|公司|店|孩子|儿子|女儿|老婆|老公|家)|正在准备|准备考|住在|从事|毕业))",
+    re.IGNORECASE,
+)
+_MY_VENTURE_RE = re.compile(
+    r"\bmy ((?:[A-Z][\w'-]+ |[a-z][\w'-]+ ){0,2}(?:shop|store|business|company|startup|channel|blog|website|podcast|"
+    r"restaurant|bakery|salon|clinic|band|brand|agency|studio|farm|thesis|dissertation|novel))\b"
+)
+
+
+def own_words(turn: Turn, *, kind: str) -> str:
+    """The user's own prose of one turn of a skipped session, as pieces of the original text joined by
+    line breaks (so a clause found in it is still verbatim in the message)."""
+    text = turn.content
+    if kind == "roleplay":
+        return "\n".join(next(g for g in m.groups() if g) for m in _OOC_RE.finditer(text))
+    if kind in ("document", "translation"):
+        head = text[:_REQUEST_CHARS]
+        cut = _PASTE_START_RE.search(head)
+        return head[: cut.start()] if cut else (head if len(text) <= _REQUEST_CHARS else "")
+    text = _FENCE_RE.sub("\n", text)
+    lines = [
+        line for line in text.splitlines()
+        if line.strip() and not _CODE_LINE_RE.match(line) and not _STACK_TRACE_RE.search(line)
+        and _symbol_density(line) <= 0.08
+    ]
+    return "\n".join(lines)
+
+
+def self_statements(turns: list[Turn], *, kind: str) -> list[ExtractedCandidate]:
+    """Explicit statements the user makes about themself in the user turns of a session skipped as
+    `kind`; nothing from code, pasted text or fiction."""
+    own = [Turn(seq=t.seq, role="user", content=own_words(t, kind=kind), created_at=t.created_at)
+           for t in turns if t.role == "user"]
+    own = [t for t in own if t.content.strip()]
+    found = [c for c in extract_candidates(own, limit=10_000)
+             if c.user_initiated and _SELF_STATEMENT_RE.search(c.quote.strip())]
+    quoted = {c.quote for c in found}
+    for turn in own:
+        for m in _MY_VENTURE_RE.finditer(turn.content):
+            phrase = m.group(1)
+            if m.group(0) in quoted or any(m.group(0) in q for q in quoted):
+                continue
+            article = "an" if phrase[0].lower() in "aeiou" else "a"
+            found.append(ExtractedCandidate(
+                quote=m.group(0), statement=f"User has {article} {phrase}", category="fact", importance=0.5,
+                seq=turn.seq, user_initiated=True,
+            ))
+            quoted.add(m.group(0))
+    return found

@@ -1,0 +1,172 @@
+"""The learned half of session triage: a multinomial logistic regression over hashed n-grams.
+
+The hand rules in dreaming/engine/triage.py see code fences, stack traces, roleplay markers; they
+stop generalizing on the long tail (a coding question without code, a pasted essay with a short
+request). This model reads the words of the user's turns (hashed unigrams and bigrams), a few
+shape measures and the rules' own shares, and gives a probability for keep and each skip kind.
+
+It is trained by `python -m bench.train_triage` on the tuning part of the WildChat dev sets only
+(bench/split.py) and shipped as dreaming/engine/data/triage_model.json with its training command,
+the hash of its training data and its figures. Pure NumPy: loading and predicting take milliseconds.
+"""
+from __future__ import annotations
+
+import base64
+import json
+import math
+import re
+import zlib
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+import numpy as np
+
+from dreaming.engine.language import CJK_RE
+from dreaming.engine.triage import _CODE_LINE_RE, _FIRST_PERSON_RE, SKIP_KINDS, SessionSignals, _symbol_density
+from dreaming.protocol import TriageResult, Turn
+
+MODEL_PATH = Path(__file__).resolve().parent / "data" / "triage_model.json"
+CLASSES = ("keep", *SKIP_KINDS)
+HEAD_CHARS = 3000  # of each user turn: the request comes first, a paste's bulk adds little
+ASSISTANT_CHARS = 600
+
+_TOKEN_RE = re.compile(r"[^\W\d_]+|\d+|```|[{}();=<>#*\[\]:\"/\\$@|&+-]", re.UNICODE)
+
+
+def _hash(feature: str, dim: int) -> int:
+    return zlib.crc32(feature.encode("utf-8")) % dim
+
+
+def _tokens(text: str) -> list[str]:
+    tokens = []
+    for token in _TOKEN_RE.findall(text.lower()):
+        if CJK_RE.match(token):  # a run of Chinese characters: its characters and their pairs
+            tokens.extend(token)
+        else:
+            tokens.append(token)
+    return tokens
+
+
+def dense_features(turns: list[Turn], found: SessionSignals) -> dict[str, float]:
+    """Shape measures and the rules' reading, each roughly in 0..1."""
+    user = [t.content for t in turns if t.role == "user" and t.content.strip()]
+    assistant = [t.content for t in turns if t.role == "assistant"]
+    text = "\n".join(user)
+    lines = max(1, text.count("\n") + 1)
+    words = max(1, len(re.findall(r"\w+", text)))
+    rule_kind = found.rule_kind()
+    features = {
+        "turns": math.log1p(len(user)) / 3,
+        "length": math.log1p(len(text)) / 10,
+        "first_person": min(1.0, 10 * len(_FIRST_PERSON_RE.findall(text)) / words),
+        "symbols": min(1.0, 5 * _symbol_density(text)),
+        "code_lines": min(1.0, len(_CODE_LINE_RE.findall(text)) / lines),
+        "cjk": min(1.0, len(CJK_RE.findall(text)) / max(1, len(text))),
+        "personal": float(bool(found.personal)),
+        "assistant_code": float(any("```" in a for a in assistant)),
+    }
+    for kind in SKIP_KINDS:
+        features[f"share:{kind}"] = min(1.0, found.share(kind))
+        features[f"rule:{kind}"] = float(rule_kind == kind)
+        features[f"own:{kind}"] = sum(k == kind for k in found.own_kinds) / max(1, len(found.own_kinds))
+    return features
+
+
+def features(turns: list[Turn], found: SessionSignals, *, dim: int) -> np.ndarray:
+    """One session as a vector: L2-normalised log counts of hashed n-grams, then the dense features."""
+    dense = dense_features(turns, found)
+    vector = np.zeros(dim + len(dense), dtype=np.float32)
+    for turn in turns:
+        if turn.role == "user":
+            prefix, text = "u", turn.content[:HEAD_CHARS]
+        elif turn.role == "assistant":
+            prefix, text = "a", turn.content[:ASSISTANT_CHARS]
+        else:
+            continue
+        tokens = _tokens(text)
+        for i, token in enumerate(tokens):
+            vector[_hash(f"{prefix}:{token}", dim)] += 1
+            if i:
+                vector[_hash(f"{prefix}:{tokens[i - 1]} {token}", dim)] += 1
+    hashed = np.log1p(vector[:dim])
+    norm = float(np.linalg.norm(hashed))
+    if norm:
+        vector[:dim] = hashed / norm
+    vector[dim:] = [dense[name] for name in sorted(dense)]
+    return vector
+
+
+def softmax(scores: np.ndarray) -> np.ndarray:
+    scores = scores - scores.max(axis=-1, keepdims=True)
+    exp = np.exp(scores)
+    return exp / exp.sum(axis=-1, keepdims=True)
+
+
+@dataclass(frozen=True)
+class TriageModel:
+    weights: np.ndarray  # (features, classes)
+    bias: np.ndarray  # (classes,)
+    dim: int
+    threshold: float  # P(skip) from which a session is skipped
+    meta: dict
+
+    def probabilities(self, turns: list[Turn], found: SessionSignals) -> dict[str, float]:
+        x = features(turns, found, dim=self.dim)
+        return dict(zip(CLASSES, softmax(x @ self.weights + self.bias).tolist()))
+
+    def to_json(self) -> str:
+        return json.dumps({
+            "meta": self.meta, "classes": list(CLASSES), "dim": self.dim, "threshold": self.threshold,
+            "shape": list(self.weights.shape), "bias": [round(float(b), 6) for b in self.bias],
+            "weights_float16_base64": base64.b64encode(self.weights.astype("<f2").tobytes()).decode("ascii"),
+        }, indent=1)
+
+    @classmethod
+    def from_json(cls, text: str) -> TriageModel:
+        data = json.loads(text)
+        if tuple(data.get("classes", ())) != CLASSES:
+            raise ValueError(f"triage model classes {data.get('classes')} are not {list(CLASSES)}")
+        raw = base64.b64decode(data["weights_float16_base64"])
+        weights = np.frombuffer(raw, dtype="<f2").astype(np.float32).reshape(data["shape"])
+        if weights.shape != (data["dim"] + len(dense_features([], _EMPTY)), len(CLASSES)):
+            raise ValueError(f"triage model weights have shape {weights.shape}, which does not fit its features")
+        return cls(weights=weights, bias=np.asarray(data["bias"], dtype=np.float32), dim=int(data["dim"]),
+                   threshold=float(data["threshold"]), meta=data.get("meta", {}))
+
+
+_EMPTY = SessionSignals(covered={k: 0.0 for k in SKIP_KINDS}, signals={k: [] for k in SKIP_KINDS}, total=0.0,
+                        personal=[], own_kinds=[])
+
+
+@lru_cache(maxsize=1)
+def triage_model() -> TriageModel | None:
+    """The shipped model, loaded once per process; None when the file is absent (rules alone)."""
+    if not MODEL_PATH.exists():
+        return None
+    return TriageModel.from_json(MODEL_PATH.read_text(encoding="utf-8"))
+
+
+def model_triage(model: TriageModel, turns: list[Turn], found: SessionSignals) -> TriageResult:
+    """The session's kind: what the rules skip stays skipped (their skips are precise: a code fence, a
+    translation request); a session where the user talks about themself and no user turn shows a task
+    signal is kept; of the rest, a session is skipped when the model's P(skip) reaches its threshold,
+    as the likeliest skip kind. The reason names the rules' signals and the probability."""
+    p = model.probabilities(turns, found)
+    skip = 1.0 - p["keep"]
+    ruled = found.rule_kind()
+    if ruled is None and found.personal and not any(found.own_kinds):
+        # The user talks about themself and no turn of theirs shows a task signal: never skipped on
+        # word statistics alone.
+        return TriageResult(kind="normal", reason=(f"personal: the user talks about themself (turn "
+                                                   f"{', '.join(str(s) for s in found.personal[:3])}); model P(skip) {skip:.2f}"))
+    if ruled is not None:
+        return TriageResult(kind=ruled, reason=(f"{ruled} ({found.share(ruled):.0%} of the user's words): "
+                                                f"{', '.join(found.signals[ruled][:4])}; model P(skip) {skip:.2f}"))
+    if skip < model.threshold:
+        why = (f"personal: the user talks about themself (turn {', '.join(str(s) for s in found.personal[:3])})"
+               if found.personal else "task or conversation")
+        return TriageResult(kind="normal", reason=f"{why}; model P(skip) {skip:.2f}")
+    kind = max(SKIP_KINDS, key=lambda k: p[k])
+    signals = ", ".join(found.signals[kind][:4]) or "word use"
+    return TriageResult(kind=kind, reason=f"{kind} (model P(skip) {skip:.2f}, {found.share(kind):.0%} of the user's words): {signals}")

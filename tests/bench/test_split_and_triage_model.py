@@ -1,0 +1,87 @@
+"""The fixed tuning/checking split every bench uses, the report that shows both parts, and the shipped
+triage model: where it comes from, how fast it loads, and that a broken file is refused."""
+import json
+import time
+
+import pytest
+
+from bench.report import Figure, Report
+from bench.split import CHECKING, TUNING, part_of
+from dreaming.engine.triage_model import MODEL_PATH, TriageModel
+
+
+def test_the_split_is_a_fixed_hash_of_the_id():
+    # sha1("conv-26") ends in an odd hex digit, sha1("conv-30") in an even one: fixed once, forever.
+    assert part_of("conv-26") == CHECKING and part_of("conv-30") == TUNING
+    assert [part_of(f"item-{i}") for i in range(200)] == [part_of(f"item-{i}") for i in range(200)]
+    assert 60 < sum(part_of(f"item-{i}") == TUNING for i in range(200)) < 140
+
+
+def test_an_empty_id_is_refused():
+    with pytest.raises(ValueError, match="non-empty string"):
+        part_of("")
+
+
+def test_the_report_shows_the_tuning_and_checking_parts_side_by_side(tmp_path):
+    report = Report()
+    report.add([Figure("wildchat", "Skip accuracy", 0.81, 0.6, "", "≥ 0.92", False, tuning=0.95),
+                Figure("api", "Latency", 12.0, unit="ms")])
+    markdown = report.markdown()
+    assert "## Tuning part vs checking part" in markdown
+    assert "| Skip accuracy | 0.950 | 0.810 | -0.140 | ≥ 0.92 | **NO** |" in markdown
+    assert "| Latency |" not in markdown.split("## Tuning part vs checking part")[1]
+
+
+def test_the_shipped_triage_model_records_its_training_and_loads_in_milliseconds():
+    text = MODEL_PATH.read_text(encoding="utf-8")
+    meta = json.loads(text)["meta"]
+    assert meta["command"].startswith("python -m bench.train_triage")
+    assert len(meta["training_data_sha256"]) == 64 and "tuning part" in meta["training_data"]
+    started = time.perf_counter()
+    model = TriageModel.from_json(text)
+    assert time.perf_counter() - started < 0.5
+    assert 0.0 < model.threshold < 1.0
+
+
+def test_a_model_file_for_other_classes_is_refused():
+    data = json.loads(MODEL_PATH.read_text(encoding="utf-8"))
+    data["classes"] = ["keep", "coding"]
+    with pytest.raises(ValueError, match="classes"):
+        TriageModel.from_json(json.dumps(data))
+
+
+def _always_skipping_model():
+    """A model whose P(skip) is 0.8 for every session (equal scores over five classes), threshold 0.5."""
+    import numpy as np
+
+    from dreaming.engine.triage_model import _EMPTY, CLASSES, dense_features
+
+    features = 64 + len(dense_features([], _EMPTY))
+    return TriageModel(weights=np.zeros((features, len(CLASSES)), dtype=np.float32),
+                       bias=np.zeros(len(CLASSES), dtype=np.float32), dim=64, threshold=0.5, meta={})
+
+
+def test_the_model_decides_what_the_rules_leave_open_but_never_a_personal_chat(monkeypatch):
+    from dreaming.providers import local as dreamer
+    from dreaming.providers.local import LocalDreamer
+    from dreaming.protocol import Turn
+
+    monkeypatch.setattr(dreamer, "triage_model", _always_skipping_model)
+    task = [Turn(seq=0, role="user", content="What is the capital of France?"), Turn(seq=1, role="assistant", content="Paris.")]
+    result = LocalDreamer().triage(turns=task)
+    assert result.kind != "normal" and "model P(skip) 0.80" in result.reason
+    personal = [Turn(seq=0, role="user", content="My sister lives in Lisbon and I visit her every summer."),
+                Turn(seq=1, role="assistant", content="Nice!")]
+    assert LocalDreamer().triage(turns=personal).kind == "normal"
+
+
+def test_the_pre_check_before_a_remote_model_trusts_the_rules_not_the_model(monkeypatch):
+    from dreaming.providers import local as dreamer
+    from dreaming.protocol import Turn
+    from dreaming.pipeline.triage_rules import triage_precheck
+
+    monkeypatch.setattr(dreamer, "triage_model", _always_skipping_model)
+    task = [Turn(seq=0, role="user", content="What is the capital of France?"), Turn(seq=1, role="assistant", content="Paris.")]
+    assert triage_precheck(turns=task) is None
+    code = [Turn(seq=0, role="user", content="Fix it:\n```python\nimport os\nprint(os.getcwd()\n```\nSyntaxError: '(' was never closed")]
+    assert triage_precheck(turns=code).kind == "coding"
