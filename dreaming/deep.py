@@ -29,8 +29,10 @@ from chat.models import Message
 from dreaming.clustering import Cluster, candidates_cluster
 from dreaming.diary import diary_append, night_language
 from dreaming.engine.compare import slot_keys
+from dreaming.engine.slots import thing_keys
 from dreaming.feedback import feedback_apply_pending, latest_verdict
 from dreaming.locks import user_lock
+from dreaming.pipeline.plans import plans_settled_by
 from dreaming.models import Candidate, DreamRun, Feedback, Memory, MemorySettings, MemorySource, Phase
 from dreaming.providers import get_dreamer, get_embedder
 from dreaming.providers.base import (
@@ -301,11 +303,12 @@ def _memory_slot_mates(*, user, persona_id: int | None, clusters: list[Cluster])
     """Active memories of the scope that fill the same slot of the same subject as a cluster ("User
     lives in Shanghai" for "User moved to Tokyo"). A contradiction is rarely similar in wording, and
     a weak embedder puts it far from the top neighbours; the slot key finds it whatever the embedder."""
-    wanted = set()
+    wanted, things = set(), set()
     for cluster in clusters:
         for candidate in cluster.candidates:
             wanted |= slot_keys(candidate.statement)
-    if not wanted:
+            things |= thing_keys(candidate.statement)  # the same things in any language (engine.slots)
+    if not wanted and not things:
         return []
     scope = (
         Memory.objects.select_for_update()
@@ -313,7 +316,7 @@ def _memory_slot_mates(*, user, persona_id: int | None, clusters: list[Cluster])
         .defer("embedding")
         .order_by("-last_seen", "pk")
     )
-    return [memory for memory in scope if slot_keys(memory.statement) & wanted]
+    return [memory for memory in scope if slot_keys(memory.statement) & wanted or thing_keys(memory.statement) & things]
 
 
 def _cluster_score(night: _Night, cluster: Cluster, *, sessions: int, feedback: str | None = None) -> tuple[float, dict]:
@@ -350,6 +353,10 @@ def _cluster_new(night: _Night, cluster: Cluster, *, contradicts: Memory | None 
             night.changes.changed.append((contradicts.statement, memory.statement))
         else:
             night.changes.learned.append(memory.statement)
+        for plan, why in plans_settled_by(memory=memory, replaced=contradicts):
+            _memory_supersede(old=plan, new=memory, at=cluster.first_said_at, reason=why)
+            night.counters["superseded"] += 1
+            night.changes.changed.append((plan.statement, memory.statement))
         return
     if decision == "pending":
         why = f"Pending: score {score:.2f} is below the promotion threshold; waiting for it to come up again."

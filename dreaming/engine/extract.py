@@ -20,6 +20,7 @@ from dreaming.engine import chinese as zh
 from dreaming.engine import dates
 from dreaming.engine import english as en
 from dreaming.engine import resolve
+from dreaming.engine.categories import category_by_definition
 from dreaming.engine.language import CJK_RE, content_tokens, in_own_words, sentences
 from dreaming.engine.third_person import conjugate, to_third_person_en
 from dreaming.providers.base import ExtractedCandidate, Turn
@@ -458,7 +459,7 @@ def extract_candidates(turns: list[Turn], *, limit: int = MAX_CANDIDATES) -> lis
         ExtractedCandidate(
             quote=c.quote,
             statement=c.statement,
-            category=c.category,
+            category=category_by_definition(statement=c.statement, category=c.category),
             importance=c.importance,
             user_initiated=c.user_initiated,
             seq=c.seq,
