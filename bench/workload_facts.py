@@ -1,6 +1,6 @@
 """10. Distinct facts stay distinct: a generated workload of many users' facts, driven through the product.
 
-Every user (deterministic by seed; about a quarter speak Chinese) tells, over four sessions a few
+Every user (deterministic by seed; every fourth speaks Chinese) tells, over four sessions a few
 days apart, one fact per message:
 - distinct facts: two pets of the same kind with two names ("a parrot named Kiwi", later "a parrot
   named Mango"), two siblings, a city, a job, two hobbies;
@@ -79,7 +79,7 @@ def _hobby_zh(hobby: str) -> str:
 
 
 def _plan_user(r: random.Random, index: int) -> UserPlan:
-    chinese = r.random() < 0.25
+    chinese = index % 4 == 1  # a quarter of the users, spread so that even a tiny run has some
     user = UserPlan(username=f"facts{index}", chinese=chinese)
     kind = r.choice(list(PET_KINDS))
     pet1, pet2, pet3 = r.sample(PET_NAMES, 3)

@@ -1,8 +1,11 @@
 """Comparing candidate statements with existing memories, and merging near-duplicates, by rules.
 
 Similarity alone never makes a contradiction: a contradiction needs explicit evidence, either the same
-slot with a different value (lives in X / moved to Y, works at X / Y, favourite X is A / B) or a
-negation of what the memory says ("no longer", "not anymore", 不再, likes X / hates X).
+slot with a different value (lives in X / moved to Y, works at X / Y, favourite X is A / B, a pet
+renamed), or a negation of what the memory says ("no longer", "not anymore", 不再, likes X / hates X).
+Similarity alone never makes a repeat either: two statements told apart by a name, a number or another
+item of the same slot ("a parrot named Kiwi" / "a parrot named Mango") are two facts; the same things
+said in another language are one (dreaming.engine.slots).
 """
 from __future__ import annotations
 
@@ -248,6 +251,7 @@ def compare_statements(statements: list[str], memories: list[MemoryRef]) -> list
         best: tuple[float, MemoryRef] | None = None
         contradiction: tuple[MemoryRef, str] | None = None
         across: tuple[MemoryRef, str] | None = None  # a change read across languages, through the lexicon
+        same_things: set[int] = set()
         for memory in memories:
             # "User lives in Berlin" does not repeat "User's sister lives in Berlin": other subject, other fact.
             score = similarity(statement, memory.statement) if _same_subject(
@@ -256,6 +260,7 @@ def compare_statements(statements: list[str], memories: list[MemoryRef]) -> list
                 score = 0.0  # a parrot named Mango is not the parrot named Kiwi said again
             elif score < REINFORCE_AT and slots.same_thing(statement, memory.statement):
                 score = REINFORCE_AT  # "oat latte every morning" / "每天早上都喝燕麦拿铁": the same things said
+                same_things.add(memory.id)
             reason = _contradiction(statement, memory.statement)
             if reason and is_chinese(statement) != is_chinese(memory.statement):
                 across = across or (memory, reason)
@@ -267,8 +272,9 @@ def compare_statements(statements: list[str], memories: list[MemoryRef]) -> list
             memory, reason = contradiction
             results.append(Comparison(index=index, relation="contradicts", memory_id=memory.id, reason=reason))
         elif best and best[0] >= REINFORCE_AT:
-            results.append(Comparison(index=index, relation="reinforces", memory_id=best[1].id,
-                                      reason=f"same content (overlap {best[0]:.2f})"))
+            reason = ("the same things said: " + ", ".join(sorted(c.split(":")[1] for c in slots.facts_of(statement).things))
+                      if best[1].id in same_things else f"same content (overlap {best[0]:.2f})")
+            results.append(Comparison(index=index, relation="reinforces", memory_id=best[1].id, reason=reason))
         elif across:
             memory, reason = across
             results.append(Comparison(index=index, relation="contradicts", memory_id=memory.id, reason=reason))
