@@ -84,6 +84,9 @@ def _scope_memories(*, user: AbstractBaseUser, persona: Persona | None):
     latest_verdict = Feedback.objects.filter(memory=OuterRef("pk")).order_by("-created_at", "-pk").values("verdict")[:1]
     return (
         Memory.objects.filter(scope, user=user, status=Memory.Status.ACTIVE)
+        # A plan whose time has passed and that weekly kept as a dated event (weekly.plans_correct) is
+        # history: recall's long tail serves it, the always-present document no longer says it.
+        .exclude(score_breakdown__has_key="plan_corrected")
         .annotate(verdict=Subquery(latest_verdict))
         .only("id", "statement", "category", "importance", "confidence", "last_seen")
     )

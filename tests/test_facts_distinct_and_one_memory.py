@@ -218,3 +218,18 @@ def test_missing_home_is_an_emotion_and_a_weekend_plan_with_friends_is_an_event(
     assert _category("我很想家。") == "emotion"
     assert _category("I'm going hiking with my friends this weekend.") == "event"
     assert _category("I have a sister named Anna.") == "relation"  # who someone is stays a relation
+
+
+@pytest.mark.django_db
+def test_a_plan_whose_time_passed_leaves_memory_md_and_stays_for_recall(user):
+    visit = MemoryFactory(user=user, statement="User's sister is visiting them in Shanghai next weekend", category="event",
+                          importance=0.75, first_seen=DAY0, last_seen=DAY0, valid_from=DAY0)
+    MemoryFactory(user=user, statement="User has a parrot named Kiwi", category="fact",
+                  first_seen=DAY0, last_seen=DAY0, valid_from=DAY0)
+
+    weekly_consolidate_user(user=user, now=DAY0 + timedelta(days=30), dreamer=LocalDreamer(), embedder=EMBEDDER)
+
+    visit.refresh_from_db()
+    assert visit.status == Memory.Status.ACTIVE and visit.category == "event" and "(as said on" in visit.statement
+    document = memory_md(user)
+    assert "Kiwi" in document and "Shanghai" not in document
