@@ -143,6 +143,13 @@ def test_a_habit_at_another_time_of_day_is_not_the_same_habit():
     assert not same_thing("User drinks an oat latte every morning", "User's sister drinks an oat latte every morning")
 
 
+def test_what_happened_once_is_not_merged_into_the_habit():
+    assert not same_thing("User went hiking on 7 May 2023", "User loves hiking")
+    assert not same_thing("用户昨天去爬山了", "用户喜欢爬山")
+    assert not same_thing("User plays the ukulele with Anna", "User plays the ukulele")
+    assert same_thing("用户喜欢爬山", "User loves hiking")
+
+
 @pytest.mark.django_db
 def test_three_ukulele_memories_become_one_at_the_weekly_consolidation(user):
     now = DAY0 + timedelta(days=7)

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from dreaming.engine import compare as _compare
+from dreaming.engine.dates import DATE_PHRASE_RE
 from dreaming.engine.language import is_chinese
 from dreaming.scoring import is_plan
 
@@ -163,8 +164,11 @@ _KINDS_EN = [
     ("live", r"lives?|lived|living|moved|relocated|resides?|based|settled|is from|comes? from|grew up"),
     ("work", r"works?|worked|working|employed|job|is an?|became an?|career"),
     ("have", r"has|have|had|owns?|adopted|got|raises?|keeps?"),
-    ("do", r"plays?|played|playing|learns?|learning|learned|practi[cs]es?|practi[cs]ing|takes? (?:\w+ )?lessons|"
-           r"goes|go|went|does|started|took up|picked up"),
+    ("do", r"plays?|playing|learns?|learning|practi[cs]es?|practi[cs]ing|takes? (?:\w+ )?lessons|goes|go|does|"
+           r"took up|picked up|started"),
+    # what happened once is an event, not the habit: "went hiking" is not "loves hiking"
+    ("did", r"played|learned|learnt|went|did|tried|took|finished|won|joined|attended|last (?:week|weekend|month|year)|"
+            r"yesterday|ago"),
     ("like", r"likes?|loves?|enjoys?|adores?|prefers?|is into|is a fan|favou?rite|passion"),
     ("drink", r"drinks?|drank|drinking|sips?|orders?"),
     ("eat", r"eats?|ate|eating|cooks?|cooked|makes?|made"),
@@ -177,6 +181,7 @@ _KINDS_ZH = [
     ("work", r"工作|上班|职业|是一名|是一个|当"),
     ("have", r"养了|养着|养|有"),
     ("do", r"弹|学|练|玩|打|去|参加"),
+    ("did", r"(?:去|玩|学|做|看|买|吃|喝|弹|打|参加)了|昨天|前天|上周|上个月|去年"),  # not 住在东京了: a state
     ("like", r"喜欢|爱|热爱|最爱|迷上"),
     ("drink", r"喝"),
     ("eat", r"吃|做"),
@@ -223,6 +228,7 @@ class Facts:
     numbers: frozenset[str]
     plan: bool
     negated: bool
+    dated: bool = False
 
     @property
     def things(self) -> frozenset[str]:
@@ -277,6 +283,7 @@ def facts_of(statement: str) -> Facts:
     return Facts(
         subject=subject, subject_name=subject_name, kinds=frozenset(kinds - {"plan"}), concepts=concepts,
         names=frozenset(names), numbers=frozenset(numbers), plan=plan, negated=bool(_NEGATED_RE.search(text)),
+        dated=bool(DATE_PHRASE_RE.search(text)),
     )
 
 
@@ -315,9 +322,11 @@ def same_thing(a: str, b: str) -> bool:
         return False
     if fa.plan != fb.plan or fa.negated != fb.negated:
         return False
-    if fa.names != fb.names and (fa.names and fb.names):
+    # Nothing more particular on either side: "User plays the ukulele with Anna" or "… on 7 May 2023"
+    # says more than "User plays the ukulele", and merging them would lose it.
+    if fa.names != fb.names or fa.numbers != fb.numbers or fa.dated != fb.dated:
         return False
-    if _both_have_own(fa.numbers, fb.numbers):
+    if ("did" in fa.kinds) != ("did" in fb.kinds):
         return False
     times_a = {c for c in fa.concepts if c.startswith("time:")}
     times_b = {c for c in fb.concepts if c.startswith("time:")}
