@@ -310,13 +310,18 @@ def _memory_slot_mates(*, user, persona_id: int | None, clusters: list[Cluster])
             things |= thing_keys(candidate.statement)  # the same things in any language (engine.slots)
     if not wanted and not things:
         return []
-    scope = (
+    scope = list(
         Memory.objects.select_for_update()
         .filter(user=user, persona_id=persona_id, status=Memory.Status.ACTIVE)
         .defer("embedding")
         .order_by("-last_seen", "pk")
     )
-    return [memory for memory in scope if slot_keys(memory.statement) & wanted or thing_keys(memory.statement) & things]
+    mates = [memory for memory in scope if slot_keys(memory.statement) & wanted]
+    # The same things in another language ("燕麦拿铁" for "oat latte"), the most recent few: a common
+    # thing ("friends") would otherwise bring half the memories into one compare prompt.
+    taken = {memory.pk for memory in mates}
+    same_things = [memory for memory in scope if memory.pk not in taken and thing_keys(memory.statement) & things]
+    return mates + same_things[: settings.DREAM_COMPARE_NEIGHBOURS]
 
 
 def _cluster_score(night: _Night, cluster: Cluster, *, sessions: int, feedback: str | None = None) -> tuple[float, dict]:

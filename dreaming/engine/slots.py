@@ -154,8 +154,6 @@ LEXICON: dict[str, tuple[str, ...]] = {
     "time:weekend": ("weekend", "weekends", "周末"),
 }
 
-# Slots where one value replaces the other (a move, a new job); elsewhere a new value is another item.
-SINGLE_VALUED = frozenset({"city", "job"})
 _THINGS = frozenset({"pet", "drink", "food", "city", "family", "job", "hobby"})
 
 # What the statement does with its things; two statements are one thing only when their kinds agree.
