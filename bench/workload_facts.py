@@ -3,7 +3,8 @@
 Every user (deterministic by seed; every fourth speaks Chinese) tells, over four sessions a few
 days apart, one fact per message:
 - distinct facts: two pets of the same kind with two names ("a parrot named Kiwi", later "a parrot
-  named Mango"), two siblings, a city, a job, two hobbies;
+  named Mango"), two siblings, a city, where a sibling lives (another city, another subject), a job,
+  two hobbies;
 - true repeats: a fact said again in a later session, in the same words, with "still", or in the
   other language (the lexicon's slots: city, job, hobby);
 - true changes: a move ("I live in Tokyo now"), a new job, or a pet renamed.
@@ -85,7 +86,7 @@ def _plan_user(r: random.Random, index: int) -> UserPlan:
     pet1, pet2, pet3 = r.sample(PET_NAMES, 3)
     sib1_kind, sib2_kind = r.choice(list(SIBLINGS)), r.choice(list(SIBLINGS))
     sib1, sib2 = r.sample(PEOPLE, 2)
-    city1, city2 = r.sample(list(CITIES), 2)
+    city1, city2, city3 = r.sample(list(CITIES), 3)
     job1, job2 = r.sample(list(JOBS), 2)
     hobby1, hobby2 = r.sample(list(HOBBIES), 2)
     zk, z1, z2 = PET_KINDS[kind], SIBLINGS[sib1_kind], SIBLINGS[sib2_kind]
@@ -94,6 +95,7 @@ def _plan_user(r: random.Random, index: int) -> UserPlan:
         pet_b = Fact(f"pet:{pet2}", f"我还养了一只{zk}叫{pet2}。", (pet2,))
         sib_a = Fact(f"sibling:{sib1}", f"我有一个{z1}叫{sib1}。", (sib1,))
         sib_b = Fact(f"sibling:{sib2}", f"我还有一个{z2}叫{sib2}。", (sib2,))
+        sib_city = Fact(f"sibling-city:{sib1}", f"我{z1}{sib1}住在{CITIES[city3]}。", (CITIES[city3], city3))
         city = Fact("city", f"我住在{CITIES[city1]}。", (CITIES[city1], city1))
         job = Fact("job", f"我是一名{JOBS[job1]}。", (JOBS[job1], job1))
         hob_a = Fact(f"hobby:{hobby1}", _hobby_zh(HOBBIES[hobby1]), (HOBBIES[hobby1], hobby1.removeprefix("the ")))
@@ -103,12 +105,13 @@ def _plan_user(r: random.Random, index: int) -> UserPlan:
         pet_b = Fact(f"pet:{pet2}", f"I have a {kind} named {pet2}.", (pet2,))
         sib_a = Fact(f"sibling:{sib1}", f"I have a {sib1_kind} named {sib1}.", (sib1,))
         sib_b = Fact(f"sibling:{sib2}", f"I also have a {sib2_kind} named {sib2}.", (sib2,))
+        sib_city = Fact(f"sibling-city:{sib1}", f"My {sib1_kind} {sib1} lives in {city3}.", (city3, CITIES[city3]))
         city = Fact("city", f"I live in {city1}.", (city1, CITIES[city1]))
         job = Fact("job", f"I work as {_a(job1)}.", (job1, JOBS[job1]))
         hob_a = Fact(f"hobby:{hobby1}", _hobby_en(hobby1), (hobby1.removeprefix("the "), HOBBIES[hobby1]))
         hob_b = Fact(f"hobby:{hobby2}", _hobby_en(hobby2), (hobby2.removeprefix("the "), HOBBIES[hobby2]))
     first = [pet_a, sib_a, city, job, hob_a]
-    second = [pet_b, sib_b, hob_b]
+    second = [pet_b, sib_b, sib_city, hob_b]
     user.sessions = [first, second, [], []]
     # Two true repeats, in later sessions: the same words, "still", or the other language.
     for target, session in zip(r.sample(first, 2), (2, 3)):
