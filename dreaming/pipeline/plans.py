@@ -5,15 +5,23 @@ weekly consolidation catches the ones said after (a plan told again once it had 
 history, not a plan)."""
 from __future__ import annotations
 
+from django.db.models import Q
+
 from dreaming.engine import slots
 from dreaming.models import Memory
 from dreaming.scoring import is_plan
 
 
+# A superset of scoring.PLAN_WORDS Postgres can test, so a night does not read every memory per promotion.
+_PLAN_HINT = Q(statement__iregex=r"plan|will|going to|intend|next|tomorrow|soon|weekend|upcoming") | Q(
+    statement__regex=r"打算|计划|准备|将要|下周|下个月|明天|明年|下星期|周末要|即将"
+)
+
+
 def _active_plans(*, user, persona_id, exclude: int | None = None) -> list[Memory]:
     scope = (
         Memory.objects.select_for_update()
-        .filter(user=user, persona_id=persona_id, status=Memory.Status.ACTIVE)
+        .filter(_PLAN_HINT, user=user, persona_id=persona_id, status=Memory.Status.ACTIVE)
         .defer("embedding")
         .order_by("first_seen", "pk")
     )
@@ -23,8 +31,9 @@ def _active_plans(*, user, persona_id, exclude: int | None = None) -> list[Memor
 def plans_settled_by(*, memory: Memory, replaced: Memory | None = None) -> list[tuple[Memory, str]]:
     """The active plans of the memory's scope that it settles, each with the reason: the plans it
     fulfils, and, when it replaced where the user lives, the plans that were to happen there."""
-    if is_plan(memory.statement):
-        return []
+    facts = slots.facts_of(memory.statement)
+    if facts.plan or (replaced is None and not (facts.things or facts.names)):
+        return []  # nothing a plan could be waiting for
     settled = []
     for plan in _active_plans(user=memory.user, persona_id=memory.persona_id, exclude=memory.pk):
         if plan.first_seen > memory.last_seen:
