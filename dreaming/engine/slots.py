@@ -106,7 +106,7 @@ LEXICON: dict[str, tuple[str, ...]] = {
     "job:programmer": ("programmer", "software engineer", "software developer", "developer", "程序员"),
     "job:designer": ("designer", "设计师"),
     "job:accountant": ("accountant", "会计"),
-    "job:chef": ("chef", "cook", "厨师"),
+    "job:chef": ("chef", "厨师"),  # not "cook": "User loves to cook" is not a job
     "job:lawyer": ("lawyer", "律师"),
     "job:engineer": ("engineer", "工程师"),
     "job:student": ("student", "学生"),
