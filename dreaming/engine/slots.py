@@ -24,7 +24,7 @@ from functools import lru_cache
 
 from dreaming.engine import compare as _compare
 from dreaming.engine.dates import DATE_PHRASE_RE
-from dreaming.engine.language import is_chinese
+from dreaming.engine.language import content_tokens, is_chinese
 from dreaming.scoring import is_plan
 
 # concept → the words for it, English and Chinese. A concept is "<slot>:<english name>"; the slot is what
@@ -227,6 +227,7 @@ class Facts:
     plan: bool
     negated: bool
     dated: bool = False
+    rest: int = 0  # words (Chinese: characters) the lexicon, the kinds and the fillers leave unexplained
 
     @property
     def things(self) -> frozenset[str]:
@@ -251,6 +252,21 @@ def _concepts(text: str, chinese: bool) -> tuple[frozenset[str], str]:
                 found.add(concept)
                 rest = rest.replace(word, "＿")
     return frozenset(found), rest
+
+
+# A statement is "about its things" when at most this much of it is something else.
+_MOSTLY = 1
+_FILLER_EN = frozenset("every day daily always usually often still now lot much time times year years week weeks "
+                       "month months new ones one really".split())
+_FILLER_ZH_RE = re.compile(r"用户|每天|每周|经常|一直|现在|非常|特别|一个|一只|一条|[的了都在很也还会个只条着过]")
+
+
+def _unexplained(rest: str, *, chinese: bool) -> int:
+    for _, pattern in (_KIND_ZH_RE if chinese else _KIND_EN_RE):
+        rest = pattern.sub(" ", rest)
+    if chinese:
+        return len(re.findall(r"[\u4e00-\u9fff]", _FILLER_ZH_RE.sub("", rest)))
+    return sum(1 for word in content_tokens(rest) if word not in _FILLER_EN)
 
 
 def _subject_key(statement: str) -> tuple[str, str | None]:
@@ -281,7 +297,7 @@ def facts_of(statement: str) -> Facts:
     return Facts(
         subject=subject, subject_name=subject_name, kinds=frozenset(kinds - {"plan"}), concepts=concepts,
         names=frozenset(names), numbers=frozenset(numbers), plan=plan, negated=bool(_NEGATED_RE.search(text)),
-        dated=bool(DATE_PHRASE_RE.search(text)),
+        dated=bool(DATE_PHRASE_RE.search(text)), rest=_unexplained(rest, chinese=chinese),
     )
 
 
@@ -330,8 +346,9 @@ def same_thing(a: str, b: str) -> bool:
     times_b = {c for c in fb.concepts if c.startswith("time:")}
     if times_a and times_b and times_a != times_b:
         return False
-    kinds_a, kinds_b = _kind_families(fa), _kind_families(fb)
-    return bool(kinds_a & kinds_b) or (not kinds_a and not kinds_b)
+    if fa.rest > _MOSTLY or fb.rest > _MOSTLY:
+        return False  # "User can teach others the joy that dancing brings them" is more than dancing
+    return bool(_kind_families(fa) & _kind_families(fb))
 
 
 def is_rename(statement: str) -> bool:
