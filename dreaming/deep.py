@@ -32,7 +32,7 @@ from dreaming.engine.compare import slot_keys
 from dreaming.engine.slots import thing_keys
 from dreaming.feedback import feedback_apply_pending, latest_verdict
 from dreaming.locks import user_lock
-from dreaming.pipeline.plans import plans_settled_by
+from dreaming.pipeline.plans import plan_sources_carry, plans_settled_by
 from dreaming.models import Candidate, DreamRun, Feedback, Memory, MemorySettings, MemorySource, Phase
 from dreaming.providers import get_dreamer, get_embedder
 from dreaming.providers.base import (
@@ -360,6 +360,8 @@ def _cluster_new(night: _Night, cluster: Cluster, *, contradicts: Memory | None 
             night.changes.learned.append(memory.statement)
         for plan, why in plans_settled_by(memory=memory, replaced=contradicts):
             _memory_supersede(old=plan, new=memory, at=cluster.first_said_at, reason=why)
+            if why.startswith("fulfilled"):
+                plan_sources_carry(plan=plan, memory=memory)
             night.counters["superseded"] += 1
             night.changes.changed.append((plan.statement, memory.statement))
         return

@@ -39,7 +39,7 @@ from dreaming.locks import user_lock
 from dreaming.engine.compare import same_subject
 from dreaming.engine.slots import particulars_differ, same_thing
 from dreaming.models import Candidate, Category, DreamRun, Feedback, Memory, MemorySource, Phase
-from dreaming.pipeline.plans import plans_settle
+from dreaming.pipeline.plans import plan_sources_carry, plans_settle
 from dreaming.providers import get_dreamer, get_embedder
 from dreaming.providers.base import CallContext, Dreamer, Embedder, UnusableAnswer
 from dreaming.runs import run_add, run_finish, run_start
@@ -145,6 +145,7 @@ def plans_fulfilled(*, user) -> int:
         plan.superseded_by = memory
         plan.score_breakdown = {**plan.score_breakdown, "superseded_reason": reason}
         plan.save(update_fields=["status", "valid_to", "superseded_by", "score_breakdown", "updated_at"])
+        plan_sources_carry(plan=plan, memory=memory)
     return len(settled)
 
 

@@ -185,6 +185,7 @@ def test_a_move_that_happened_settles_the_plan_to_move_and_the_visit_to_the_old_
     plan.refresh_from_db(); visit.refresh_from_db()
     assert plan.status == Memory.Status.SUPERSEDED and plan.superseded_by == tokyo
     assert "fulfilled" in plan.score_breakdown["superseded_reason"]
+    assert {s.quote for s in plan.sources.all()} <= {s.quote for s in tokyo.sources.all()}  # the plan became the event
     assert visit.status == Memory.Status.SUPERSEDED and visit.superseded_by == tokyo
     document = memory_md(user)
     assert "Tokyo" in document and "moving" not in document and "Shanghai" not in document

@@ -8,7 +8,7 @@ from __future__ import annotations
 from django.db.models import Q
 
 from dreaming.engine import slots
-from dreaming.models import Memory
+from dreaming.models import Memory, MemorySource
 from dreaming.scoring import is_plan
 
 
@@ -66,3 +66,17 @@ def plans_settle(*, user) -> list[tuple[Memory, Memory, str]]:
                 found.append((plan, memory, f"fulfilled: '{memory.statement}'"))
                 break
     return found
+
+
+def plan_sources_carry(*, plan: Memory, memory: Memory) -> None:
+    """The fulfilled plan becomes the event: the memory that fulfilled it keeps the plan's evidence
+    too ("when did they plan the move?" is answered from it), the first and the newest, MAX_SOURCES in all."""
+    have = {(s.message_id, s.quote) for s in memory.sources.all()}
+    MemorySource.objects.bulk_create([
+        MemorySource(memory=memory, message_id=s.message_id, quote=s.quote, said_at=s.said_at)
+        for s in plan.sources.all() if (s.message_id, s.quote) not in have
+    ])
+    everything = list(memory.sources.order_by("said_at", "pk"))
+    if len(everything) > Memory.MAX_SOURCES:
+        extra = everything[1 : len(everything) - (Memory.MAX_SOURCES - 1)]
+        MemorySource.objects.filter(pk__in=[s.pk for s in extra]).delete()
