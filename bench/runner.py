@@ -32,6 +32,7 @@ BENCHES = {
     "msc": "bench.quality_msc",
     "wildchat": "bench.quality_wildchat",
     "memorybank": "bench.quality_memorybank",
+    "facts": "bench.workload_facts",
     "engine": "bench.quality_engine",
 }
 

@@ -1,13 +1,17 @@
 """Comparing candidate statements with existing memories, and merging near-duplicates, by rules.
 
 Similarity alone never makes a contradiction: a contradiction needs explicit evidence, either the same
-slot with a different value (lives in X / moved to Y, works at X / Y, favourite X is A / B) or a
-negation of what the memory says ("no longer", "not anymore", 不再, likes X / hates X).
+slot with a different value (lives in X / moved to Y, works at X / Y, favourite X is A / B, a pet
+renamed), or a negation of what the memory says ("no longer", "not anymore", 不再, likes X / hates X).
+Similarity alone never makes a repeat either: two statements told apart by a name, a number or another
+item of the same slot ("a parrot named Kiwi" / "a parrot named Mango") are two facts; the same things
+said in another language are one (dreaming.engine.slots).
 """
 from __future__ import annotations
 
 import re
 
+from dreaming.engine import slots
 from dreaming.engine.language import content_tokens, is_chinese
 from dreaming.protocol import Comparison, MemoryRef
 
@@ -208,8 +212,12 @@ def _topic(text: str) -> set[str]:
 
 
 def _contradiction(statement: str, memory: str) -> str | None:
+    renamed = slots.renames(statement, memory)
+    if renamed:
+        return renamed
     if is_chinese(statement) != is_chinese(memory):
-        return None  # "lives in Berlin" vs "住在北京": values in two languages cannot be compared by rules
+        # "lives in Berlin" vs "住在北京": only values the bilingual lexicon knows can be compared
+        return slots.single_valued_change(statement, memory)
     if not _same_subject(_subject(statement), _subject(memory)):
         return None  # "User moved to Tokyo" says nothing about where the user's sister lives
     new_slots, old_slots = _slots(statement), _slots(memory)
@@ -218,6 +226,9 @@ def _contradiction(statement: str, memory: str) -> str | None:
             continue  # a second pet is not a contradiction of the first
         if slot in old_slots and _values_differ(value, old_slots[slot]):
             return f"same {slot}, different value: '{old_slots[slot]}' → '{value}'"
+    changed = slots.single_valued_change(statement, memory)  # "User is a teacher now" after "User works as a nurse"
+    if changed:
+        return changed
     shared = _topic(statement) & _topic(memory)
     if not shared:
         return None
@@ -239,12 +250,21 @@ def compare_statements(statements: list[str], memories: list[MemoryRef]) -> list
     for index, statement in enumerate(statements):
         best: tuple[float, MemoryRef] | None = None
         contradiction: tuple[MemoryRef, str] | None = None
+        across: tuple[MemoryRef, str] | None = None  # a change read across languages, through the lexicon
+        same_things: set[int] = set()
         for memory in memories:
             # "User lives in Berlin" does not repeat "User's sister lives in Berlin": other subject, other fact.
             score = similarity(statement, memory.statement) if _same_subject(
                 _subject(statement), _subject(memory.statement)) else 0.0
+            if slots.particulars_differ(statement, memory.statement):
+                score = 0.0  # a parrot named Mango is not the parrot named Kiwi said again
+            elif score < REINFORCE_AT and slots.same_thing(statement, memory.statement):
+                score = REINFORCE_AT  # "oat latte every morning" / "每天早上都喝燕麦拿铁": the same things said
+                same_things.add(memory.id)
             reason = _contradiction(statement, memory.statement)
-            if reason and contradiction is None:
+            if reason and is_chinese(statement) != is_chinese(memory.statement):
+                across = across or (memory, reason)
+            elif reason and contradiction is None:
                 contradiction = (memory, reason)
             if best is None or score > best[0]:
                 best = (score, memory)
@@ -252,8 +272,12 @@ def compare_statements(statements: list[str], memories: list[MemoryRef]) -> list
             memory, reason = contradiction
             results.append(Comparison(index=index, relation="contradicts", memory_id=memory.id, reason=reason))
         elif best and best[0] >= REINFORCE_AT:
-            results.append(Comparison(index=index, relation="reinforces", memory_id=best[1].id,
-                                      reason=f"same content (overlap {best[0]:.2f})"))
+            reason = ("the same things said: " + ", ".join(sorted(c.split(":")[1] for c in slots.facts_of(statement).things))
+                      if best[1].id in same_things else f"same content (overlap {best[0]:.2f})")
+            results.append(Comparison(index=index, relation="reinforces", memory_id=best[1].id, reason=reason))
+        elif across:
+            memory, reason = across
+            results.append(Comparison(index=index, relation="contradicts", memory_id=memory.id, reason=reason))
         else:
             results.append(Comparison(index=index, relation="new", reason="no matching memory"))
     return results

@@ -162,3 +162,18 @@ def with_date(statement: str, *, lead: str, said_at: datetime | None) -> str:
     if not phrase:
         return statement
     return f"{statement.rstrip(' .!')} {absolute_dates(phrase.lower(), said_at=said_at)}"
+
+
+# "plans to / will / next week / 打算 / 下周": a statement about the future that goes stale.
+PLAN_WORDS = re.compile(
+    # not "started going to the gym" (a habit) nor "will always remember" (a memory, not a plan)
+    r"\b(plan(s|ning|ned)? to|will(?! (?:always|never) (?:remember|forget|cherish|treasure|love))|"
+    r"(?<!started )(?<!keeps )(?<!kept )(?<!been )(?<!stopped )going to|intends? to|next (week|month|year|weekend|monday|tuesday|"
+    r"wednesday|thursday|friday|saturday|sunday)|tomorrow|soon|this weekend|upcoming)\b"
+    r"|打算|计划|准备|将要|下周|下个月|明天|明年|下星期|周末要|即将",
+    re.IGNORECASE,
+)
+
+
+def is_plan(statement: str) -> bool:
+    return bool(PLAN_WORDS.search(statement))

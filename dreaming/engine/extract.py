@@ -22,6 +22,7 @@ from dreaming.engine import dates
 from dreaming.engine import english as en
 from dreaming.engine import resolve
 from dreaming.engine.quotes import quote_too_short
+from dreaming.engine.categories import category_by_definition
 from dreaming.engine.language import CJK_RE, content_tokens, in_own_words, sentences
 from dreaming.engine.third_person import _KIN_ZH, conjugate, to_third_person_en
 from dreaming.protocol import ExtractedCandidate, Turn
@@ -476,7 +477,7 @@ def extract_candidates(turns: list[Turn], *, limit: int = MAX_CANDIDATES) -> lis
         ExtractedCandidate(
             quote=_long_enough(c.quote, texts.get(c.seq, "")),
             statement=c.statement,
-            category=c.category,
+            category=category_by_definition(statement=c.statement, category=c.category),
             importance=c.importance,
             user_initiated=c.user_initiated,
             seq=c.seq,

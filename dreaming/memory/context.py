@@ -77,6 +77,9 @@ def _scope_memories(*, user: AbstractBaseUser, persona: Persona | None):
         scope |= Q(persona=persona)
     return (
         Memory.objects.filter(scope, user=user, status=Memory.Status.ACTIVE)
+        # A plan whose time has passed and that weekly kept as a dated event (weekly.plans_correct) is
+        # history: recall's long tail serves it, the always-present document no longer says it.
+        .exclude(score_breakdown__has_key="plan_corrected")
         .annotate(verdict=latest_verdict_subquery(applied_only=False))
         .only("id", "statement", "category", "importance", "confidence", "last_seen")
     )

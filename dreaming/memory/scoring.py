@@ -37,7 +37,7 @@ from datetime import datetime
 
 from django.conf import settings
 
-from dreaming.engine.dates import DATE_PHRASE_RE, DAY_PRECISE_RE
+from dreaming.engine.dates import DATE_PHRASE_RE, DAY_PRECISE_RE, PLAN_WORDS, is_plan  # noqa: F401 — re-exported
 from dreaming.engine.language import CJK_RE, in_own_words
 from dreaming.engine.resolve import trailing_address
 
@@ -47,15 +47,6 @@ CONFIDENCE_MAX = 0.98
 _LATIN_WORD = re.compile(r"[A-Za-z0-9']+")
 _FILLER = frozenset("user user's the a an as to in at of on is are was has have".split())
 _CJK_SPECIFIC = re.compile(r"[\d０-９]|[叫名是在于]")
-# "plans to / will / next week / 打算 / 下周": a statement about the future that goes stale.
-PLAN_WORDS = re.compile(
-    # not "started going to the gym" (a habit) nor "will always remember" (a memory, not a plan)
-    r"\b(plan(s|ning|ned)? to|will(?! (?:always|never) (?:remember|forget|cherish|treasure|love))|"
-    r"(?<!started )(?<!keeps )(?<!kept )(?<!been )(?<!stopped )going to|intends? to|next (week|month|year|weekend|monday|tuesday|"
-    r"wednesday|thursday|friday|saturday|sunday)|tomorrow|soon|this weekend|upcoming)\b"
-    r"|打算|计划|准备|将要|下周|下个月|明天|明年|下星期|周末要|即将",
-    re.IGNORECASE,
-)
 FEEDBACK_PART = {None: 0.5, "agree": 1.0, "doubt": 0.25, "reject": 0.0}
 
 # --- stability: how long a statement stays true ----------------------------------------------
@@ -413,8 +404,6 @@ def half_life_days(category: str, *, statement: str = "") -> float:
     return float(settings.DREAM_HALF_LIFE_DAYS.get(category, settings.DREAM_HALF_LIFE_DAYS["fact"]))
 
 
-def is_plan(statement: str) -> bool:
-    return bool(PLAN_WORDS.search(statement))
 
 
 def specificity(statement: str) -> float:

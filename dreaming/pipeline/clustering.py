@@ -15,6 +15,7 @@ from datetime import datetime
 import numpy as np
 from django.conf import settings
 
+from dreaming.engine.slots import particulars_differ, same_thing
 from dreaming.models import Candidate
 
 
@@ -64,6 +65,17 @@ def unit(vector) -> np.ndarray:
     return array / norm if norm > 0 else array
 
 
+def _joins(cluster: Cluster, candidate: Candidate, vector: np.ndarray, threshold: float) -> bool:
+    """Close to every member and telling no member apart by a name, number or item (a parrot named
+    Mango is not the parrot named Kiwi, however alike the sentences); or the same things said in
+    another language ("oat latte every morning" / "每天早上都喝燕麦拿铁"), which no embedding sees."""
+    if any(particulars_differ(candidate.statement, member.statement) for member in cluster.candidates):
+        return False
+    if min(float(np.dot(member, vector)) for member in cluster.vectors) >= threshold:
+        return True
+    return all(same_thing(candidate.statement, member.statement) for member in cluster.candidates)
+
+
 def candidates_cluster(*, candidates: list[Candidate], threshold: float | None = None) -> list[Cluster]:
     """Cluster candidates (each must have .embedding) by scope + category + cosine similarity."""
     threshold = settings.DREAM_CLUSTER_SIMILARITY if threshold is None else threshold
@@ -74,7 +86,7 @@ def candidates_cluster(*, candidates: list[Candidate], threshold: float | None =
         for cluster in clusters:
             if cluster.persona_id != candidate.persona_id or cluster.category != candidate.category:
                 continue
-            if min(float(np.dot(member, vector)) for member in cluster.vectors) >= threshold:
+            if _joins(cluster, candidate, vector, threshold):
                 home = cluster
                 break
         if home is None:

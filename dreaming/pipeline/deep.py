@@ -32,6 +32,8 @@ from dreaming.engine.compare import slot_keys
 from dreaming.memory.context import memory_md_render_all
 from dreaming.memory.feedback import feedback_apply_pending, latest_verdict
 from dreaming.pipeline.locks import user_lock
+from dreaming.engine.slots import thing_keys
+from dreaming.pipeline.plans import plan_sources_carry, plans_settled_by
 from dreaming.models import Candidate, DreamRun, Feedback, Memory, MemorySettings, MemorySource, Phase
 from dreaming.providers import get_dreamer, get_embedder
 from dreaming.providers.accounting import llm_calls_survive_rollback
@@ -339,19 +341,25 @@ def _memory_slot_mates(*, user, persona_id: int | None, clusters: list[Cluster],
     """Active memories of the scope that fill the same slot of the same subject as a cluster ("User
     lives in Shanghai" for "User moved to Tokyo"). A contradiction is rarely similar in wording, and
     a weak embedder puts it far from the top neighbours; the slot key finds it whatever the embedder."""
-    wanted = set()
+    wanted, things = set(), set()
     for cluster in clusters:
         for candidate in cluster.candidates:
             wanted |= slot_keys(candidate.statement)
-    if not wanted:
+            things |= thing_keys(candidate.statement)  # the same things in any language (engine.slots)
+    if not wanted and not things:
         return []
-    scope = (
+    scope = list(
         (Memory.objects.select_for_update() if lock else Memory.objects.all())
         .filter(user=user, persona_id=persona_id, status=Memory.Status.ACTIVE)
         .defer("embedding")
         .order_by("-last_seen", "pk")
     )
-    return [memory for memory in scope if slot_keys(memory.statement) & wanted]
+    mates = [memory for memory in scope if slot_keys(memory.statement) & wanted]
+    # The same things in another language ("燕麦拿铁" for "oat latte"), the most recent few: a common
+    # thing ("friends") would otherwise bring half the memories into one compare prompt.
+    taken = {memory.pk for memory in mates}
+    same_things = [memory for memory in scope if memory.pk not in taken and thing_keys(memory.statement) & things]
+    return mates + same_things[: settings.DREAM_COMPARE_NEIGHBOURS]
 
 
 def _cluster_score(night: _Night, cluster: Cluster, *, sessions: int, feedback: str | None = None) -> tuple[float, dict]:
@@ -390,6 +398,13 @@ def _cluster_new(night: _Night, cluster: Cluster, *, contradicts: Memory | None 
         else:
             night.changes.learned.append(memory.statement)
             night.diary.add("learned", [memory.statement], memory_ids=[memory.pk])
+        for plan, why in plans_settled_by(memory=memory, replaced=contradicts):
+            _memory_supersede(old=plan, new=memory, at=cluster.first_said_at, reason=why)
+            if why.startswith("fulfilled"):
+                plan_sources_carry(plan=plan, memory=memory)
+            night.counters["superseded"] += 1
+            night.changes.changed.append((plan.statement, memory.statement))
+            night.diary.add("changed", [plan.statement, memory.statement], memory_ids=[plan.pk, memory.pk])
         return
     if decision == "pending":
         why = f"Pending: score {score:.2f} is below the promotion threshold; waiting for it to come up again."

@@ -1,7 +1,7 @@
 """Weekly consolidation: let memories fade, forget the faded, merge duplicates, correct the outdated.
 
 weekly_consolidate_user, inside one transaction holding the user's lock:
-1. a superseded chain keeps only its head active;
+1. a superseded chain keeps only its head active; a plan a later memory fulfils is superseded by it;
 2. plans whose time has passed ("plans to / will / next week / 打算 / 下周" said more than
    DREAM_PLAN_WINDOW_DAYS ago) become dated events when they mattered (importance >= 0.6 or said in
    several sessions), otherwise they expire (archived, valid_to set);
@@ -13,7 +13,8 @@ weekly_consolidate_user, inside one transaction holding the user's lock:
    except events: what happened stays true, so an event only fades (out of MEMORY.md, whose
    order is importance and confidence) and stays in recall's long tail; plans are not history
    and are handled by step 2;
-5. merge near-duplicates in one scope (cosine >= DREAM_MERGE_SIMILARITY): the best-supported memory
+5. merge duplicates in one scope (cosine >= DREAM_MERGE_SIMILARITY, or the same things said in any
+   language, never two items told apart by a name or number: dreaming.engine.slots): the best-supported memory
    survives with the union of sources (up to 5), the larger recurrence, the earliest first_seen and
    the dreamer's merged statement; the others are archived with superseded_by pointing at it and
    their candidates and feedback re-pointed;
@@ -39,6 +40,8 @@ from dreaming.pipeline.locks import user_lock
 from dreaming.engine.compare import same_subject
 from dreaming.models import Candidate, Category, DreamRun, Feedback, Memory, MemorySettings, MemorySource, Phase
 from dreaming.providers.embedding_space import embedding_space_problem
+from dreaming.engine.slots import particulars_differ, same_thing
+from dreaming.pipeline.plans import plan_sources_carry, plans_settle
 from dreaming.providers import get_dreamer, get_embedder
 from dreaming.protocol import CallContext, Dreamer, Embedder, UnusableAnswer
 from dreaming.pipeline.runs import run_users
@@ -89,6 +92,7 @@ def _weekly_one(*, user, run, now, dry_run, dreamer, embedder) -> dict[str, int]
     with transaction.atomic():
         user_lock(user_id=user.pk)
         counters["superseded"] = superseded_chains_fix(user=user)
+        counters["superseded"] += plans_fulfilled(user=user)
         counters["expired"] += plans_correct(user=user, now=now)
         counters["decayed"] = memories_decay(user=user, now=now)
         counters["evicted"] = memories_evict(user=user, now=now)
@@ -117,6 +121,20 @@ def superseded_chains_fix(*, user) -> int:
         memory.save(update_fields=["status", "valid_to", "updated_at"])
         fixed += 1
     return fixed
+
+
+def plans_fulfilled(*, user) -> int:
+    """A plan a later memory made come true ("moving to Tokyo next month" → "User lives in Tokyo now")
+    is superseded by it, so MEMORY.md says what happened, not what was planned."""
+    settled = plans_settle(user=user)
+    for plan, memory, reason in settled:
+        plan.status = Memory.Status.SUPERSEDED
+        plan.valid_to = memory.valid_from
+        plan.superseded_by = memory
+        plan.score_breakdown = {**plan.score_breakdown, "superseded_reason": reason}
+        plan.save(update_fields=["status", "valid_to", "superseded_by", "score_breakdown", "updated_at"])
+        plan_sources_carry(plan=plan, memory=memory)
+    return len(settled)
 
 
 def plans_correct(*, user, now: datetime) -> int:
@@ -205,8 +223,7 @@ def duplicates_merge(*, user, dreamer: Dreamer | None, embedder: Embedder | None
                 continue
             # Close wording about two different people ("User lives in Berlin" / "User's sister lives in
             # Berlin") is not a duplicate.
-            group = [j for j in range(i + 1, len(scope)) if j not in taken and similarity[i, j] >= settings.DREAM_MERGE_SIMILARITY
-                     and same_subject(winner.statement, scope[j].statement)]
+            group = [j for j in range(i + 1, len(scope)) if j not in taken and _duplicates(winner, scope[j], similarity[i, j])]
             if not group:
                 continue
             taken.update(group)
@@ -214,6 +231,14 @@ def duplicates_merge(*, user, dreamer: Dreamer | None, embedder: Embedder | None
             _group_merge(winner=winner, losers=[scope[j] for j in group], dreamer=dreamer, embedder=embedder, ctx=ctx)
             merged += len(group)
     return merged
+
+
+def _duplicates(a: Memory, b: Memory, cosine: float) -> bool:
+    """Close wording about one subject, or the same things said (in any language: engine.slots); never
+    two items told apart by a name, number or thing ("a parrot named Kiwi" / "… named Mango")."""
+    if not same_subject(a.statement, b.statement) or particulars_differ(a.statement, b.statement):
+        return False
+    return cosine >= settings.DREAM_MERGE_SIMILARITY or same_thing(a.statement, b.statement)
 
 
 def _group_merge(*, winner: Memory, losers: list[Memory], dreamer: Dreamer, embedder: Embedder | None, ctx) -> None:

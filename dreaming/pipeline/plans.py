@@ -1,0 +1,82 @@
+"""Plans that a later statement settles: fulfilled ("moving to Tokyo next month" → "User lives in
+Tokyo now") or stranded by a move ("User's sister is visiting them in Shanghai next weekend" once the
+user lives in Tokyo). Deep sleep supersedes them by the statement that settled them as it promotes it;
+weekly consolidation catches the ones said after (a plan told again once it had come true is still
+history, not a plan)."""
+from __future__ import annotations
+
+from django.db.models import Q
+
+from dreaming.engine import slots
+from dreaming.models import Memory, MemorySource
+from dreaming.memory.scoring import is_plan
+
+
+# A superset of scoring.PLAN_WORDS Postgres can test, so a night does not read every memory per promotion.
+_PLAN_HINT = Q(statement__iregex=r"plan|will|going to|intend|next|tomorrow|soon|weekend|upcoming") | Q(
+    statement__regex=r"打算|计划|准备|将要|下周|下个月|明天|明年|下星期|周末要|即将"
+)
+
+
+def _active_plans(*, user, persona_id, exclude: int | None = None) -> list[Memory]:
+    scope = (
+        Memory.objects.select_for_update()
+        .filter(_PLAN_HINT, user=user, persona_id=persona_id, status=Memory.Status.ACTIVE)
+        .defer("embedding")
+        .order_by("first_seen", "pk")
+    )
+    return [m for m in scope if m.pk != exclude and is_plan(m.statement)]
+
+
+def plans_settled_by(*, memory: Memory, replaced: Memory | None = None) -> list[tuple[Memory, str]]:
+    """The active plans of the memory's scope that it settles, each with the reason: the plans it
+    fulfils, and, when it replaced where the user lives, the plans that were to happen there."""
+    facts = slots.facts_of(memory.statement)
+    if facts.plan or (replaced is None and not (facts.things or facts.names)):
+        return []  # nothing a plan could be waiting for
+    settled = []
+    for plan in _active_plans(user=memory.user, persona_id=memory.persona_id, exclude=memory.pk):
+        if plan.first_seen > memory.last_seen:
+            continue  # a plan made after the fact is a new plan
+        if slots.fulfils(memory.statement, plan.statement):
+            settled.append((plan, f"fulfilled: '{memory.statement}'"))
+        elif replaced is not None and slots.stranded_by_move(plan.statement, old_place=replaced.statement):
+            settled.append((plan, f"the user no longer lives where it was to happen: '{memory.statement}'"))
+    return settled
+
+
+def plans_settle(*, user) -> list[tuple[Memory, Memory, str]]:
+    """(plan, settling memory, reason) for every active plan an active later memory fulfils."""
+    actives = list(
+        Memory.objects.select_for_update()
+        .filter(user=user, status=Memory.Status.ACTIVE)
+        .defer("embedding")
+        .order_by("first_seen", "pk")
+    )
+    plans = [m for m in actives if is_plan(m.statement)]
+    if not plans:
+        return []
+    facts = [m for m in actives if not is_plan(m.statement)]
+    found = []
+    for plan in plans:
+        for memory in facts:
+            if memory.persona_id == plan.persona_id and memory.last_seen >= plan.first_seen and slots.fulfils(
+                memory.statement, plan.statement
+            ):
+                found.append((plan, memory, f"fulfilled: '{memory.statement}'"))
+                break
+    return found
+
+
+def plan_sources_carry(*, plan: Memory, memory: Memory) -> None:
+    """The fulfilled plan becomes the event: the memory that fulfilled it keeps the plan's evidence
+    too ("when did they plan the move?" is answered from it), the first and the newest, MAX_SOURCES in all."""
+    have = {(s.message_id, s.quote) for s in memory.sources.all()}
+    MemorySource.objects.bulk_create([
+        MemorySource(memory=memory, message_id=s.message_id, quote=s.quote, said_at=s.said_at)
+        for s in plan.sources.all() if (s.message_id, s.quote) not in have
+    ])
+    everything = list(memory.sources.order_by("said_at", "pk"))
+    if len(everything) > Memory.MAX_SOURCES:
+        extra = everything[1 : len(everything) - (Memory.MAX_SOURCES - 1)]
+        MemorySource.objects.filter(pk__in=[s.pk for s in extra]).delete()
