@@ -1,4 +1,6 @@
 """API for chat products: read MEMORY.md (every turn, cached) and recall the long tail (on demand)."""
+from typing import Literal
+
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.http import HttpRequest, HttpResponse
@@ -37,20 +39,14 @@ class RecallSource(Schema):
     said_at: str
 
 
-class RecallParts(Schema):
-    similarity: float
-    text_match: float
-    recency: float
-    importance: float
-    confidence: float
-
-
 class RecallItem(Schema):
-    id: int
-    statement: str
+    kind: Literal["memory", "excerpt"] = Field(description="A memory, or an excerpt of the user's own past message.")
+    id: int = Field(description="The memory's id; for an excerpt, the message's.")
+    statement: str = Field(description="Exactly what the chat model is shown for this result.")
     category: str
     score: float
-    parts: RecallParts
+    parts: dict[str, float] = Field(description="The ranking's inputs (memories: similarity, text_match, recency, "
+                                                "importance, confidence; excerpts: text_rank and list positions).")
     sources: list[RecallSource]
 
 
@@ -83,7 +79,7 @@ def memory_md(request: HttpRequest, username: str, persona: str | None = None):
     return response
 
 
-@router.get("/users/{username}/recall", response=RecallOut, summary="Recall memories beyond MEMORY.md")
+@router.get("/users/{username}/recall", response=RecallOut, summary="Recall memories beyond MEMORY.md and excerpts of the user's own past messages")
 def recall_endpoint(request: HttpRequest, username: str, params: Query[RecallIn]):
     user = _user_or_404(username)
     scope = _persona_or_404(params.persona)

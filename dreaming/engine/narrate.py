@@ -102,7 +102,8 @@ def reply_offline(*, turns: list[Turn], recall: Callable[[str], list[dict]], lim
         statement = mask_secrets(str(result.get("statement", ""))).strip()
         if not statement:
             continue
-        said = _said_on(result)
+        # An excerpt's statement already says when ("On 12 May 2023 you said: …").
+        said = None if result.get("kind") == "excerpt" else _said_on(result)
         if chinese:
             lines.append(f"- {statement}" + (f"（{said} 说过）" if said else ""))
         else:

@@ -32,6 +32,7 @@ from dreaming.models import (
     Tombstone,
 )
 from dreaming.providers import ProviderUnavailable, get_embedder
+from dreaming.memory.excerpts import forgotten_turn_digests, source_turns_of_candidates, source_turns_of_memories
 from dreaming.memory.tombstones import tombstone_add, tombstone_digest
 from dreaming.engine.language import CJK_RE
 from dreaming.engine.quotes import normalize_for_match
@@ -55,6 +56,8 @@ class ForgetReceipt:
     diary_deleted: int = 0
     documents_rerendered: int = 0
     tombstones: int = 0
+    # The user's turns those memories came from, now kept out of recall's excerpts (by keyed hash).
+    turns_excluded: int = 0
     memory_ids: list[int] = field(default_factory=list)
 
 
@@ -175,9 +178,9 @@ def _diary_scrub(*, user, texts: list[str]) -> tuple[int, int]:
 
 # --- Forgetting -----------------------------------------------------------------------------
 
-def _tombstone_many(*, user, statements: set[str]) -> int:
-    """tombstone_add for many statements in one INSERT (forgetting everything may mean thousands)."""
-    digests = {tombstone_digest(s) for s in statements if s.strip()}
+def _tombstone_many(*, user, statements: set[str] = frozenset(), digests: set[str] = frozenset()) -> int:
+    """tombstone_add for many statements (or ready digests) in one INSERT (forgetting everything may mean thousands)."""
+    digests = {tombstone_digest(s) for s in statements if s.strip()} | set(digests)
     Tombstone.objects.bulk_create(
         [Tombstone(user=user, digest=digest) for digest in digests], ignore_conflicts=True
     )
@@ -193,6 +196,9 @@ def _forget_memories(*, user, memories: list[Memory], receipt: ForgetReceipt) ->
     statements |= set(linked.values_list("statement", flat=True))
     quotes = set(MemorySource.objects.filter(memory_id__in=ids).values_list("quote", flat=True))
     quotes |= set(linked.values_list("quote", flat=True))
+    # The turns they were learned from leave recall's excerpts too (read before the sources go).
+    turns = source_turns_of_memories(memory_ids=ids)
+    turns += source_turns_of_candidates(candidates=linked.select_related("message"))
 
     digests = {tombstone_digest(s) for s in statements}
     same_statement = [
@@ -211,6 +217,8 @@ def _forget_memories(*, user, memories: list[Memory], receipt: ForgetReceipt) ->
     receipt.memories += Memory.objects.filter(user=user, pk__in=ids).delete()[1].get("dreaming.Memory", 0)
     receipt.memory_ids.extend(ids)
     receipt.tombstones += _tombstone_many(user=user, statements=statements)
+    _tombstone_many(user=user, digests=forgotten_turn_digests(turns=turns))
+    receipt.turns_excluded += len(turns)
     return statements
 
 
@@ -247,6 +255,8 @@ def memory_forget_all(*, user, by) -> ForgetReceipt:
         statements = set(Memory.objects.filter(user=user).values_list("statement", flat=True))
         statements |= set(Candidate.objects.filter(user=user).values_list("statement", flat=True))
         receipt.memory_ids = list(Memory.objects.filter(user=user).values_list("id", flat=True))
+        turns = source_turns_of_memories(memory_ids=receipt.memory_ids)
+        turns += source_turns_of_candidates(candidates=Candidate.objects.filter(user=user).select_related("message"))
         receipt.sources = MemorySource.objects.filter(memory__user=user).delete()[0]
         receipt.feedback = Feedback.objects.filter(user=user).delete()[0]
         receipt.candidates = Candidate.objects.filter(user=user).delete()[0]
@@ -254,6 +264,8 @@ def memory_forget_all(*, user, by) -> ForgetReceipt:
         receipt.diary_deleted = DiaryEntry.objects.filter(user=user).delete()[1].get("dreaming.DiaryEntry", 0)
         MemoryDocument.objects.filter(user=user).delete()
         receipt.tombstones = _tombstone_many(user=user, statements=statements)
+        _tombstone_many(user=user, digests=forgotten_turn_digests(turns=turns))
+        receipt.turns_excluded = len(turns)
         # Fresh, empty documents: the chat path keeps reading a document, now one that says nothing.
         receipt.documents_rerendered = _rerender_memory_md(user=user)
     logger.info("all memory forgotten user=%s memories=%s", user.pk, receipt.memories)
@@ -391,6 +403,8 @@ def candidate_dismiss(*, candidate: Candidate, by) -> Candidate:
         candidate.reason = "dismissed by the user"
         candidate.save(update_fields=["status", "decided_at", "reason"])
         tombstone_add(user=candidate.user, statement=candidate.statement)
+        # "Don't remember that" covers the words too: the turn leaves recall's excerpts.
+        _tombstone_many(user=candidate.user, digests=forgotten_turn_digests(turns=source_turns_of_candidates(candidates=[candidate])))
     return candidate
 
 

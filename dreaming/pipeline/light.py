@@ -45,6 +45,7 @@ from dreaming.protocol import (
 from dreaming.pipeline.runs import run_add, run_finish, run_start, runs_fail_abandoned
 from dreaming.memory.scoring import specificity
 from dreaming.engine.sensitive import mask_secrets, sensitive_category
+from dreaming.memory.excerpts import excerpts_index
 from dreaming.memory.tombstones import is_tombstoned, tombstoned_digests
 from dreaming.pipeline.triage_rules import triage_precheck
 from dreaming.engine.quotes import normalize_for_match, quote_in_text
@@ -79,6 +80,8 @@ class SessionOutcome:
     bad_candidates: int = 0
     note: str = ""
     keep_triage: bool = False
+    # The new user turns recall may show as excerpts once the session is stored as kept.
+    searchable: list[Message] = field(default_factory=list)
 
     @property
     def candidates_created(self) -> int:
@@ -312,6 +315,11 @@ def _session_dream(
     if triage.kind in SKIPPED_KINDS:
         _outcome_skip(outcome, triage.kind, triage.reason)
         return
+    held = set(held_back)
+    outcome.searchable = [
+        m for m in messages
+        if m.role == Message.Role.USER and m.seq > session.processed_seq and m.seq not in held and m.content.strip()
+    ]
     try:
         extracted = dreamer.extract(turns=extract_turns, ctx=ctx)
     except UnusableAnswer as exc:
@@ -525,3 +533,5 @@ def _outcome_save(
         if not stamped:
             raise ClaimLost(f"session {session.pk}")
         Candidate.objects.bulk_create(outcome.candidates)
+        if not outcome.skipped:
+            excerpts_index(user_id=session.user_id, messages=outcome.searchable)
