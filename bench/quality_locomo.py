@@ -5,7 +5,11 @@ Each of the 4 dev conversations is imported twice, once per speaker taken as "th
 at its date), with `import_chats`; then `dream --now --backfill --user U` replays the history.
 For every question of category 1–4 whose evidence includes a turn of that speaker, the context is
 what the chat model would get: MEMORY.md + `recall --k 10 --json` for the question. It is a hit when
-one of those memories has a source message (from `export_user`) that is an evidence turn.
+one of those memories has a source message (from `export_user`) that is an evidence turn, or one of
+the recalled excerpts is an evidence turn; the note splits hits by kind (MEMORY.md, memory, excerpt).
+The conversations are split in two halves by a fixed hash of their id (`conversation_half`: sha1,
+last hex digit even = tuning); recall's fusion weights are tuned on the tuning half only
+(bench/tune_recall_fusion.py), and both halves are reported.
 
 Baseline: BM25 (Okapi, k1 1.2, b 0.75, lower-case words without stop words) over that speaker's raw
 turns, given the same number of words as our context for that question: top-ranked turns are taken

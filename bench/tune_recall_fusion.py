@@ -81,21 +81,33 @@ def main(argv=None) -> int:
                 excerpts = excerpt_candidates(user_id=user.pk, persona_id=None, query=question, limit=2 * args.k + 10)
                 md_hit = any(sources.get(i, set()) & evidence for i in document.memory_ids)
                 questions.append((half, qa["category"], evidence, sources, len(words(document.content)), md_hit,
-                                  memories, excerpts, bm25.ranking(question), turn_ids, turn_words, set(document.memory_ids)))
+                                  memories, excerpts, bm25.ranking(question), turn_ids, turn_words, set(document.memory_ids),
+                                  question))
         print(f"conversation {ci} ({half}) loaded: {len(questions)} questions so far", file=sys.stderr)
 
-    grid = {
-        "RRF_K": [2.0, 5.0, 10.0, 30.0, 60.0],
-        "EXCERPT_WEIGHT": [0.0, 0.5, 0.75, 1.0, 1.5, 2.0, 3.0],
-        "EXCERPT_VECTOR_WEIGHT": [0.0, 0.5, 1.0],
+    grid = {  # the wording first: it changes slowest (the statements are rebuilt when it does)
+        # dreaming/memory/excerpts.py: fewer words per excerpt leave BM25 fewer words too
+        "EXCERPT_MAX_WORDS": [40, 60],
+        "CONTEXT_BELOW_WORDS": [0, 8],
+        "RRF_K": [2.0, 5.0, 10.0, 30.0],
+        "EXCERPT_WEIGHT": [0.5, 1.0, 1.5, 2.0, 3.0],
+        "EXCERPT_VECTOR_WEIGHT": [0.0, 0.5],
         "SKIP_EXCERPTS_OF_MEMORY_MD": [True, False],
     }
+    from dreaming.memory import excerpts as E
+
     rows = []
+    worded = None
     for values in itertools.product(*grid.values()):
         for name, value in zip(grid, values):
-            setattr(R, name, value)
+            setattr(E if name in ("EXCERPT_MAX_WORDS", "CONTEXT_BELOW_WORDS") else R, name, value)
+        if worded != (E.EXCERPT_MAX_WORDS, E.CONTEXT_BELOW_WORDS):
+            worded = (E.EXCERPT_MAX_WORDS, E.CONTEXT_BELOW_WORDS)
+            for question in questions:
+                for excerpt in question[7]:
+                    excerpt.statement, excerpt.quote = E.excerpt_statement(excerpt, query=question[12])
         tally = defaultdict(lambda: [0, 0, 0, 0, 0, 0])  # half → n, ours, bm25, n1hop, ours1hop, bm25 1hop
-        for half, category, evidence, sources, md_words, md_hit, memories, excerpts, ranking, turn_ids, turn_words, md_ids in questions:
+        for half, category, evidence, sources, md_words, md_hit, memories, excerpts, ranking, turn_ids, turn_words, md_ids, _ in questions:
             memories = [R.RecallResult(id=m.id, statement=m.statement, category=m.category, score=m.score, parts=dict(m.parts))
                         for m in memories]
             top = R.recall_fuse(memories=memories, excerpts=excerpts, k=args.k, memory_md_ids=md_ids)
@@ -115,8 +127,17 @@ def main(argv=None) -> int:
     def margin(t):  # the worse of overall and single-hop margins over BM25
         return min((t[1] - t[2]) / t[0], (t[4] - t[5]) / max(1, t[3]))
 
+    # How good is each ranking alone? Evidence among the first 10 excerpts vs BM25's first 10 turns.
+    for depth in (5, 10, 20):
+        fts = sum(any(source_message_ids({"sources": [e.source("")]}) & q[2] for e in q[7][:depth]) for q in questions)
+        base = sum(any(q[9][i] in q[2] for i in q[8][:depth]) for q in questions)
+        single = [q for q in questions if q[1] == 4]
+        fts1 = sum(any(source_message_ids({"sources": [e.source("")]}) & q[2] for e in q[7][:depth]) for q in single)
+        base1 = sum(any(q[9][i] in q[2] for i in q[8][:depth]) for q in single)
+        print(f"top {depth}: excerpts {fts / len(questions):.3f} (1hop {fts1 / len(single):.3f}) vs BM25 turns "
+              f"{base / len(questions):.3f} (1hop {base1 / len(single):.3f})")
     rows.sort(key=lambda row: -margin(row[1]["tuning"]))
-    for params, tally in rows[:15]:
+    for params, tally in rows[:25]:
         line = " ".join(f"{k}={v}" for k, v in params.items())
         for key in ("tuning", "checking", "all"):
             t = tally[key]

@@ -244,9 +244,10 @@ def test_k_counts_both_kinds(user):
         kept_session(user, ("user", f"Tennis match number {i} against Oskar went well."), at=MAY_12 + timedelta(days=i))
         MemoryFactory(user=user, statement=f"User won tennis match {i}", embedding=EMBEDDER.embed([f"User won tennis match {i}"])[0])
 
-    results = ask(user, "tennis", k=5)
+    results = ask(user, "tennis", k=10)
 
-    assert len(results) == 5 and {r.kind for r in results} == {"memory", "excerpt"}
+    assert len(results) == 10 and {r.kind for r in results} == {"memory", "excerpt"}
+    assert len(ask(user, "tennis", k=3)) == 3
 
 
 def test_the_command_and_the_api_say_the_kind(user, client):

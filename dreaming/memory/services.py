@@ -4,7 +4,9 @@ Forgetting is a hard delete, at once, everywhere the words live inside memcenter
 and its embedding, its sources (quotes), its feedback, the candidates that became it or say the
 same thing, its lines in MEMORY.md (re-rendered) and the DREAMS.md sentences that name it. A keyed
 hash (tombstone) of every forgotten statement stops light and deep sleep from learning it again.
-Messages stay: they are the user's conversation, removed only by `conversation_delete`.
+Messages stay: they are the user's conversation, removed only by `conversation_delete`. But the
+turns a forgotten memory (or a dismissed candidate) came from are tombstoned too, whole and by
+sentence, so recall never shows those words as an excerpt (dreaming/memory/excerpts.py).
 """
 from __future__ import annotations
 
