@@ -267,3 +267,28 @@ def test_recall_with_excerpts_is_still_a_few_queries(user, django_assert_max_num
     with django_assert_max_num_queries(4):
         results = ask(user, "Ghent", k=10)
     assert len(results) == 10 and all(r.kind == "excerpt" for r in results)
+
+
+def test_the_api_returns_excerpts_beside_memories(client, user, settings):
+    from chat.services import api_key_create
+
+    settings.EMBEDDING_BACKEND = "local"
+    _, secret = api_key_create(name="recall-test")
+    session, (turn,) = kept_session(user, ("user", "I restore vintage Vespas in my garage."))
+    MemoryFactory(user=user, statement="User owns a Vespa", embedding=EMBEDDER.embed(["User owns a Vespa"])[0])
+
+    response = client.get(f"/api/v1/users/{user.username}/recall", {"q": "Vespa", "k": 5},
+                          HTTP_AUTHORIZATION=f"Bearer {secret}")
+
+    assert response.status_code == 200
+    results = response.json()["results"]
+    assert [r["kind"] for r in results] == ["excerpt", "memory"]
+    assert results[0]["statement"] == 'On 12 May 2023 you said: "I restore vintage Vespas in my garage."'
+    assert results[0]["sources"][0]["message_external_id"] == turn.external_id
+    assert results[0]["sources"][0]["session_external_id"] == session.external_id
+
+
+def test_a_query_of_stop_words_finds_no_excerpt(user):
+    kept_session(user, ("user", "I restore vintage Vespas in my garage."))
+
+    assert excerpts(ask(user, "will now")) == []  # Postgres stop words that are not ours

@@ -193,7 +193,8 @@ WITH matched AS (
     FROM websearch_to_tsquery('{SEARCH_CONFIG}', %(query)s) AS q(query),
          {Message._meta.db_table} m
     JOIN {ChatSession._meta.db_table} ses ON ses.id = m.session_id
-    WHERE m.search @@ (to_tsquery('{SEARCH_CONFIG}', %(owner)s) && q.query)
+    -- numnode: a query of Postgres stop words alone is empty, and owner && empty would match every turn
+    WHERE numnode(q.query) > 0 AND m.search @@ (to_tsquery('{SEARCH_CONFIG}', %(owner)s) && q.query)
       AND ses.user_id = %(user_id)s AND m.role = 'user'
       AND ses.dreamed_at IS NOT NULL AND NOT ses.skipped AND m.seq <= ses.processed_seq
       AND COALESCE(ses.persona_id, 0) IN (0, COALESCE(%(persona_id)s, 0))
