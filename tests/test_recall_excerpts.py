@@ -292,3 +292,12 @@ def test_a_query_of_stop_words_finds_no_excerpt(user):
     kept_session(user, ("user", "I restore vintage Vespas in my garage."))
 
     assert excerpts(ask(user, "will now")) == []  # Postgres stop words that are not ours
+
+
+def test_a_candidate_deep_sleep_dismissed_leaves_its_turn_an_excerpt(user):
+    session, (turn,) = kept_session(user, ("user", "I ran the Porto half marathon in 1:52."))
+    Candidate.objects.create(user=user, session=session, message=turn, quote="I ran the Porto half marathon in 1:52",
+                             statement="User ran the Porto half marathon", said_at=turn.created_at, verified=True,
+                             status=Candidate.Status.DISMISSED, reason="Dismissed: score 0.31 is below the pending threshold.")
+
+    assert [r.id for r in excerpts(ask(user, "Porto half marathon time"))] == [turn.pk]

@@ -184,8 +184,10 @@ class Excerpt:
 # frequencies are counted among the MATCHED turns, not all of the user's: counting all of them was a
 # second scan of the user's postings for no measured gain. Each term counts once per turn (tf
 # saturates fast in short turns), divided by BM25's length factor (k1 1.2, b 0.75) over the
-# tsvector's length; ts_rank_cd breaks ties. Dismissed candidates' turns are left out here (the
-# candidate row still points at them).
+# tsvector's length; ts_rank_cd breaks ties. The turns of candidates the USER dismissed are left out
+# here (the row still points at them); deep sleep's own dismissals (a low score, expiry) are not a
+# wish to forget: those turns, with facts light sleep heard but deep sleep did not keep, are exactly
+# what excerpts are for.
 _CANDIDATES_SQL = f"""
 WITH matched AS (
     SELECT m.id, m.session_id, m.seq, m.content, m.created_at, m.external_id, ses.external_id AS session_external_id,
@@ -199,7 +201,8 @@ WITH matched AS (
       AND ses.dreamed_at IS NOT NULL AND NOT ses.skipped AND m.seq <= ses.processed_seq
       AND COALESCE(ses.persona_id, 0) IN (0, COALESCE(%(persona_id)s, 0))
       AND NOT EXISTS (SELECT 1 FROM {Candidate._meta.db_table} c
-                      WHERE c.message_id = m.id AND c.status = '{Candidate.Status.DISMISSED}')
+                      WHERE c.message_id = m.id AND c.status = '{Candidate.Status.DISMISSED}'
+                        AND c.reason = %(user_dismissed)s)
 ),
 stats AS (SELECT count(*)::float8 AS n, greatest(avg(size), 1)::float8 AS mean_size FROM matched),
 terms AS (
@@ -236,7 +239,7 @@ def excerpt_candidates(*, user_id: int, persona_id: int | None, query: str, limi
     with connection.cursor() as cursor:
         cursor.execute(_CANDIDATES_SQL, {
             "query": terms, "terms": terms.split(" or "), "owner": _owner_token(user_id), "user_id": user_id,
-            "persona_id": persona_id, "limit": limit,
+            "persona_id": persona_id, "limit": limit, "user_dismissed": Candidate.USER_DISMISSED_REASON,
         })
         rows = cursor.fetchall()
     found = [Excerpt(i, float(rank), content, at, mid, sid, list(mids or []), prev)

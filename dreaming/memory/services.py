@@ -402,7 +402,7 @@ def candidate_dismiss(*, candidate: Candidate, by) -> Candidate:
     with transaction.atomic():
         candidate.status = Candidate.Status.DISMISSED
         candidate.decided_at = timezone.now()
-        candidate.reason = "dismissed by the user"
+        candidate.reason = Candidate.USER_DISMISSED_REASON
         candidate.save(update_fields=["status", "decided_at", "reason"])
         tombstone_add(user=candidate.user, statement=candidate.statement)
         # "Don't remember that" covers the words too: the turn leaves recall's excerpts.
