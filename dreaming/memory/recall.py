@@ -370,7 +370,8 @@ def recall(
     memories = _memories_ranked(user_id=user.pk, persona_id=persona_id, query=query, vector=vector,
                                 exclude_ids=list(exclude_ids), now=now)
     excerpts = excerpt_candidates(user_id=user.pk, persona_id=persona_id, query=query, limit=2 * k + 10)
-    top = recall_fuse(memories=memories, excerpts=excerpts, k=k, memory_md_ids=set(memory_md_ids))
+    # What the model already has (MEMORY.md, unless the caller says otherwise) is not shown again as an excerpt either.
+    top = recall_fuse(memories=memories, excerpts=excerpts, k=k, memory_md_ids=set(exclude_ids))
     if not top:
         return []
     memory_ids = [result.id for result in top if result.kind == "memory"]
