@@ -158,6 +158,7 @@ def _turns_create(*, user, count: int) -> None:
         excerpts_index(user_id=user.pk, messages=messages)
     with connection.cursor() as cursor:
         cursor.execute("VACUUM ANALYZE chat_message")
+        cursor.execute("VACUUM ANALYZE chat_chatsession")
 
 
 class _key_cache_off:

@@ -205,7 +205,7 @@ WITH matched AS (
                         AND c.reason = %(user_dismissed)s)
 ),
 stats AS (SELECT count(*)::float8 AS n, greatest(avg(size), 1)::float8 AS mean_size FROM matched),
-terms AS (
+terms AS MATERIALIZED (  -- once, not once per matched turn (inlined, it made the ranking quadratic)
     SELECT t.query, count(matched.id)::float8 AS df
     FROM (SELECT DISTINCT plainto_tsquery('{SEARCH_CONFIG}', term) AS query FROM unnest(%(terms)s::text[]) AS term) t
     JOIN matched ON matched.search @@ t.query
