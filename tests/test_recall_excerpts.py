@@ -301,3 +301,10 @@ def test_a_candidate_deep_sleep_dismissed_leaves_its_turn_an_excerpt(user):
                              status=Candidate.Status.DISMISSED, reason="Dismissed: score 0.31 is below the pending threshold.")
 
     assert [r.id for r in excerpts(ask(user, "Porto half marathon time"))] == [turn.pk]
+
+
+def test_the_same_words_said_in_several_sessions_are_one_excerpt(user):
+    for day in range(3):
+        kept_session(user, ("user", "I love chess on weekends."), at=MAY_12 + timedelta(days=day))
+
+    assert len(excerpts(ask(user, "chess on weekends"))) == 1

@@ -247,6 +247,9 @@ def excerpt_candidates(*, user_id: int, persona_id: int | None, query: str, limi
     # Sensitive turns are never indexed by light sleep; this catches rows indexed before a rule existed.
     found = [e for e in found if not sensitive_category(e.content)]
     found = _without_forgotten(user_id=user_id, excerpts=found)
+    # The same words said again in another session are one excerpt (the better ranked), not k of them.
+    seen: set[str] = set()
+    found = [e for e in found if not (normalize_for_match(e.content) in seen or seen.add(normalize_for_match(e.content)))]
     for excerpt in found:
         excerpt.statement, excerpt.quote = excerpt_statement(excerpt, query=query)
     return [e for e in found if e.quote.strip()]
