@@ -4,8 +4,9 @@ Two kinds of results, ranked together (see docs/context.md):
 - memories (what dreaming learned), ranked by the score below;
 - excerpts of the user's own past turns (dreaming/memory/excerpts.py), ranked by full-text search.
 The two rankings are fused by weighted reciprocal rank (RRF): an item at rank r (from 1) of its
-list scores weight / (RRF_K + r), and an excerpt a memory was learned from also gets that memory's
-vector rank (EXCERPT_VECTOR_WEIGHT). A memory and the excerpt it came from are never both returned.
+list scores weight / (RRF_K + r); an excerpt a memory was learned from may also get that memory's
+vector rank (EXCERPT_VECTOR_WEIGHT, 0: it measured no gain on LoCoMo's tuning half). A memory and
+the excerpt it came from are never both returned.
 
 Memory ranking:
 
