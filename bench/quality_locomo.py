@@ -5,7 +5,11 @@ Each of the 4 dev conversations is imported twice, once per speaker taken as "th
 at its date), with `import_chats`; then `dream --now --backfill --user U` replays the history.
 For every question of category 1–4 whose evidence includes a turn of that speaker, the context is
 what the chat model would get: MEMORY.md + `recall --k 10 --json` for the question. It is a hit when
-one of those memories has a source message (from `export_user`) that is an evidence turn.
+one of those memories has a source message (from `export_user`) that is an evidence turn, or one of
+the recalled excerpts is an evidence turn; the note splits hits by kind (MEMORY.md, memory, excerpt).
+The conversations are split in two halves by a fixed hash of their id (`conversation_half`: sha1,
+last hex digit even = tuning); recall's fusion weights are tuned on the tuning half only
+(bench/tune_recall_fusion.py), and both halves are reported.
 
 Baseline: BM25 (Okapi, k1 1.2, b 0.75, lower-case words without stop words) over that speaker's raw
 turns, given the same number of words as our context for that question: top-ranked turns are taken
@@ -16,6 +20,7 @@ headline figure's "ours" is the checking part, with the tuning part beside it.
 """
 from __future__ import annotations
 
+import hashlib
 import json
 import math
 import re
@@ -106,6 +111,31 @@ def _sessions(conversation: dict, *, speaker: str, username: str) -> tuple[list[
     return sessions, speaker_of
 
 
+def conversation_half(conversation: dict) -> str:
+    """"tuning" or "checking", fixed by the conversation's id (sha1, last hex digit even = tuning):
+    recall's fusion weights are tuned on the tuning half only; the checking half says whether they hold."""
+    digest = hashlib.sha1(str(conversation.get("sample_id", "")).encode()).hexdigest()
+    return "tuning" if int(digest[-1], 16) % 2 == 0 else "checking"
+
+
+def users_load(ctx, conversations: list[dict], *, import_and_dream: bool = True) -> list[tuple]:
+    """(username, speaker, conversation, sessions, speaker_of) per speaker view; imports and dreams them."""
+    users = []
+    for ci, conversation in enumerate(conversations):
+        for side in ("a", "b"):
+            speaker = conversation["conversation"][f"speaker_{side}"]
+            username = f"locomo{ci}-{side}"
+            sessions, speaker_of = _sessions(conversation, speaker=speaker, username=username)
+            if import_and_dream:
+                chats_import(jsonl_write(sessions, ctx.workdir / f"{username}.jsonl"))
+            users.append((username, speaker, conversation, sessions, speaker_of))
+    if import_and_dream:
+        for username, *_ in users:
+            ctx.log(f"dream --backfill --user {username}")
+            dream("--backfill", "--user", username)
+    return users
+
+
 def run(ctx) -> list[Figure]:
     path = ctx.dataset("locomo/locomo_dev.json")
     if path is None:
@@ -113,21 +143,18 @@ def run(ctx) -> list[Figure]:
         return []
     conversations = json.loads(path.read_text())
     conversations = conversations[: ctx.pick(full=len(conversations), quick=1)]
-    users = []
-    for ci, conversation in enumerate(conversations):
-        for side in ("a", "b"):
-            speaker = conversation["conversation"][f"speaker_{side}"]
-            username = f"locomo{ci}-{side}"
-            sessions, speaker_of = _sessions(conversation, speaker=speaker, username=username)
-            chats_import(jsonl_write(sessions, ctx.workdir / f"{username}.jsonl"))
-            users.append((username, speaker, conversation, sessions, speaker_of))
-    for username, *_ in users:
-        ctx.log(f"dream --backfill --user {username}")
-        dream("--backfill", "--user", username)
+    return evaluate(ctx, users_load(ctx, conversations))
 
+
+def evaluate(ctx, users: list[tuple], *, recall_context=None) -> list[Figure]:
+    """The figures for already imported and dreamed users. `recall_context(username, question)` →
+    the `recall --json` payload (default: the command itself)."""
+    recall_context = recall_context or (lambda username, question: recall_json(username, question, k=10))
     ours_hits: dict[int, list[bool]] = defaultdict(list)
     bm25_hits: dict[int, list[bool]] = defaultdict(list)
     fixed_hits: dict[int, list[bool]] = defaultdict(list)
+    # per half ("tuning" / "checking"): (category, ours, bm25) per question
+    by_half: dict[str, list[tuple[int, bool, bool]]] = defaultdict(list)
     context_words, memory_counts = [], []
     parts = Counter()  # where the hits came from
     ceiling: dict[int, list[bool]] = defaultdict(list)  # per category: some active memory from an evidence turn
@@ -141,6 +168,7 @@ def run(ctx) -> list[Figure]:
         turn_ids = [m["external_id"] for m in turns]
         turn_words = [len(words(m["content"])) for m in turns]
         bm25 = BM25([m["content"] for m in turns])
+        half = conversation_half(conversation)
         for qa in conversation["qa"]:
             if qa.get("category") not in CATEGORIES:
                 continue
@@ -148,24 +176,31 @@ def run(ctx) -> list[Figure]:
             if not any(speaker_of.get(e) == speaker for e in evidence):
                 continue
             question = str(qa["question"])
-            context = recall_json(username, question, k=10)
+            context = recall_context(username, question)
             md_hit = any(sources.get(i, set()) & evidence for i in context["memory_md_ids"])
-            recall_hit = any(sources.get(r["id"], set()) & evidence for r in context["results"])
-            hit = md_hit or recall_hit
+            memory_hit = any(sources.get(r["id"], set()) & evidence for r in context["results"] if r.get("kind", "memory") == "memory")
+            excerpt_hit = any(source_message_ids(r) & evidence for r in context["results"] if r.get("kind") == "excerpt")
+            hit = md_hit or memory_hit or excerpt_hit
             parts["memory_md"] += md_hit
-            parts["recall"] += recall_hit
+            parts["memory"] += memory_hit
+            parts["excerpt"] += excerpt_hit
+            parts["excerpt_only"] += excerpt_hit and not (md_hit or memory_hit)
             parts["any_active_memory"] += bool(active_sources & evidence)
             category = qa["category"]
             ceiling[category].append(bool(active_sources & evidence))
             # learned but not in the context: what ranking (MEMORY.md order, recall) lost
             parts["learned_not_in_context"] += bool(active_sources & evidence) and not hit
+            parts["excerpt_results"] += sum(1 for r in context["results"] if r.get("kind") == "excerpt")
+            parts["memory_results"] += sum(1 for r in context["results"] if r.get("kind", "memory") == "memory")
             budget = len(words(context["memory_md"])) + sum(len(words(r["statement"])) for r in context["results"])
             ranking = bm25.ranking(question)
+            bm25_hit_now = bm25_hit(ranking=ranking, turn_ids=turn_ids, turn_words=turn_words, budget=budget, evidence=evidence)
             ours_hits[category].append(hit)
-            bm25_hits[category].append(bm25_hit(ranking=ranking, turn_ids=turn_ids, turn_words=turn_words, budget=budget, evidence=evidence))
+            bm25_hits[category].append(bm25_hit_now)
+            by_half[half].append((category, hit, bm25_hit_now))
             part = by_part[part_of(conversation["sample_id"])]
             part["ours"].append(hit)
-            part["bm25"].append(bm25_hits[category][-1])
+            part["bm25"].append(bm25_hit_now)
             for size in FIXED_BUDGETS:
                 fixed_hits[size].append(bm25_hit(ranking=ranking, turn_ids=turn_ids, turn_words=turn_words, budget=size, evidence=evidence))
             context_words.append(budget)
@@ -174,12 +209,25 @@ def run(ctx) -> list[Figure]:
     all_ours = [h for v in ours_hits.values() for h in v]
     all_bm25 = [h for v in bm25_hits.values() for h in v]
     mean_words = sum(context_words) / max(1, len(context_words))
+    median_words = sorted(context_words)[len(context_words) // 2] if context_words else 0
+    halves = {
+        half: {
+            "questions": len(rows),
+            "ours": share([o for _, o, _ in rows]), "bm25": share([b for _, _, b in rows]),
+            "single_hop_questions": sum(1 for c, _, _ in rows if c == 4),
+            "single_hop_ours": share([o for c, o, _ in rows if c == 4]),
+            "single_hop_bm25": share([b for c, _, b in rows if c == 4]),
+        }
+        for half, rows in sorted(by_half.items())
+    }
     ctx.details["locomo"] = {
         "users": len(users), "questions": len(all_ours), "mean_context_words": mean_words,
+        "median_context_words": median_words,
         "active_memories_per_user": memory_counts,
         "per_category": {CATEGORIES[c]: {"questions": len(ours_hits[c]), "ours": share(ours_hits[c]), "bm25": share(bm25_hits[c]),
                                          "ceiling": share(ceiling[c])}
                          for c in sorted(ours_hits)},
+        "halves": halves,
         "bm25_fixed": {str(size): share(fixed_hits[size]) for size in FIXED_BUDGETS},
         "hits_from": dict(parts),
         "by_part": {part: {"questions": len(v["ours"]), "ours": share(v["ours"]), "bm25": share(v["bm25"])}
@@ -189,20 +237,26 @@ def run(ctx) -> list[Figure]:
     figures = [Figure(
         "locomo", "LoCoMo evidence recall, MEMORY.md + recall k=10 (vs BM25, same words)", ours, base, "",
         "≥ BM25 + 0.10", ours >= base + 0.10, tuning=share(by_part[TUNING]["ours"]) if by_part[TUNING]["ours"] else None,
-        note=(f"checking part {len(by_part[CHECKING]['ours'])} questions (BM25 {base:.2f}), tuning part "
-              f"{len(by_part[TUNING]['ours'])} (ours {share(by_part[TUNING]['ours']):.2f}, BM25 "
-              f"{share(by_part[TUNING]['bm25']):.2f}); all parts: ours {share(all_ours):.2f}, BM25 {share(all_bm25):.2f}; "
-              f"{len(all_ours)} questions (cat. 1–4, evidence spoken by the user) over {len(users)} user views; "
-              f"context {mean_words:.0f} words on average; an evidence memory was in MEMORY.md for "
-              f"{parts['memory_md']} questions and in the recall results for {parts['recall']}; some active memory of the "
-              f"user was sourced from an evidence turn for {parts['any_active_memory']} (the ceiling for this context; "
-              f"{parts['learned_not_in_context']} of them learned but not in the context); active memories per user {memory_counts}; BM25 at fixed "
-              + ", ".join(f"{size} words {share(fixed_hits[size]):.2f}" for size in FIXED_BUDGETS)
+        note=(f"checking part {len(by_part[CHECKING]['ours'])} questions (BM25 {base:.2f}); {len(all_ours)} questions (cat. 1–4, evidence spoken by the user) over {len(users)} user views; "
+              f"context {mean_words:.0f} words on average (median {median_words}); hits by kind: an evidence memory in MEMORY.md "
+              f"for {parts['memory_md']} questions, a recalled memory for {parts['memory']}, a recalled excerpt for "
+              f"{parts['excerpt']} ({parts['excerpt_only']} of them found only by an excerpt); recall returned "
+              f"{parts['memory_results']} memories and {parts['excerpt_results']} excerpts in all; some active memory of the "
+              f"user was sourced from an evidence turn for {parts['any_active_memory']} (the ceiling without excerpts; "
+              f"{parts['learned_not_in_context']} of them learned but not in the context); active memories per user {memory_counts}; "
+              + "; ".join(f"{half} half (sha1 of the conversation id) {h['ours']:.3f} vs BM25 {h['bm25']:.3f}, single-hop "
+                          f"{h['single_hop_ours']:.3f} vs {h['single_hop_bm25']:.3f} (n={h['questions']}/{h['single_hop_questions']})"
+                          for half, h in halves.items())
+              + "; BM25 at fixed " + ", ".join(f"{size} words {share(fixed_hits[size]):.2f}" for size in FIXED_BUDGETS)
               + " (README reference: 0.61 / 0.69 / 0.75)"),
     )]
+    for half, h in halves.items():
+        figures.append(Figure("locomo", f"LoCoMo {half} half (n={h['questions']})", h["ours"], h["bm25"], "",
+                              "≥ BM25 + 0.10", h["ours"] >= h["bm25"] + 0.10))
     for category in sorted(ours_hits):
         figures.append(Figure(
             "locomo", f"LoCoMo {CATEGORIES[category]} (cat. {category}, n={len(ours_hits[category])})",
             share(ours_hits[category]), share(bm25_hits[category]), "",
+            *(("≥ BM25 + 0.10", share(ours_hits[category]) >= share(bm25_hits[category]) + 0.10) if category == 4 else ()),
         ))
     return figures

@@ -3,6 +3,8 @@ import secrets
 from datetime import datetime, timedelta
 
 from django.conf import settings
+from django.contrib.postgres.indexes import GinIndex
+from django.contrib.postgres.search import SearchVectorField
 from django.db import models
 from django.db.models import Q
 
@@ -98,9 +100,13 @@ class Message(models.Model):
     content = models.TextField()
     created_at = models.DateTimeField()
     external_id = models.CharField(max_length=200, blank=True)
+    # Recall's full-text search over the user's own words: set by light sleep for the user turns of
+    # a session it kept (dreaming/memory/excerpts.py), NULL for everything else.
+    search = SearchVectorField(null=True, blank=True, editable=False)
 
     class Meta:
         ordering = ["session_id", "seq"]
+        indexes = [GinIndex(fields=["search"], name="chat_message_search_idx")]
         constraints = [
             models.UniqueConstraint(fields=["session", "seq"], name="chat_message_unique_seq"),
             models.UniqueConstraint(

@@ -232,6 +232,10 @@ class Candidate(models.Model):
         CORRECT = "correct", "Correct"
         EXTRACTION_ERROR = "extraction_error", "Extraction error"
 
+    # The reason a candidate the USER dismissed carries ("don't remember that"); deep sleep's own
+    # dismissals (low score, expiry) say something else, and their turns stay recall's excerpts.
+    USER_DISMISSED_REASON = "dismissed by the user"
+
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="candidates")
     persona = models.ForeignKey(Persona, null=True, blank=True, on_delete=models.CASCADE, related_name="candidates")
     session = models.ForeignKey(ChatSession, null=True, blank=True, on_delete=models.SET_NULL, related_name="candidates")

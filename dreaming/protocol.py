@@ -320,8 +320,10 @@ RECALL_TOOL: dict = {
         "description": (
             "Search what you remember about the user beyond the MEMORY.md in your instructions: "
             "names, dates, events, preferences they mentioned in earlier conversations. Call it when "
-            "the user refers to something you should know but MEMORY.md does not say. Returns "
-            "memories with the date the user said them and their own words."
+            "the user refers to something you should know but MEMORY.md does not say. Returns both "
+            "memories (what you learned, with the date the user said it and their own words) and "
+            "excerpts of the user's own past messages (kind \"excerpt\": \"On 12 May 2023 you said: ...\"), "
+            "best first."
         ),
         "parameters": {
             "type": "object",
@@ -330,7 +332,7 @@ RECALL_TOOL: dict = {
                     "type": "string",
                     "description": "What to look for, in the user's language, e.g. 'name of the user's dog' or '女儿的生日'.",
                 },
-                "k": {"type": "integer", "minimum": 1, "maximum": RECALL_MAX_K, "description": "How many memories (default 10)."},
+                "k": {"type": "integer", "minimum": 1, "maximum": RECALL_MAX_K, "description": "How many results, memories and excerpts together (default 10)."},
             },
             "required": ["query"],
             "additionalProperties": False,

@@ -1,5 +1,5 @@
 """API for chat products: read MEMORY.md (every turn, cached) and recall the long tail (on demand)."""
-from typing import Annotated
+from typing import Annotated, Literal
 
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse
@@ -35,20 +35,14 @@ class RecallSource(Schema):
     said_at: str
 
 
-class RecallParts(Schema):
-    similarity: float
-    text_match: float
-    recency: float
-    importance: float
-    confidence: float
-
-
 class RecallItem(Schema):
-    id: int
-    statement: str
+    kind: Literal["memory", "excerpt"] = Field(description="A memory, or an excerpt of the user's own past message.")
+    id: int = Field(description="The memory's id; for an excerpt, the message's.")
+    statement: str = Field(description="Exactly what the chat model is shown for this result.")
     category: str
     score: float
-    parts: RecallParts
+    parts: dict[str, float] = Field(description="The ranking's inputs (memories: similarity, text_match, recency, "
+                                                "importance, confidence; excerpts: text_rank and list positions).")
     sources: list[RecallSource]
 
 
@@ -86,7 +80,7 @@ def memory_md(request: HttpRequest, username: Username, persona: str | None = No
     return response
 
 
-@router.get("/users/{username}/recall", response={200: RecallOut, **errors(404)}, summary="Recall memories beyond MEMORY.md")
+@router.get("/users/{username}/recall", response={200: RecallOut, **errors(404)}, summary="Recall memories beyond MEMORY.md and excerpts of the user's own past messages")
 def recall_endpoint(request: HttpRequest, username: Username, params: Query[RecallIn]):
     user = client_user_or_404(request, username)
     scope = _persona_or_404(user, params.persona)

@@ -168,10 +168,13 @@ def reply_offline(*, turns: list[Turn], recall: Callable[[str], list[dict]], lim
     lines = []
     wanted = _content_words(last)
     for result in (recall(last) if last else [])[:limit]:
-        statement = to_second_person(mask_secrets(str(result.get("statement", ""))).strip())
+        statement = mask_secrets(str(result.get("statement", ""))).strip()
+        if result.get("kind") != "excerpt":
+            statement = to_second_person(statement)
         if not statement or (earlier and not wanted & _content_words(statement)):
             continue  # the conversation already answered: only memories about the same thing add to it
-        said = _said_on(result)
+        # An excerpt's statement already says when ("On 12 May 2023 you said: …").
+        said = None if result.get("kind") == "excerpt" else _said_on(result)
         if chinese:
             lines.append(f"- {statement}" + (f"（你在 {said} 说过）" if said else ""))
         else:

@@ -1,6 +1,14 @@
 """Recall: the long tail of memory that does not fit in MEMORY.md, fetched on demand.
 
-Ranking (see docs/context.md):
+Two kinds of results, ranked together (see docs/context.md):
+- memories (what dreaming learned), ranked by the score below;
+- excerpts of the user's own past turns (dreaming/memory/excerpts.py), ranked by full-text search.
+The two rankings are fused by weighted reciprocal rank (RRF): an item at rank r (from 1) of its
+list scores weight / (RRF_K + r); an excerpt a memory was learned from may also get that memory's
+vector rank (EXCERPT_VECTOR_WEIGHT, 0: it measured no gain on LoCoMo's tuning half). A memory and
+the excerpt it came from are never both returned.
+
+Memory ranking:
 
     similarity   = 1 − cosine distance (pgvector), clamped to 0..1
     text_match   = weighted share of the query's keywords found verbatim in the statement
@@ -29,6 +37,7 @@ from dreaming.engine.language import CJK_RUN_RE
 from chat.models import ChatSession, Message, Persona
 from dreaming.memory.context import memory_md_cache_usable, memory_md_get
 from dreaming.memory.context_cache import recall_keys_cached
+from dreaming.memory.excerpts import Excerpt, excerpt_candidates
 from dreaming.memory.recall_key import ACTIVE_OWNER, COARSE_CANDIDATES, KEY_DIM, recall_query_key
 from dreaming.models import Memory, MemoryDocument, MemoryRecall, MemorySettings, MemorySource, Phase
 from dreaming.protocol import RECALL_MAX_K, RECALL_TOOL  # noqa: F401 — re-exported for the API and command
@@ -37,15 +46,25 @@ from dreaming.providers import CallContext, Embedder, get_embedder
 
 TEXT_WEIGHT = 0.35
 MAX_KEYWORDS = 8
-
+# Fusion (tuned on the tuning half of the LoCoMo dev conversations, bench/quality_locomo.py).
+RRF_K = 5.0
+MEMORY_WEIGHT = 1.0
+EXCERPT_WEIGHT = 2.0
+EXCERPT_VECTOR_WEIGHT = 0.0
+# An excerpt whose memory MEMORY.md already shows says nothing new to the model.
+SKIP_EXCERPTS_OF_MEMORY_MD = True
 
 
 @dataclass
 class RecallResult:
+    """One result. `statement` is exactly what the model reads for it; `id` is the memory's id, or
+    for an excerpt the message's; `category` is "excerpt" for an excerpt."""
+
     id: int
     statement: str
     category: str
     score: float
+    kind: str = "memory"  # "memory" | "excerpt"
     parts: dict = field(default_factory=dict)
     sources: list[dict] = field(default_factory=list)
 
@@ -312,7 +331,7 @@ def recall(
     embedder: Embedder | None = None,
     record: bool = True,
 ) -> list[RecallResult]:
-    """Global top-k memories for `query` in the user's scope (profile + persona).
+    """Global top-k memories and excerpts for `query` in the user's scope (profile + persona).
 
     1. Nothing for an empty query or a user with memory off (the scope's cached MEMORY.md says
        both; without one, one query that also reads its ids).
@@ -322,8 +341,11 @@ def recall(
        until a change of the user's memories is notified), else by an index-only scan of this
        user's rows; fetch them with their exact full-embedding distance (one query).
     4. Score the shortlist exactly in Python: similarity, keyword match, recency, importance,
-       confidence; load sources for the top k only and record the recall unless `record=False`
-       (one query).
+       confidence.
+    5. Find the best excerpts of the user's own turns by full-text search, minus the forgotten and
+       the sensitive (dreaming/memory/excerpts.py: one query, and one for tombstones).
+    6. Fuse both rankings (recall_fuse); load the sources of the memories kept and record their
+       recall unless `record=False` (one query).
     """
     query = (query or "").strip()
     k = max(1, min(int(k), RECALL_MAX_K))
@@ -348,11 +370,29 @@ def recall(
     # ctx: a remote embedder records the call (LLMCall, phase "recall"); the local one records nothing.
     vector = embedder.embed([query], kind="query", ctx=CallContext(user_id=user.pk, phase=Phase.RECALL))[0]
 
+    memories = _memories_ranked(user_id=user.pk, persona_id=persona_id, query=query, vector=vector,
+                                exclude_ids=list(exclude_ids), now=now)
+    excerpts = excerpt_candidates(user_id=user.pk, persona_id=persona_id, query=query, limit=2 * k + 10)
+    # What the model already has (MEMORY.md, unless the caller says otherwise) is not shown again as an excerpt either.
+    top = recall_fuse(memories=memories, excerpts=excerpts, k=k, memory_md_ids=set(exclude_ids))
+    if not top:
+        return []
+    memory_ids = [result.id for result in top if result.kind == "memory"]
+    sources = _sources_for(memory_ids, record_at=now if record else None) if memory_ids else {}
+    for result in top:
+        if result.kind == "memory":
+            result.sources = sources[result.id]
+    return top
+
+
+def _memories_ranked(*, user_id: int, persona_id: int | None, query: str, vector, exclude_ids: list[int],
+                     now: datetime) -> list[RecallResult]:
+    """The shortlist scored exactly, best first (steps 3-4 of recall())."""
     keywords = query_keywords(query)
     total_weight = sum(weight for _, weight in keywords)
     now_epoch, tau_seconds = now.timestamp(), settings.RECALL_TAU_WEEKS * 7 * 86400
     scored: list[tuple[float, int, tuple, dict]] = []
-    for row in recall_candidates(user_id=user.pk, persona_id=persona_id, vector=vector, exclude_ids=list(exclude_ids)):
+    for row in recall_candidates(user_id=user_id, persona_id=persona_id, vector=vector, exclude_ids=exclude_ids):
         memory_id, statement, _, importance, confidence, last_seen, distance = row
         text_match = None
         if keywords:
@@ -367,19 +407,49 @@ def recall(
         }
         scored.append((recall_score(parts), memory_id, row, parts))
     scored.sort(key=lambda item: (-item[0], item[1]))
-    top = [
+    return [
         RecallResult(
             id=memory_id, statement=row[1], category=row[2], score=round(score, 6),
             parts={name: round(value or 0.0, 4) for name, value in parts.items()},
         )
-        for score, memory_id, row, parts in scored[:k]
+        for score, memory_id, row, parts in scored
     ]
-    if not top:
-        return []
 
-    sources = _sources_for([result.id for result in top], record_at=now if record else None)
-    for result in top:
-        result.sources = sources[result.id]
+
+def recall_fuse(*, memories: list[RecallResult], excerpts: list[Excerpt], k: int,
+                memory_md_ids: set[int] = frozenset()) -> list[RecallResult]:
+    """The top k of both lists by weighted reciprocal rank; a memory and the excerpt it came from
+    are not both kept (the better placed one is), nor an excerpt of a memory MEMORY.md shows."""
+    memory_rank = {m.id: rank for rank, m in enumerate(memories, 1)}
+    fused: list[tuple[float, int, RecallResult, set[int]]] = []
+    for rank, memory in enumerate(memories, 1):
+        fused.append((MEMORY_WEIGHT / (RRF_K + rank), 0, memory, {memory.id}))
+    for rank, excerpt in enumerate(excerpts, 1):
+        learned = set(excerpt.memory_ids)
+        if SKIP_EXCERPTS_OF_MEMORY_MD and learned & memory_md_ids:
+            continue
+        score = EXCERPT_WEIGHT / (RRF_K + rank)
+        vector_rank = min((memory_rank[i] for i in learned if i in memory_rank), default=None)
+        if vector_rank is not None:
+            score += EXCERPT_VECTOR_WEIGHT / (RRF_K + vector_rank)
+        result = RecallResult(
+            id=excerpt.message_id, statement=excerpt.statement, category="excerpt", score=0.0, kind="excerpt",
+            parts={"text_rank": round(excerpt.rank, 4), "search_position": rank,
+                   "memory_position": vector_rank or 0},
+            sources=[excerpt.source(excerpt.quote)],
+        )
+        fused.append((score, 1, result, learned))
+    fused.sort(key=lambda item: (-item[0], item[1], item[2].id))
+    top: list[RecallResult] = []
+    taken: set[int] = set()  # memory ids returned, as memories or through their excerpt
+    for score, _, result, learned in fused:
+        if learned & taken:
+            continue
+        taken |= learned
+        result.score = round(score, 6)
+        top.append(result)
+        if len(top) == k:
+            break
     return top
 
 

@@ -6,6 +6,8 @@ same thing (in other words too), its lines in MEMORY.md (re-rendered), its DREAM
 rest of each night re-rendered) and the admin log's copy of its words. Keyed hashes (tombstones) of
 every forgotten statement stop light and deep sleep from learning it, or a paraphrase, again.
 Messages stay: they are the user's conversation, removed only by `conversation_delete`.
+The turns a forgotten memory (or a dismissed candidate) came from are tombstoned too, whole and
+by sentence, so recall never shows those words as an excerpt (dreaming/memory/excerpts.py).
 """
 from __future__ import annotations
 
@@ -45,6 +47,7 @@ from dreaming.memory.tombstones import (
     tombstone_keys,
     tombstones_lift,
 )
+from dreaming.memory.excerpts import forgotten_turn_digests, source_turns_of_candidates, source_turns_of_memories
 
 logger = logging.getLogger(__name__)
 
@@ -65,6 +68,8 @@ class ForgetReceipt:
     diary_deleted: int = 0
     documents_rerendered: int = 0
     tombstones: int = 0
+    # The user's turns those memories came from, now kept out of recall's excerpts (by keyed hash).
+    turns_excluded: int = 0
     memory_ids: list[int] = field(default_factory=list)
 
 
@@ -102,9 +107,12 @@ def _rerender_memory_md(*, user) -> int:
 
 # --- Forgetting -----------------------------------------------------------------------------
 
-def _tombstone_many(*, user, statements: set[str]) -> int:
-    """tombstone_add for many statements in one INSERT (forgetting everything may mean thousands)."""
+def _tombstone_many(*, user, statements: set[str] = frozenset(), digests: set[str] = frozenset()) -> int:
+    """tombstone_add for many statements (with their paraphrase keys) or ready turn digests, in one INSERT
+    (forgetting everything may mean thousands)."""
     tombstones = {t.digest: t for t in (tombstone_build(user=user, statement=s) for s in statements if s.strip())}
+    for digest in digests:
+        tombstones.setdefault(digest, Tombstone(user=user, digest=digest))
     Tombstone.objects.bulk_create(list(tombstones.values()), ignore_conflicts=True)
     return len(tombstones)
 
@@ -118,6 +126,9 @@ def _forget_memories(*, user, memories: list[Memory], receipt: ForgetReceipt) ->
     statements |= set(linked.values_list("statement", flat=True))
     quotes = set(MemorySource.objects.filter(memory_id__in=ids).values_list("quote", flat=True))
     quotes |= set(linked.values_list("quote", flat=True))
+    # The turns they were learned from leave recall's excerpts too (read before the sources go).
+    turns = source_turns_of_memories(memory_ids=ids)
+    turns += source_turns_of_candidates(candidates=linked.select_related("message"))
 
     # Candidates saying the same thing go too: in the same words whatever became of them, and in
     # other words (a paraphrase, another language) while they are not part of another memory.
@@ -152,6 +163,8 @@ def _forget_memories(*, user, memories: list[Memory], receipt: ForgetReceipt) ->
     receipt.memories += Memory.objects.filter(user=user, pk__in=ids).delete()[1].get("dreaming.Memory", 0)
     receipt.memory_ids.extend(ids)
     receipt.tombstones += _tombstone_many(user=user, statements=statements)
+    _tombstone_many(user=user, digests=forgotten_turn_digests(turns=turns))
+    receipt.turns_excluded += len(turns)
     return statements
 
 
@@ -206,6 +219,8 @@ def memory_forget_all(*, user, by) -> ForgetReceipt:
             candidate_ids=list(Candidate.objects.filter(user=user).values_list("id", flat=True)),
             source_ids=list(MemorySource.objects.filter(memory__user=user).values_list("id", flat=True)),
         )
+        turns = source_turns_of_memories(memory_ids=receipt.memory_ids)
+        turns += source_turns_of_candidates(candidates=Candidate.objects.filter(user=user).select_related("message"))
         receipt.sources = MemorySource.objects.filter(memory__user=user).delete()[0]
         receipt.feedback = Feedback.objects.filter(user=user).delete()[0]
         receipt.candidates = Candidate.objects.filter(user=user).delete()[0]
@@ -213,6 +228,8 @@ def memory_forget_all(*, user, by) -> ForgetReceipt:
         receipt.diary_deleted = DiaryEntry.objects.filter(user=user).delete()[1].get("dreaming.DiaryEntry", 0)
         MemoryDocument.objects.filter(user=user).delete()
         receipt.tombstones = _tombstone_many(user=user, statements=statements)
+        _tombstone_many(user=user, digests=forgotten_turn_digests(turns=turns))
+        receipt.turns_excluded = len(turns)
         # Fresh, empty documents: the chat path keeps reading a document, now one that says nothing.
         receipt.documents_rerendered = _rerender_memory_md(user=user)
     logger.info("all memory forgotten user=%s memories=%s", user.pk, receipt.memories)
@@ -355,10 +372,13 @@ def candidate_dismiss(*, candidate: Candidate, by) -> Candidate:
     """
     _check_owner(candidate.user_id, by)
     with transaction.atomic():
+        turns = source_turns_of_candidates(candidates=[candidate])  # read before the row goes
         deleted = Candidate.objects.filter(pk=candidate.pk, status=Candidate.Status.PENDING).delete()[0]
         if not deleted:
             raise ValidationError("Only a pending candidate can be dismissed.")
         tombstone_add(user=candidate.user, statement=candidate.statement)
+        # "Don't remember that" covers the words too: the turn leaves recall's excerpts.
+        _tombstone_many(user=candidate.user, digests=forgotten_turn_digests(turns=turns))
         _admin_log_scrub(candidate_ids=[candidate.pk])
         diary_forget(user=candidate.user, candidate_ids=[candidate.pk])
     candidate.status = Candidate.Status.DISMISSED

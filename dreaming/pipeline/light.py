@@ -46,6 +46,7 @@ from dreaming.protocol import (
 )
 from dreaming.pipeline.runs import run_add, run_finish, run_start, runs_fail_abandoned
 from dreaming.engine.sensitive import mask_secrets, redact_sensitive
+from dreaming.memory.excerpts import excerpts_index
 from dreaming.pipeline.triage_rules import triage_precheck
 from dreaming.pipeline.verify import candidates_verify
 
@@ -80,6 +81,8 @@ class SessionOutcome:
     bad_candidates: int = 0
     note: str = ""
     keep_triage: bool = False
+    # The new user turns recall may show as excerpts once the session is stored as kept.
+    searchable: list[Message] = field(default_factory=list)
 
     def count_sensitive(self, kind: str) -> None:
         self.sensitive_dropped += 1
@@ -398,6 +401,13 @@ def _session_dream(
         extracted = self_statements([t for t in extract_turns if t.seq > session.processed_seq], kind=reading.kind)
     else:
         extracted = list(reading.candidates)
+        # The new user turns of a kept session become searchable for recall's excerpts (their sensitive
+        # clauses are taken out again when read).
+        still_said = {t.seq for t in sendable if t.role == "user"}  # a turn that was all sensitive is gone
+        outcome.searchable = [
+            m for m in messages
+            if m.role == Message.Role.USER and m.seq > session.processed_seq and m.seq in still_said
+        ]
 
     outcome.candidates = candidates_verify(
         session=session, messages=messages, extracted=extracted, outcome=outcome, run_id=ctx.run_id
@@ -472,3 +482,5 @@ def _outcome_save(
         if not stamped:
             raise ClaimLost(f"session {session.pk}")
         Candidate.objects.bulk_create(outcome.candidates)
+        if not outcome.skipped:
+            excerpts_index(user_id=session.user_id, messages=outcome.searchable)

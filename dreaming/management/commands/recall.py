@@ -9,7 +9,7 @@ from dreaming.protocol import RECALL_MAX_K
 
 
 class Command(BaseCommand):
-    help = "Recall a user's memories for a query (the long tail beyond MEMORY.md)."
+    help = "Recall a user's memories and excerpts of their own past messages for a query (the long tail beyond MEMORY.md)."
 
     def add_arguments(self, parser):
         parser.add_argument("username")
@@ -40,8 +40,11 @@ class Command(BaseCommand):
             return
         self.stdout.write(f"MEMORY.md v{document.version} holds {len(document.memory_ids)} memories (not repeated below).")
         if not results:
-            self.stdout.write("No memory recalled.")
+            self.stdout.write("Nothing recalled.")
         for rank, result in enumerate(results, 1):
+            if result.kind == "excerpt":
+                self.stdout.write(f"{rank:>2}. [excerpt] {result.statement}  (score {result.score:.3f})")
+                continue
             parts = " ".join(f"{name}={value:.2f}" for name, value in result.parts.items())
             self.stdout.write(f"{rank:>2}. [{result.category}] {result.statement}  (score {result.score:.3f}; {parts})")
             for source in result.sources:

@@ -184,7 +184,8 @@ def test_recall_is_a_few_queries_whatever_the_number_of_memories(user, django_as
     for i in range(30):
         memory = remember(user, f"User visited city number {i}")
         MemorySourceFactory(memory=memory, quote=f"I went to city {i}")
-    with django_assert_max_num_queries(3):  # memory on + MEMORY.md ids, shortlist, sources + stats update
+    # memory on + MEMORY.md ids, shortlist, excerpts' full-text search, sources + stats update
+    with django_assert_max_num_queries(4):
         results = recall(user=user, query="city", k=10, embedder=EMBEDDER)
     assert len(results) == 10 and all(len(r.sources) == 1 for r in results)
 
@@ -245,7 +246,7 @@ def test_recall_command_lists_results_readably(user, capsys, settings):
     payload = json.loads(capsys.readouterr().out)
     assert len(payload["results"]) == 3
     first = payload["results"][0]
-    assert set(first) == {"id", "statement", "category", "score", "parts", "sources"}
+    assert set(first) == {"kind", "id", "statement", "category", "score", "parts", "sources"}
     assert "skiing" in first["statement"]
 
     call_command("recall", user.username, "skiing accident", "--k", "3")

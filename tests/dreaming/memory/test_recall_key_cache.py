@@ -51,14 +51,15 @@ def test_the_cached_shortlist_is_the_index_scan_s_shortlist(live_cache):
             assert sorted(held) == sorted(index)  # same rows, same exact distances
 
 
-def test_a_warm_recall_is_two_queries_exact_stage_and_sources(live_cache, django_assert_num_queries):
+def test_a_warm_recall_is_three_queries_exact_stage_search_and_sources(live_cache, django_assert_num_queries):
     user = UserFactory()
     memories_for(user, 150)
     memory_md_render(user=user)
     settle()
-    with django_assert_num_queries(4):  # MEMORY.md (then cached) + the user's keys + exact stage + sources
+    # MEMORY.md (then cached) + the user's keys + exact stage + excerpts' full-text search (no turn found) + sources
+    with django_assert_num_queries(5):
         first = recall(user=user, query="sourdough", k=5)
-    with django_assert_num_queries(2):  # exact stage + sources: no scan of the user's rows
+    with django_assert_num_queries(3):  # exact stage + full-text search + sources: no scan of the user's rows
         second = recall(user=user, query="sourdough", k=5, record=False)
     assert [r.id for r in first] == [r.id for r in second] and "sourdough" in first[0].statement
 
