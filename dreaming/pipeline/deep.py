@@ -23,7 +23,6 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
-from pgvector.django import CosineDistance
 
 from chat.models import Message
 from dreaming.pipeline.clustering import Cluster, candidates_cluster
@@ -59,6 +58,7 @@ from dreaming.engine.quotes import quote_in_message
 logger = logging.getLogger(__name__)
 
 COMPARE_BATCH = 20  # clusters per dreamer.compare call
+CANDIDATE_DECISION_FIELDS = ["status", "reason", "decided_at", "memory", "score", "score_breakdown"]
 
 COUNTER_NAMES = (
     "users_processed", "promoted", "reinforced", "pending", "dropped", "superseded",
@@ -79,6 +79,16 @@ class _Night:
     changes: NightChanges = field(default_factory=NightChanges)
     named: list[Memory] = field(default_factory=list)
     statements: list[str] = field(default_factory=list)
+    # Candidates decided but not yet written: one bulk UPDATE per compare batch instead of one each.
+    decided: dict[int, Candidate] = field(default_factory=dict)
+
+    def decide(self, candidate: Candidate) -> None:
+        self.decided[candidate.pk] = candidate
+
+    def decisions_save(self) -> None:
+        if self.decided:
+            Candidate.objects.bulk_update(list(self.decided.values()), CANDIDATE_DECISION_FIELDS, batch_size=500)
+            self.decided.clear()
 
     @property
     def ctx(self) -> CallContext:
@@ -186,21 +196,22 @@ def _candidates_gather(night: _Night) -> list[Candidate]:
     usable = []
     for candidate in pending:
         if not quote_still_in_message(candidate):
-            _candidate_close(candidate, status=Candidate.Status.REJECTED_UNVERIFIED, now=night.now,
+            _candidate_close(night, candidate, status=Candidate.Status.REJECTED_UNVERIFIED,
                              reason="The quote is no longer found in its message.")
             night.counters["unverified_rejected"] += 1
         elif is_tombstoned(user=night.user, statement=candidate.statement, digests=digests):
-            _candidate_close(candidate, status=Candidate.Status.DISMISSED, now=night.now,
+            _candidate_close(night, candidate, status=Candidate.Status.DISMISSED,
                              reason="The user asked to forget this.")
             night.counters["tombstoned_dropped"] += 1
         else:
             usable.append(candidate)
+    night.decisions_save()
     missing = [c for c in usable if c.embedding is None]
     if missing:
         vectors = night.embedder.embed([c.statement for c in missing], kind="document", ctx=night.ctx)
         for candidate, vector in zip(missing, vectors):
             candidate.embedding = vector
-            candidate.save(update_fields=["embedding"])
+        Candidate.objects.bulk_update(missing, ["embedding"], batch_size=500)
     return usable
 
 
@@ -212,24 +223,23 @@ def quote_still_in_message(candidate: Candidate) -> bool:
     return quote_in_message(quote=candidate.quote, text=message.content)
 
 
-def _candidate_close(candidate: Candidate, *, status: str, now: datetime, reason: str, memory: Memory | None = None,
+def _candidate_close(night: _Night, candidate: Candidate, *, status: str, reason: str, memory: Memory | None = None,
                      score: float | None = None, breakdown: dict | None = None) -> None:
     candidate.status = status
     candidate.reason = reason
-    candidate.decided_at = now
+    candidate.decided_at = night.now
     candidate.memory = memory
     if score is not None:
         candidate.score, candidate.score_breakdown = score, breakdown or {}
-    candidate.save(update_fields=["status", "reason", "decided_at", "memory", "score", "score_breakdown"])
+    night.decide(candidate)  # written by night.decisions_save()
 
 
 def _scope_decide(night: _Night, clusters: list[Cluster]) -> None:
     """Compare clusters of one scope with their nearest memories in one dreamer call, then decide each."""
     persona_id = clusters[0].persona_id
     neighbours: dict[int, Memory] = {}
-    for cluster in clusters:
-        for memory in _memory_neighbours(user=night.user, persona_id=persona_id, vector=cluster.centroid):
-            neighbours.setdefault(memory.pk, memory)
+    for memory in _memory_neighbours(user=night.user, persona_id=persona_id, vectors=[c.centroid for c in clusters]):
+        neighbours.setdefault(memory.pk, memory)
     for memory in _memory_slot_mates(user=night.user, persona_id=persona_id, clusters=clusters):
         neighbours.setdefault(memory.pk, memory)
     comparisons: dict[int, Comparison] = {}
@@ -256,14 +266,33 @@ def _scope_decide(night: _Night, clusters: list[Cluster]) -> None:
             _cluster_new(night, cluster, contradicts=memory, reason=comparison.reason)
         else:
             _cluster_new(night, cluster)
+    night.decisions_save()
 
 
-def _memory_neighbours(*, user, persona_id: int | None, vector) -> list[Memory]:
-    return list(
-        Memory.objects.select_for_update()
-        .filter(user=user, persona_id=persona_id, status=Memory.Status.ACTIVE, embedding__isnull=False)
-        .order_by(CosineDistance("embedding", list(vector)))[: settings.DREAM_COMPARE_NEIGHBOURS]
+_NEIGHBOURS_SQL = """
+SELECT m.* FROM unnest(%s::int[], %s::text[]) AS c(idx, v)
+CROSS JOIN LATERAL (
+    SELECT * FROM {table}
+    WHERE user_id = %s AND {persona} AND status = %s AND embedding IS NOT NULL
+    ORDER BY embedding <=> c.v::vector LIMIT %s
+    FOR UPDATE
+) AS m
+ORDER BY c.idx, m.embedding <=> c.v::vector
+"""
+
+
+def _memory_neighbours(*, user, persona_id: int | None, vectors: list) -> list[Memory]:
+    """The nearest active memories of the scope to each vector, vector by vector (nearest first), locked;
+    one statement for all the vectors of a compare batch (a memory near several comes once per vector)."""
+    if not vectors:
+        return []
+    sql = _NEIGHBOURS_SQL.format(
+        table=Memory._meta.db_table, persona="persona_id IS NULL" if persona_id is None else "persona_id = %s"
     )
+    texts = ["[" + ",".join(repr(float(x)) for x in vector) + "]" for vector in vectors]
+    params = [list(range(len(vectors))), texts, user.pk, *([] if persona_id is None else [persona_id]),
+              Memory.Status.ACTIVE, settings.DREAM_COMPARE_NEIGHBOURS]
+    return list(Memory.objects.raw(sql, params))
 
 
 def _memory_slot_mates(*, user, persona_id: int | None, clusters: list[Cluster]) -> list[Memory]:
@@ -309,7 +338,7 @@ def _cluster_new(night: _Night, cluster: Cluster, *, contradicts: Memory | None 
     if decision == "promote":
         memory = _memory_create(night, cluster, score=score, breakdown=breakdown)
         for candidate in cluster.candidates:
-            _candidate_close(candidate, status=Candidate.Status.PROMOTED, now=night.now, memory=memory,
+            _candidate_close(night, candidate, status=Candidate.Status.PROMOTED, memory=memory,
                              score=score, breakdown=breakdown, reason=f"Promoted with score {score:.2f}.")
         night.counters["promoted"] += 1
         night.named.append(memory)
@@ -326,13 +355,13 @@ def _cluster_new(night: _Night, cluster: Cluster, *, contradicts: Memory | None 
             why += f" It would contradict memory #{contradicts.pk}."
         for candidate in cluster.candidates:
             candidate.score, candidate.score_breakdown, candidate.reason = score, breakdown, why
-            candidate.save(update_fields=["score", "score_breakdown", "reason"])
+            night.decide(candidate)
         if new_tonight:  # the pool is re-scored every night; count and narrate only what is new
             night.counters["pending"] += new_tonight
             night.changes.pending.append(cluster.best.statement)
         return
     for candidate in cluster.candidates:
-        _candidate_close(candidate, status=Candidate.Status.DISMISSED, now=night.now, score=score, breakdown=breakdown,
+        _candidate_close(night, candidate, status=Candidate.Status.DISMISSED, score=score, breakdown=breakdown,
                          reason=f"Dismissed: score {score:.2f} is below the pending threshold"
                                 f"{' (' + breakdown['vague'] + ')' if breakdown.get('vague') else ''}.")
     night.counters["dropped"] += len(cluster.candidates)
@@ -356,7 +385,7 @@ def _memory_create(night: _Night, cluster: Cluster, *, score: float, breakdown: 
         score_breakdown=breakdown,
         embedding=list(best.embedding),
     )
-    memory_sources_add(memory=memory, candidates=cluster.candidates)
+    memory_sources_add(memory=memory, candidates=cluster.candidates, existing=[])
     return memory
 
 
@@ -369,6 +398,7 @@ def _memory_supersede(*, old: Memory, new: Memory, at: datetime, reason: str) ->
 
 
 def _cluster_reinforce(night: _Night, cluster: Cluster, memory: Memory) -> None:
+    night.decisions_save()  # memory_session_ids reads the candidates already linked to the memory
     known_sessions = memory_session_ids(memory=memory)
     new_sessions = cluster.session_ids - known_sessions
     memory.recurrence += len(new_sessions)
@@ -381,7 +411,7 @@ def _cluster_reinforce(night: _Night, cluster: Cluster, memory: Memory) -> None:
     memory.save(update_fields=["recurrence", "confidence", "last_seen", "first_seen", "score", "score_breakdown", "updated_at"])
     memory_sources_add(memory=memory, candidates=cluster.candidates)
     for candidate in cluster.candidates:
-        _candidate_close(candidate, status=Candidate.Status.MERGED, now=night.now, memory=memory, score=score,
+        _candidate_close(night, candidate, status=Candidate.Status.MERGED, memory=memory, score=score,
                          breakdown=breakdown, reason=f"Reinforces memory #{memory.pk}.")
     night.counters["reinforced"] += 1
     night.named.append(memory)
@@ -395,9 +425,10 @@ def memory_session_ids(*, memory: Memory) -> set:
     return set(from_candidates) | set(from_sources)
 
 
-def memory_sources_add(*, memory: Memory, candidates: list[Candidate]) -> None:
-    """Add the candidates' quotes as sources; keep the first evidence and the newest, MAX_SOURCES in all."""
-    existing = list(memory.sources.all())
+def memory_sources_add(*, memory: Memory, candidates: list[Candidate], existing: list[MemorySource] | None = None) -> None:
+    """Add the candidates' quotes as sources; keep the first evidence and the newest, MAX_SOURCES in all.
+    `existing=[]` for a memory created a moment ago (it has none: no need to ask)."""
+    existing = list(memory.sources.all()) if existing is None else existing
     seen = {(s.message_id, s.quote) for s in existing}
     fresh = []
     for candidate in candidates:

@@ -368,3 +368,37 @@ def test_compare_is_batched_so_one_prompt_stays_small(user):
 
     assert [len(statements) for statements, _ in dreamer.compared] == [20, 5]
     assert run.promoted == Memory.objects.filter(user=user).count() - 1
+
+
+def test_a_night_writes_its_candidate_decisions_in_bulk_not_one_update_each(user):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    said = NOW - timedelta(hours=6)
+    pets = ["dog named Milo", "cat named Luna", "parrot named Kiwi", "hamster named Bean", "rabbit named Hops"]
+    strong = [candidate_said(user=user, quote=f"I have a {pet}", statement=f"User has a {pet}", importance=0.8, said_at=said)
+              for pet in pets]
+    weak = [candidate_said(user=user, quote=f"it is {w}", statement=f"User is {w}", importance=0.1, user_initiated=False,
+                           said_at=said) for w in ("ok", "fine", "so-so")]
+
+    with CaptureQueriesContext(connection) as queries:
+        run = run_night(user)
+
+    assert run.status == DreamRun.Status.OK, run.error
+    assert (run.promoted, run.dropped) == (5, 3)
+    candidate_updates = [q["sql"] for q in queries.captured_queries if q["sql"].startswith('UPDATE "dreaming_candidate"')]
+    # Embeddings the candidates lacked: one embed call, one UPDATE; decisions of one compare batch: one UPDATE.
+    assert run.embedding_calls == 1
+    assert [sql.split(" = ")[0] for sql in candidate_updates] == [
+        'UPDATE "dreaming_candidate" SET "embedding"', 'UPDATE "dreaming_candidate" SET "status"']
+    source_reads = [q["sql"] for q in queries.captured_queries if q["sql"].startswith('SELECT') and 'FROM "dreaming_memorysource"' in q["sql"]]
+    assert len(source_reads) <= 1  # a memory made tonight has no sources to read back (MEMORY.md may read them once)
+    for candidate in strong:
+        candidate.refresh_from_db()
+        assert candidate.status == Candidate.Status.PROMOTED and candidate.decided_at == NOW
+        assert candidate.memory.statement == candidate.statement and candidate.score >= 0.5
+        assert [s.quote for s in candidate.memory.sources.all()] == [candidate.quote]
+    for candidate in weak:
+        candidate.refresh_from_db()
+        assert candidate.status == Candidate.Status.DISMISSED and candidate.memory is None and candidate.score < 0.3
+        assert candidate.decided_at == NOW and candidate.reason.startswith("Dismissed")
