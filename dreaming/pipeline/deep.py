@@ -14,6 +14,7 @@ then, after commit, re-render MEMORY.md. With dry_run everything is computed and
 """
 from __future__ import annotations
 
+import json
 import logging
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -21,7 +22,7 @@ from typing import Callable
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.db import transaction
+from django.db import connection, transaction
 from django.utils import timezone
 
 from chat.models import Message
@@ -58,7 +59,6 @@ from dreaming.engine.quotes import quote_in_message
 logger = logging.getLogger(__name__)
 
 COMPARE_BATCH = 20  # clusters per dreamer.compare call
-CANDIDATE_DECISION_FIELDS = ["status", "reason", "decided_at", "memory", "score", "score_breakdown"]
 
 COUNTER_NAMES = (
     "users_processed", "promoted", "reinforced", "pending", "dropped", "superseded",
@@ -87,7 +87,7 @@ class _Night:
 
     def decisions_save(self) -> None:
         if self.decided:
-            Candidate.objects.bulk_update(list(self.decided.values()), CANDIDATE_DECISION_FIELDS, batch_size=500)
+            candidates_decisions_save(candidates=list(self.decided.values()))
             self.decided.clear()
 
     @property
@@ -221,6 +221,27 @@ def quote_still_in_message(candidate: Candidate) -> bool:
     if message is None or message.role != Message.Role.USER:
         return False
     return quote_in_message(quote=candidate.quote, text=message.content)
+
+
+_DECISIONS_SQL = f"""
+UPDATE {Candidate._meta.db_table} AS c
+SET status = d.status, reason = d.reason, decided_at = d.decided_at, memory_id = d.memory_id,
+    score = d.score, score_breakdown = d.score_breakdown::jsonb
+FROM unnest(%s::bigint[], %s::text[], %s::text[], %s::timestamptz[], %s::bigint[], %s::float8[], %s::text[])
+    AS d(id, status, reason, decided_at, memory_id, score, score_breakdown)
+WHERE c.id = d.id
+"""
+
+
+def candidates_decisions_save(*, candidates: list[Candidate]) -> None:
+    """Write the decision fields of many candidates in one statement (Django's bulk_update builds a
+    CASE per field and row, which costs more Python time than the row-by-row UPDATEs it replaces)."""
+    columns = list(zip(*[
+        (c.pk, c.status, c.reason, c.decided_at, c.memory_id, c.score, json.dumps(c.score_breakdown))
+        for c in candidates
+    ]))
+    with connection.cursor() as cursor:
+        cursor.execute(_DECISIONS_SQL, [list(column) for column in columns])
 
 
 def _candidate_close(night: _Night, candidate: Candidate, *, status: str, reason: str, memory: Memory | None = None,
