@@ -79,13 +79,18 @@ class _Night:
     changes: NightChanges = field(default_factory=NightChanges)
     named: list[Memory] = field(default_factory=list)
     statements: list[str] = field(default_factory=list)
-    # Candidates decided but not yet written: one bulk UPDATE per compare batch instead of one each.
+    # Decided candidates and new memories' sources not yet written: a few statements per compare
+    # batch instead of one per candidate and one per memory.
     decided: dict[int, Candidate] = field(default_factory=dict)
+    sources: list[MemorySource] = field(default_factory=list)
 
     def decide(self, candidate: Candidate) -> None:
         self.decided[candidate.pk] = candidate
 
     def decisions_save(self) -> None:
+        if self.sources:
+            MemorySource.objects.bulk_create(self.sources)
+            self.sources = []
         if self.decided:
             candidates_decisions_save(candidates=list(self.decided.values()))
             self.decided.clear()
@@ -406,7 +411,7 @@ def _memory_create(night: _Night, cluster: Cluster, *, score: float, breakdown: 
         score_breakdown=breakdown,
         embedding=list(best.embedding),
     )
-    memory_sources_add(memory=memory, candidates=cluster.candidates, existing=[])
+    memory_sources_add(memory=memory, candidates=cluster.candidates, existing=[], later=night.sources)
     return memory
 
 
@@ -419,7 +424,7 @@ def _memory_supersede(*, old: Memory, new: Memory, at: datetime, reason: str) ->
 
 
 def _cluster_reinforce(night: _Night, cluster: Cluster, memory: Memory) -> None:
-    night.decisions_save()  # memory_session_ids reads the candidates already linked to the memory
+    night.decisions_save()  # memory_session_ids and memory_sources_add read what is linked to the memory
     known_sessions = memory_session_ids(memory=memory)
     new_sessions = cluster.session_ids - known_sessions
     memory.recurrence += len(new_sessions)
@@ -446,9 +451,13 @@ def memory_session_ids(*, memory: Memory) -> set:
     return set(from_candidates) | set(from_sources)
 
 
-def memory_sources_add(*, memory: Memory, candidates: list[Candidate], existing: list[MemorySource] | None = None) -> None:
+def memory_sources_add(
+    *, memory: Memory, candidates: list[Candidate], existing: list[MemorySource] | None = None,
+    later: list[MemorySource] | None = None,
+) -> None:
     """Add the candidates' quotes as sources; keep the first evidence and the newest, MAX_SOURCES in all.
-    `existing=[]` for a memory created a moment ago (it has none: no need to ask)."""
+    `existing=[]` for a memory created a moment ago (it has none: no need to ask); `later` collects the
+    new rows for one bulk insert instead of inserting them now."""
     existing = list(memory.sources.all()) if existing is None else existing
     seen = {(s.message_id, s.quote) for s in existing}
     fresh = []
@@ -461,5 +470,11 @@ def memory_sources_add(*, memory: Memory, candidates: list[Candidate], existing:
     everything = sorted(existing + fresh, key=lambda s: s.said_at)
     keep = everything if len(everything) <= Memory.MAX_SOURCES else [everything[0]] + everything[-(Memory.MAX_SOURCES - 1):]
     keep_ids = {id(s) for s in keep}
-    MemorySource.objects.filter(pk__in=[s.pk for s in existing if id(s) not in keep_ids]).delete()
-    MemorySource.objects.bulk_create([s for s in fresh if id(s) in keep_ids])
+    dropped = [s.pk for s in existing if id(s) not in keep_ids]
+    if dropped:
+        MemorySource.objects.filter(pk__in=dropped).delete()
+    rows = [s for s in fresh if id(s) in keep_ids]
+    if later is not None:
+        later.extend(rows)
+    else:
+        MemorySource.objects.bulk_create(rows)

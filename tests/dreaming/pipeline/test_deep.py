@@ -394,6 +394,8 @@ def test_a_night_writes_its_candidate_decisions_in_bulk_not_one_update_each(user
     assert 'SET "embedding"' in candidate_updates[0]
     source_reads = [q["sql"] for q in queries.captured_queries if q["sql"].startswith('SELECT') and 'FROM "dreaming_memorysource"' in q["sql"]]
     assert len(source_reads) <= 1  # a memory made tonight has no sources to read back (MEMORY.md may read them once)
+    source_writes = [q["sql"] for q in queries.captured_queries if q["sql"].startswith('INSERT INTO "dreaming_memorysource"')]
+    assert len(source_writes) == 1  # the five new memories' sources in one insert
     for candidate in strong:
         candidate.refresh_from_db()
         assert candidate.status == Candidate.Status.PROMOTED and candidate.decided_at == NOW
