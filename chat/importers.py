@@ -14,15 +14,25 @@ import hashlib
 import json
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
-from datetime import datetime, timezone as dt_timezone
-
-from django.utils.dateparse import parse_datetime
+from datetime import datetime
+from datetime import timezone as dt_timezone
 
 from django.contrib.auth.base_user import AbstractBaseUser
+from django.db import IntegrityError
 from django.utils import timezone
+from django.utils.dateparse import parse_datetime
 
-from chat.models import Client
-from chat.services import NewMessage, UnknownUser, session_import, user_resolve
+from chat.models import Client, Persona
+from chat.services import (
+    NewMessage,
+    SessionToImport,
+    UnknownUser,
+    messages_check_sizes,
+    persona_get_or_create,
+    session_import,
+    sessions_import,
+    user_resolve,
+)
 
 ROLES = ("user", "assistant", "system")
 MAX_EXTERNAL_ID = 200
@@ -260,6 +270,30 @@ class ImportReport:
         return len(self.errors)
 
 
+# A batch is one transaction and a fixed handful of statements (see sessions_import).
+BATCH_SESSIONS = 500
+BATCH_MESSAGES = 20_000
+
+
+@dataclass
+class _Batch:
+    """Parsed sessions waiting to be stored, by line number; a conversation appears at most once."""
+    items: list[tuple[int, SessionToImport]] = field(default_factory=list)
+    keys: set[tuple[int, str]] = field(default_factory=set)
+    messages: int = 0
+
+    def add(self, number: int, session: SessionToImport) -> None:
+        self.items.append((number, session))
+        self.keys.add((session.user.pk, session.external_id))
+        self.messages += len(session.messages)
+
+    def holds(self, session: SessionToImport) -> bool:
+        return (session.user.pk, session.external_id) in self.keys
+
+    def clear(self) -> None:
+        self.items, self.keys, self.messages = [], set(), 0
+
+
 def import_run(
     items: Iterable[tuple[int, "ParsedSession | ImportLineError | None"]],
     *,
@@ -268,12 +302,16 @@ def import_run(
     client: Client | None = None,
     now: datetime | None = None,
     on_item: Callable[[int], None] | None = None,
+    batch_sessions: int = BATCH_SESSIONS,
 ) -> ImportReport:
-    """Store parsed sessions one transaction each; a bad item is recorded with its number and
-    skipped, so the rest still imports. Re-importing is idempotent (see session_import)."""
+    """Store parsed sessions in batches, one transaction each; users and personas are resolved once
+    per file. A bad item is recorded with its number and skipped, so the rest still imports.
+    Re-importing is idempotent (see sessions_import)."""
     now = now or timezone.now()
     report = ImportReport()
     users: dict[str, AbstractBaseUser] = {}
+    personas: dict[str, Persona] = {}
+    batch = _Batch()
     for number, item in items:
         try:
             if isinstance(item, ImportLineError):
@@ -281,29 +319,64 @@ def import_run(
             if item is None:
                 report.empty += 1
                 continue
+            messages_check_sizes(messages=item.messages, label="messages[{index}].content")
             username = item.username or default_username
             if not username:
                 raise ImportLineError("no 'user' on the line and no --user given")
             if username not in users:
                 users[username] = user_resolve(username=username, create=create_users, client=client)
-            result = session_import(
-                user=users[username], messages=item.messages, external_id=item.external_id,
-                persona_slug=item.persona_slug, title=item.title, started_at=item.started_at, now=now,
-            )
+            if item.persona_slug and item.persona_slug not in personas:
+                personas[item.persona_slug] = persona_get_or_create(slug=item.persona_slug)
         except UnknownUser as exc:
             report.errors.append((number, str(exc).replace("send create_user: true", "pass --create-user")))
-        except ValueError as exc:  # ImportLineError, bad persona slug, bad username
+        except ValueError as exc:  # ImportLineError, a message over the size limit, bad persona slug, bad username
             report.errors.append((number, str(exc)))
         else:
-            report.messages_appended += result.appended
-            report.messages_duplicate += result.duplicates
-            if result.created:
-                report.sessions_created += 1
-            elif result.appended:
-                report.sessions_updated += 1
-            else:
-                report.sessions_unchanged += 1
-        finally:
-            if on_item is not None:
-                on_item(number)
+            session = SessionToImport(
+                user=users[username], messages=item.messages, external_id=item.external_id,
+                persona=personas.get(item.persona_slug), title=item.title, started_at=item.started_at,
+            )
+            if batch.holds(session):  # the same conversation twice: the second copy appends to the first
+                _batch_store(batch, report=report, now=now, on_item=on_item)
+            batch.add(number, session)
+            if len(batch.items) >= batch_sessions or batch.messages >= BATCH_MESSAGES:
+                _batch_store(batch, report=report, now=now, on_item=on_item)
+            continue
+        if on_item is not None:
+            on_item(number)
+    _batch_store(batch, report=report, now=now, on_item=on_item)
+    report.errors.sort()
     return report
+
+
+def _batch_store(batch: _Batch, *, report: ImportReport, now: datetime, on_item) -> None:
+    """Store a batch and empty it. A session created meanwhile by a concurrent import makes the batch
+    fail as a whole; it is then stored one session at a time, each idempotent on its own."""
+    if not batch.items:
+        return
+    try:
+        results = sessions_import(sessions=[s for _, s in batch.items], now=now)
+        outcomes = list(zip((number for number, _ in batch.items), results))
+    except IntegrityError:
+        outcomes = []
+        for number, s in batch.items:
+            try:
+                outcomes.append((number, session_import(
+                    user=s.user, messages=s.messages, external_id=s.external_id,
+                    persona_slug=s.persona.slug if s.persona else "", title=s.title, started_at=s.started_at, now=now,
+                )))
+            except ValueError as exc:
+                report.errors.append((number, str(exc)))
+    for _, result in outcomes:
+        report.messages_appended += result.appended
+        report.messages_duplicate += result.duplicates
+        if result.created:
+            report.sessions_created += 1
+        elif result.appended:
+            report.sessions_updated += 1
+        else:
+            report.sessions_unchanged += 1
+    if on_item is not None:
+        for number, _ in batch.items:
+            on_item(number)
+    batch.clear()

@@ -11,6 +11,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, connection, transaction
+from django.db.models import Max
 from django.utils import timezone
 from django.utils.text import slugify
 
@@ -177,18 +178,27 @@ def message_times_fill(
     return filled
 
 
+def message_check_size(*, content: str, where: str = "the message") -> None:
+    """The one size limit on a message, whichever way it comes in (API, import, chat page)."""
+    if len(content) > settings.API_MAX_MESSAGE_CHARS:
+        raise PayloadTooLarge(
+            f"{where} has {len(content)} characters; the limit is "
+            f"{settings.API_MAX_MESSAGE_CHARS} (API_MAX_MESSAGE_CHARS)"
+        )
+
+
+def messages_check_sizes(*, messages: list[NewMessage], label: str = "message {index}") -> None:
+    for index, message in enumerate(messages):
+        message_check_size(content=message.content, where=label.format(index=index))
+
+
 def messages_check_limits(*, messages: list[NewMessage]) -> None:
     if len(messages) > settings.API_MAX_MESSAGES_PER_REQUEST:
         raise PayloadTooLarge(
             f"{len(messages)} messages in one request; the limit is {settings.API_MAX_MESSAGES_PER_REQUEST} "
             "(API_MAX_MESSAGES_PER_REQUEST): send them in smaller batches"
         )
-    for index, message in enumerate(messages):
-        if len(message.content) > settings.API_MAX_MESSAGE_CHARS:
-            raise PayloadTooLarge(
-                f"message {index} has {len(message.content)} characters; the limit is "
-                f"{settings.API_MAX_MESSAGE_CHARS} (API_MAX_MESSAGE_CHARS)"
-            )
+    messages_check_sizes(messages=messages)
 
 
 def messages_append(
@@ -261,6 +271,83 @@ def session_import(
     return ImportResult(
         session=appended.session, created=created, appended=len(appended.appended), duplicates=len(appended.duplicates)
     )
+
+
+@dataclass(frozen=True)
+class SessionToImport:
+    user: AbstractBaseUser
+    messages: list[NewMessage]
+    external_id: str
+    persona: Persona | None = None
+    title: str = ""
+    started_at: datetime | None = None
+
+
+def sessions_import(*, sessions: list[SessionToImport], now: datetime | None = None) -> list[ImportResult]:
+    """Import many conversations in one transaction, with the same outcome as `session_import` on
+    each in turn, in a fixed number of statements: existing sessions are found (and locked) with
+    one query, their known message ids with another, then new sessions and all new messages are
+    written with bulk inserts.
+
+    Every session needs an external_id, each (user, external_id) at most once in the batch. A
+    session created meanwhile by someone else raises IntegrityError (the whole batch is rolled
+    back; the caller retries it one session at a time)."""
+    now = now or timezone.now()
+    keys = [(s.user.pk, s.external_id) for s in sessions]
+    if any(not external_id for _, external_id in keys) or len(set(keys)) != len(keys):
+        raise ValueError("sessions_import needs distinct, non-empty external ids per user")
+    for s in sessions:
+        messages_check_sizes(messages=s.messages, label="messages[{index}].content")
+    times = [message_times_fill([m.created_at for m in s.messages], start=s.started_at, now=now) for s in sessions]
+    with transaction.atomic():
+        found = {
+            (row.user_id, row.external_id): row
+            for row in ChatSession.objects.select_for_update().filter(
+                user_id__in={k[0] for k in keys}, external_id__in={k[1] for k in keys}
+            ).order_by("pk")
+        }
+        existing = [found[k] for k in keys if k in found]
+        last_seq = dict(
+            Message.objects.filter(session__in=existing).values("session_id").annotate(m=Max("seq")).values_list("session_id", "m")
+        ) if existing else {}
+        wanted = {m.external_id for k, s in zip(keys, sessions) if k in found for m in s.messages if m.external_id}
+        known = set(
+            Message.objects.filter(session__in=existing, external_id__in=wanted).values_list("session_id", "external_id")
+        ) if wanted else set()
+        sessions_rows = [
+            found.get(key) or ChatSession(
+                user=s.user, external_id=s.external_id, persona=s.persona, title=s.title[:200],
+                started_at=s.started_at or min(t), last_active_at=min(t), source=ChatSession.Source.IMPORT,
+            )
+            for key, s, t in zip(keys, sessions, times)
+        ]
+        rows, results, moved = [], [], []
+        for session, s, t in zip(sessions_rows, sessions, times):
+            last, seen, appended = last_seq.get(session.pk, 0), set(), []
+            for message, created_at in zip(s.messages, t):
+                if message.external_id:
+                    if (session.pk, message.external_id) in known or message.external_id in seen:
+                        continue  # already stored, or a repeat inside the same conversation
+                    seen.add(message.external_id)
+                last += 1
+                appended.append(Message(
+                    session=session, seq=last, role=message.role, content=message.content,
+                    created_at=created_at, external_id=message.external_id,
+                ))
+            newest = max((m.created_at for m in appended), default=session.last_active_at)
+            if newest > session.last_active_at:
+                session.last_active_at = newest  # a new session starts idle at its first message, ends at its last
+                if session.pk is not None:
+                    moved.append(session)
+            rows += appended
+            results.append(ImportResult(
+                session=session, created=session.pk is None, appended=len(appended),
+                duplicates=len(s.messages) - len(appended),
+            ))
+        ChatSession.objects.bulk_create([session for session in sessions_rows if session.pk is None])
+        ChatSession.objects.bulk_update(moved, ["last_active_at"], batch_size=500)
+        Message.objects.bulk_create(rows, batch_size=2000)
+    return results
 
 
 # --- API keys --------------------------------------------------------------------------------

@@ -15,15 +15,24 @@ from django.views.decorators.http import require_GET, require_POST
 
 from chat.models import ChatSession, Persona
 from dreaming.memory import selectors
+from chat.services import PayloadTooLarge, message_check_size
 from dreaming.memory.context import memory_md_get
 from dreaming.models import MemorySettings
 from memcenter.assistant import chat_reply, chat_session_current
 
 
 class ChatForm(forms.Form):
-    message = forms.CharField(max_length=settings.API_MAX_MESSAGE_CHARS, strip=True, widget=forms.Textarea(attrs={"rows": 3}))
+    message = forms.CharField(strip=True, widget=forms.Textarea(attrs={"rows": 3, "maxlength": settings.API_MAX_MESSAGE_CHARS}))
     persona = forms.SlugField(required=False)
     session = forms.IntegerField(required=False, min_value=1)
+
+    def clean_message(self) -> str:
+        text = self.cleaned_data["message"]
+        try:
+            message_check_size(content=text, where=_("Your message"))
+        except PayloadTooLarge as exc:
+            raise forms.ValidationError(str(exc)) from None
+        return text
 
 
 def _get_session_for_user(request, pk) -> ChatSession:

@@ -1,6 +1,7 @@
 import io
 import json
-from datetime import datetime, timezone as dt_timezone
+from datetime import datetime
+from datetime import timezone as dt_timezone
 
 import pytest
 from django.contrib.auth import get_user_model
@@ -189,3 +190,109 @@ def test_progress_goes_to_stderr(tmp_path):
     assert error is None
     assert "20/20 100%" in err
     assert ChatSession.objects.count() == 20
+
+
+def _line(external_id, *texts, user=None, persona=None, ids=True):
+    line = {"external_id": external_id, "messages": [
+        {"role": "user", "content": text, **({"external_id": f"{external_id}-{i}"} if ids else {})} for i, text in enumerate(texts)]}
+    if user:
+        line["user"] = user
+    if persona:
+        line["persona"] = persona
+    return line
+
+
+def test_batches_store_the_same_as_one_session_at_a_time(tmp_path):
+    from chat import importers
+    from chat.services import session_import
+
+    alice = UserFactory(username="alice")
+    lines = [
+        _line("a", "one", "two", persona="mika"),
+        {"messages": [{"role": "user", "content": 5}]},  # bad line between batches
+        _line("b", "three"),
+        _line("a", "one", "two", "four", persona="mika"),  # the same conversation again, grown, in the same batch
+        _line("c", "x", "y", "y", ids=False),
+        _line("d", "last", persona="mika"),
+    ]
+    path = write_jsonl(tmp_path / "c.jsonl", lines)
+    seen = []
+    report = importers.import_run(
+        importers.jsonl_sessions(path.read_bytes().splitlines()), default_username="alice", batch_sessions=3,
+        on_item=seen.append,
+    )
+    assert report.errors == [(2, "content must be a string or a list of text parts")]
+    assert (report.sessions_created, report.sessions_updated, report.messages_appended, report.messages_duplicate) == (4, 1, 8, 2)
+    assert sorted(seen) == [1, 2, 3, 4, 5, 6]
+    a = ChatSession.objects.get(external_id="a")
+    assert list(a.messages.order_by("seq").values_list("seq", "content")) == [(1, "one"), (2, "two"), (3, "four")]
+    assert a.persona.slug == "mika" and Persona.objects.count() == 1
+    c = ChatSession.objects.get(external_id="c")
+    assert list(c.messages.order_by("seq").values_list("content", flat=True)) == ["x", "y", "y"]  # no ids: all kept
+    assert c.last_active_at == c.messages.order_by("-seq").first().created_at > c.started_at
+
+    # Stored one session at a time, the same lines give the same rows.
+    bob = UserFactory(username="bob")
+    for line in (lines[0], lines[2], lines[3], lines[4], lines[5]):
+        parsed = importers.jsonl_session(line)
+        session_import(user=bob, messages=parsed.messages, external_id=parsed.external_id, persona_slug=parsed.persona_slug)
+    shape = lambda user: sorted(
+        Message.objects.filter(session__user=user).values_list("session__external_id", "seq", "role", "content", "external_id"))
+    assert shape(alice) == shape(bob)
+
+
+def test_a_reimport_in_batches_appends_only_what_is_new_in_a_few_queries(tmp_path, django_assert_max_num_queries):
+    UserFactory(username="alice")
+    lines = [_line(f"s-{i}", "hello", "there") for i in range(60)]
+    path = write_jsonl(tmp_path / "c.jsonl", lines)
+    with django_assert_max_num_queries(20):  # users once, then a handful of statements per batch of 500
+        _, err, error = run_import(path, "--user", "alice")
+    assert error is None, err
+    lines[7] = _line("s-7", "hello", "there", "again")
+    write_jsonl(path, lines)
+    with django_assert_max_num_queries(20):
+        out, _, error = run_import(path, "--user", "alice")
+    assert error is None
+    assert "0 new sessions, updated 1, unchanged 59; 1 messages added, 120 already there" in out
+    grown = ChatSession.objects.get(external_id="s-7")
+    assert list(grown.messages.order_by("seq").values_list("seq", "content")) == [(1, "hello"), (2, "there"), (3, "again")]
+    assert grown.last_active_at == grown.messages.get(seq=3).created_at
+    assert Message.objects.count() == 121
+
+
+def test_a_batch_that_meets_a_concurrent_import_is_stored_one_session_at_a_time(tmp_path, monkeypatch):
+    from django.db import IntegrityError
+
+    from chat import importers
+    from chat.services import NewMessage, session_import
+
+    alice = UserFactory(username="alice")
+    real = importers.sessions_import
+
+    def raced(*, sessions, now):
+        # Another import stored conversation "b" (first message only) while this batch was on its way.
+        session_import(user=alice, messages=[NewMessage("user", "three", None, "b-0")], external_id="b")
+        monkeypatch.setattr(importers, "sessions_import", real)
+        raise IntegrityError("duplicate key value violates unique constraint")
+
+    monkeypatch.setattr(importers, "sessions_import", raced)
+    path = write_jsonl(tmp_path / "c.jsonl", [_line("a", "one"), _line("b", "three", "four")])
+    out, err, error = run_import(path, "--user", "alice")
+    assert error is None, err
+    assert "imported 1 new sessions, updated 1" in out and "2 messages added, 1 already there" in out
+    assert list(ChatSession.objects.get(external_id="b").messages.order_by("seq").values_list("content", flat=True)) == ["three", "four"]
+
+
+def test_a_message_over_the_size_limit_fails_its_line_and_the_rest_imports(tmp_path, settings):
+    settings.API_MAX_MESSAGE_CHARS = 100
+    path = write_jsonl(tmp_path / "c.jsonl", [
+        _line("ok-1", "fine"),
+        _line("big", "fine too", "x" * 101, user="newcomer", persona="newpersona"),
+        _line("ok-2", "x" * 100),
+    ])
+    _, err, error = run_import(path, "--user", "alice", "--create-user")
+    assert error is not None and "1 line(s) failed" in error
+    assert "line 2: messages[1].content has 101 characters; the limit is 100 (API_MAX_MESSAGE_CHARS)" in err
+    assert set(ChatSession.objects.values_list("external_id", flat=True)) == {"ok-1", "ok-2"}
+    assert not get_user_model().objects.filter(username="newcomer").exists()  # a refused line creates nothing
+    assert not Persona.objects.exists()

@@ -112,6 +112,18 @@ def test_an_empty_message_is_a_form_error_and_stores_nothing(logged_in, user):
     assert not ChatSession.objects.exists() and not Message.objects.exists()
 
 
+def test_a_message_over_the_size_limit_is_a_form_error_and_stores_nothing(logged_in, user, offline, settings):
+    settings.API_MAX_MESSAGE_CHARS = 100
+    response = logged_in.post("/chat/send/", {"message": "x" * 101})
+    assert response.status_code == 400
+    assert "Your message has 101 characters; the limit is 100" in response.content.decode()
+    htmx = logged_in.post("/chat/send/", {"message": "y" * 101}, HTTP_HX_REQUEST="true")
+    assert htmx.status_code == 200 and "the limit is 100" in htmx.content.decode()
+    assert not ChatSession.objects.exists() and not Message.objects.exists()
+    assert logged_in.post("/chat/send/", {"message": "z" * 100}).status_code == 302  # at the limit is fine
+    assert list(Message.objects.filter(role="user").values_list("content", flat=True)) == ["z" * 100]
+
+
 def test_another_users_session_is_not_reachable(logged_in, user, other_user, offline):
     theirs = ChatSessionFactory(user=other_user, source=ChatSession.Source.CHAT, last_active_at=timezone.now())
     MessageFactory(session=theirs, content="a private thing")
