@@ -253,7 +253,7 @@ def test_a_reimport_in_batches_appends_only_what_is_new_in_a_few_queries(tmp_pat
     with django_assert_max_num_queries(20):
         out, _, error = run_import(path, "--user", "alice")
     assert error is None
-    assert "0 new sessions, updated 1, unchanged 59; 1 messages added, 120 already there" in out
+    assert "0 new sessions, updated 1, unchanged 59; 1 message added, 120 already there" in out
     grown = ChatSession.objects.get(external_id="s-7")
     assert list(grown.messages.order_by("seq").values_list("seq", "content")) == [(1, "hello"), (2, "there"), (3, "again")]
     assert grown.last_active_at == grown.messages.get(seq=3).created_at
@@ -279,7 +279,7 @@ def test_a_batch_that_meets_a_concurrent_import_is_stored_one_session_at_a_time(
     path = write_jsonl(tmp_path / "c.jsonl", [_line("a", "one"), _line("b", "three", "four")])
     out, err, error = run_import(path, "--user", "alice")
     assert error is None, err
-    assert "imported 1 new sessions, updated 1" in out and "2 messages added, 1 already there" in out
+    assert "imported 1 new session, updated 1" in out and "2 messages added, 1 already there" in out
     assert list(ChatSession.objects.get(external_id="b").messages.order_by("seq").values_list("content", flat=True)) == ["three", "four"]
 
 
@@ -291,7 +291,7 @@ def test_a_message_over_the_size_limit_fails_its_line_and_the_rest_imports(tmp_p
         _line("ok-2", "x" * 100),
     ])
     _, err, error = run_import(path, "--user", "alice", "--create-user")
-    assert error is not None and "1 line(s) failed" in error
+    assert error is not None and "1 line failed" in error
     assert "line 2: messages[1].content has 101 characters; the limit is 100 (API_MAX_MESSAGE_CHARS)" in err
     assert set(ChatSession.objects.values_list("external_id", flat=True)) == {"ok-1", "ok-2"}
     assert not get_user_model().objects.filter(username="newcomer").exists()  # a refused line creates nothing
