@@ -28,11 +28,13 @@ def embedding_space_problem() -> str | None:
     recorded = EmbeddingSpace.objects.order_by("pk").first()
     if recorded is not None and (recorded.backend, recorded.model, recorded.dimensions) == (backend, model, dimensions):
         return None
-    if not (Memory.objects.filter(embedding__isnull=False).exists()
+    # migrate records the space; a database without the row (emptied by a flush, or restored from a
+    # dump made before the guard existed) takes the configured embedder as the one its vectors used.
+    if recorded is None or not (Memory.objects.filter(embedding__isnull=False).exists()
             or Candidate.objects.filter(embedding__isnull=False).exists()):
         embedding_space_record()  # nothing stored yet: the configured embedder defines the space
         return None
-    return (f"the stored vectors were made with {recorded or 'an unrecorded embedder'}, but the configured "
+    return (f"the stored vectors were made with {recorded}, but the configured "
             f"embedder is {backend} {model} ({dimensions} dims): run `manage.py reembed` (or restore the "
             f"EMBEDDING_* settings) before dreaming or recall can run")
 

@@ -27,6 +27,7 @@ from tests.factories import (
     UserFactory,
 )
 
+
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 AXE = Path(__file__).parent / "vendor" / "axe-4.14.1.min.js"
 CONFIGS = [("en", 1280), ("en", 390), ("zh-hans", 1280), ("zh-hans", 390)]
@@ -73,7 +74,9 @@ def _nav_fits(page, width):
 def _context(browser, live_server, user, lang, width):
     client = Client()
     client.force_login(user)
-    context = browser.new_context(viewport={"width": width, "height": 900 if width > 500 else 844},
+    # bypass_csp: axe-core is injected as a script, which the Content-Security-Policy rightly refuses;
+    # CSP itself is checked by test_csp_browser.py.
+    context = browser.new_context(bypass_csp=True, viewport={"width": width, "height": 900 if width > 500 else 844},
                                   locale="zh-CN" if lang != "en" else "en-US")
     context.add_cookies([
         {"name": "sessionid", "value": client.cookies["sessionid"].value, "url": live_server.url},
@@ -259,7 +262,9 @@ def test_the_staff_dashboard_reads_well(browser, live_server, artifacts, lang, w
 
 @pytest.mark.parametrize("lang,width", CONFIGS)
 def test_the_login_and_signup_pages_read_well(browser, live_server, artifacts, lang, width):
-    context = browser.new_context(viewport={"width": width, "height": 844}, locale="zh-CN" if lang != "en" else "en-US")
+    # bypass_csp: axe-core is injected as a script, which the Content-Security-Policy rightly refuses;
+    # CSP itself is checked by test_csp_browser.py.
+    context = browser.new_context(bypass_csp=True, viewport={"width": width, "height": 844}, locale="zh-CN" if lang != "en" else "en-US")
     context.add_cookies([{"name": "django_language", "value": lang, "url": live_server.url}])
     page = context.new_page()
     serious = {}
