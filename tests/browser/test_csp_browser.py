@@ -30,7 +30,7 @@ def test_a_login_link_opens_the_memory_center_with_no_csp_violation(page, live_s
 
     page.goto(url)
 
-    expect(page.get_by_text("User has a dog named Milo")).to_be_visible()
+    expect(page.get_by_text("You have a dog named Milo")).to_be_visible()  # the memory center speaks to its owner
     assert page.evaluate("typeof htmx") == "object"  # the vendored script ran
     assert page.locator(".confidence__fill").evaluate("el => getComputedStyle(el).width") != "0px"
     page.goto(url)  # the second time: a page that says so

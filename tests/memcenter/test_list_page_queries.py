@@ -59,15 +59,14 @@ def test_the_htmx_list_swap_uses_at_most_15_queries(client, user, django_assert_
 
 
 @pytest.mark.slow
-def test_the_memory_list_is_fast_for_5000_memories(client, user):
+def test_the_memory_list_costs_the_same_queries_at_5000_memories(client, user, django_assert_max_num_queries):
+    # Its speed is measured beside a floor in `make bench` (listpage row), not by a wall-clock assert here.
     _many_memories(user, 5000)
     client.force_login(user)
     client.get(reverse("memcenter:memories"))  # warm templates
-    timings = []
     for page in (1, 50, 200):
         started = time.perf_counter()
-        response = client.get(reverse("memcenter:memories"), {"page": page})
-        timings.append(time.perf_counter() - started)
+        with django_assert_max_num_queries(15):
+            response = client.get(reverse("memcenter:memories"), {"page": page})
+        print(f"memory list, 5000 memories, page {page}: {round((time.perf_counter() - started) * 1000)} ms")
         assert response.status_code == 200
-    print(f"memory list, 5000 memories: {[round(t * 1000) for t in timings]} ms")
-    assert max(timings) < 1.5
