@@ -1,8 +1,8 @@
 import sys
-import time
 from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
+from tqdm import tqdm
 
 from chat import importers
 from chat.models import Client
@@ -11,34 +11,11 @@ from chat.services import UnknownUser, user_resolve
 UTF8_BOM = b"\xef\xbb\xbf"
 
 
-class ProgressBar:
-    """A plain stderr progress bar: redrawn in place on a terminal, a line every 10% otherwise."""
-
-    def __init__(self, total: int, *, stream=None, label: str = "importing"):
-        self.total, self.done, self.label = max(total, 1), 0, label
-        self.stream = stream or sys.stderr
-        self.tty = hasattr(self.stream, "isatty") and self.stream.isatty()
-        self._last_draw, self._last_decile = 0.0, -1
-
-    def advance(self, _number: int = 0) -> None:
-        self.done += 1
-        decile = self.done * 10 // self.total
-        if self.tty:
-            if time.monotonic() - self._last_draw > 0.1 or self.done >= self.total:
-                self._last_draw = time.monotonic()
-                self.stream.write("\r" + self.render())
-                self.stream.flush()
-        elif decile != self._last_decile:
-            self._last_decile = decile
-            self.stream.write(self.render() + "\n")
-
-    def render(self, width: int = 30) -> str:
-        filled = width * min(self.done, self.total) // self.total
-        return f"{self.label} [{'#' * filled}{'.' * (width - filled)}] {self.done}/{self.total} {100 * self.done // self.total}%"
-
-    def close(self) -> None:
-        if self.tty:
-            self.stream.write("\n")
+def ProgressBar(total: int, *, stream=None, label: str = "importing"):  # noqa: N802 — used like the class it replaced
+    """A tqdm bar on stderr (stdout stays clean for the summary); `advance` is called once per item."""
+    bar = tqdm(total=max(total, 1), desc=label, file=stream or sys.stderr, mininterval=0.2, dynamic_ncols=True)
+    bar.advance = lambda _number=0: bar.update(1)
+    return bar
 
 
 def _plural(n: int, one: str, many: str | None = None) -> str:
