@@ -18,6 +18,7 @@ from django.test import Client as HttpClient
 from django.urls import reverse
 
 from tests.factories import UserFactory
+from tests.support.processes import process_descendants, process_parent
 
 ROOT = Path(settings.BASE_DIR)
 EXAMPLE = ROOT / "deploy" / "production.env.example"
@@ -194,21 +195,21 @@ def test_serve_prod_runs_gunicorn_and_two_clusters_with_static_files_and_debug_o
             time.sleep(0.5)
         assert Task.objects.get(name="serve-prod-probe").result == 2
 
-        family = _family(serve.pid)
+        family = process_descendants(serve.pid)
         children = [Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ") for pid in family
-                    if _parent(pid) == serve.pid]
+                    if process_parent(pid) == serve.pid]
         assert sum(b"gunicorn" in c for c in children) == 1
         assert sum(c.rstrip().endswith(b"qcluster") for c in children) == 2
-        gunicorn_master = next(pid for pid in family if _parent(pid) == serve.pid
+        gunicorn_master = next(pid for pid in family if process_parent(pid) == serve.pid
                                and b"gunicorn" in Path(f"/proc/{pid}/cmdline").read_bytes())
-        assert sum(_parent(pid) == gunicorn_master for pid in family) == 2  # WEB_CONCURRENCY workers
+        assert sum(process_parent(pid) == gunicorn_master for pid in family) == 2  # WEB_CONCURRENCY workers
     finally:
-        family = _family(serve.pid)
+        family = process_descendants(serve.pid)
         serve.send_signal(signal.SIGTERM)
         try:
             serve.wait(timeout=30)
         finally:
-            for pid in family | _family(serve.pid):
+            for pid in family | process_descendants(serve.pid):
                 try:
                     os.kill(pid, signal.SIGKILL)
                 except ProcessLookupError:
@@ -217,27 +218,6 @@ def test_serve_prod_runs_gunicorn_and_two_clusters_with_static_files_and_debug_o
                 serve.kill()
                 serve.wait()
             log.close()
-
-
-def _parent(pid: int) -> int:
-    return int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[1])
-
-
-def _family(pid: int) -> set[int]:
-    children: dict[int, list[int]] = {}
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                ppid = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
-            except (FileNotFoundError, ProcessLookupError, IndexError):
-                continue
-            children.setdefault(ppid, []).append(int(entry.name))
-    found, todo = set(), [pid]
-    while todo:
-        for child in children.get(todo.pop(), []):
-            found.add(child)
-            todo.append(child)
-    return found
 
 
 def test_the_memory_md_listener_can_bypass_a_transaction_pooler(settings):

@@ -11,6 +11,7 @@ import pytest
 from django.conf import settings
 
 from memcenter.management.commands.serve import Supervisor, serve_commands
+from tests.support.processes import process_descendants
 
 SLEEPER = [sys.executable, "-c", "import time; time.sleep(60)"]
 
@@ -21,23 +22,6 @@ def _alive(pid: int) -> bool:
     except (FileNotFoundError, ProcessLookupError):
         return False
     return state != "Z"
-
-
-def _descendants(pid: int) -> set[int]:
-    children: dict[int, list[int]] = {}
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                ppid = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
-            except (FileNotFoundError, ProcessLookupError, IndexError):
-                continue
-            children.setdefault(ppid, []).append(int(entry.name))
-    found, todo = set(), [pid]
-    while todo:
-        for child in children.get(todo.pop(), []):
-            found.add(child)
-            todo.append(child)
-    return found
 
 
 def test_serve_runs_the_web_server_and_the_cluster():
@@ -107,7 +91,7 @@ def test_serve_starts_both_and_sigterm_leaves_no_process_running(transactional_d
             except OSError:
                 time.sleep(0.3)
         assert status == 200
-        family = _descendants(serve.pid)
+        family = process_descendants(serve.pid)
         commands = {Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ") for pid in family}
         assert any(b"runserver" in c for c in commands) and any(b"qcluster" in c for c in commands)
         serve.send_signal(signal.SIGTERM)
@@ -116,7 +100,7 @@ def test_serve_starts_both_and_sigterm_leaves_no_process_running(transactional_d
         assert [pid for pid in family if _alive(pid)] == []
     finally:
         if serve.poll() is None:
-            for pid in _descendants(serve.pid):
+            for pid in process_descendants(serve.pid):
                 try:
                     os.kill(pid, signal.SIGKILL)
                 except ProcessLookupError:
