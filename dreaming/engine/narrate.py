@@ -7,7 +7,7 @@ from datetime import date, datetime
 
 from dreaming.engine.language import is_chinese
 from dreaming.protocol import NightChanges, Turn
-from dreaming.engine.sensitive import mask_secrets
+from dreaming.engine.credentials import mask_secrets
 
 _SHOWN = 5
 

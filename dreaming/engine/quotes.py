@@ -6,7 +6,7 @@ vs half-width characters, curly quotes and other punctuation, case) and nothing 
 import re
 import unicodedata
 
-from dreaming.engine.sensitive import mask_secrets
+from dreaming.engine.credentials import mask_secrets
 from dreaming.engine.dates import DATE_PHRASE_RE
 from dreaming.engine.language import CJK_RE, STOP_WORDS, is_chinese, words
 

@@ -26,7 +26,7 @@ from django.utils import timezone
 from dreaming.engine.language import CJK_RE, is_chinese
 from dreaming.models import DiaryEntry, DreamRun, Memory, MemorySettings
 from dreaming.protocol import NightChanges
-from dreaming.engine.sensitive import mask_secrets
+from dreaming.engine.credentials import mask_secrets
 from dreaming.engine.quotes import normalize_for_match
 
 NIGHT_ENDS_HOUR = 5  # a run at 03:00 still belongs to the evening before

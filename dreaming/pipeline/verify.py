@@ -9,7 +9,8 @@ import re
 
 from chat.models import ChatSession, Message
 from dreaming.engine.quotes import normalize_for_match, quote_in_message, statement_unsupported
-from dreaming.engine.sensitive import mask_secrets, sensitive_category
+from dreaming.engine.credentials import mask_secrets
+from dreaming.engine.sensitive import sensitive_category
 from dreaming.memory.scoring import specificity
 from dreaming.memory.tombstones import is_tombstoned, tombstoned_digests
 from dreaming.models import Candidate

@@ -43,7 +43,8 @@ from dreaming.protocol import (
     Turn,
     UnusableAnswer,
 )
-from dreaming.engine.sensitive import mask_secrets, redact_sensitive
+from dreaming.engine.credentials import mask_secrets
+from dreaming.engine.sensitive import redact_sensitive
 
 log = logging.getLogger(__name__)
 

@@ -10,7 +10,7 @@ from django.conf import settings
 from dreaming.models import LLMCall
 from dreaming.providers.accounting import embedding_call_record
 from dreaming.protocol import CallContext, ProviderUnavailable
-from dreaming.engine.sensitive import mask_secrets
+from dreaming.engine.credentials import mask_secrets
 
 
 class EmbeddingDimensionMismatch(ProviderUnavailable):

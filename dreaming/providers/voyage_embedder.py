@@ -11,7 +11,7 @@ from dreaming.models import LLMCall
 from dreaming.providers.accounting import embedding_call_record
 from dreaming.protocol import CallContext, ProviderUnavailable
 from dreaming.providers.openai_embedder import batches, embedding_check_dimensions, embedding_context
-from dreaming.engine.sensitive import mask_secrets
+from dreaming.engine.credentials import mask_secrets
 
 # Models that accept output_dimension (256/512/1024/2048); older ones have one fixed size.
 _FLEXIBLE_DIMENSION_PREFIXES = ("voyage-3.5", "voyage-3-large", "voyage-code-3", "voyage-4", "voyage-context-3")

@@ -1,7 +1,8 @@
 """The sensitive-content rules: secrets are masked, health / religion / credentials are recognised."""
 import pytest
 
-from dreaming.engine.sensitive import SECRET, mask_secrets, sensitive_category
+from dreaming.engine.credentials import SECRET, mask_secrets
+from dreaming.engine.sensitive import sensitive_category
 
 
 @pytest.mark.parametrize(

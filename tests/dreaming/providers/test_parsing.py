@@ -19,7 +19,7 @@ from dreaming.providers.prompts import (
     extract_messages,
     transcript_render,
 )
-from dreaming.engine.sensitive import mask_secrets
+from dreaming.engine.credentials import mask_secrets
 
 
 @pytest.mark.parametrize("answer", [
