@@ -323,17 +323,8 @@ def sessions_import(*, sessions: list[SessionToImport], now: datetime | None = N
         ]
         rows, results, moved = [], [], []
         for session, s, t in zip(sessions_rows, sessions, times):
-            last, seen, appended = last_seq.get(session.pk, 0), set(), []
-            for message, created_at in zip(s.messages, t):
-                if message.external_id:
-                    if (session.pk, message.external_id) in known or message.external_id in seen:
-                        continue  # already stored, or a repeat inside the same conversation
-                    seen.add(message.external_id)
-                last += 1
-                appended.append(Message(
-                    session=session, seq=last, role=message.role, content=message.content,
-                    created_at=created_at, external_id=message.external_id,
-                ))
+            appended = _messages_new(session=session, messages=s.messages, times=t,
+                                     last=last_seq.get(session.pk, 0), known=known)
             newest = max((m.created_at for m in appended), default=session.last_active_at)
             if newest > session.last_active_at:
                 session.last_active_at = newest  # a new session starts idle at its first message, ends at its last
@@ -351,6 +342,24 @@ def sessions_import(*, sessions: list[SessionToImport], now: datetime | None = N
 
 
 # --- API keys --------------------------------------------------------------------------------
+
+def _messages_new(
+    *, session: ChatSession, messages: list[NewMessage], times: list[datetime], last: int, known: set[tuple[int, str]]
+) -> list[Message]:
+    """The rows to insert for `messages`: those not stored yet (by external id), numbered after `last`."""
+    seen, appended = set(), []
+    for message, created_at in zip(messages, times):
+        if message.external_id:
+            if (session.pk, message.external_id) in known or message.external_id in seen:
+                continue  # already stored, or a repeat inside the same conversation
+            seen.add(message.external_id)
+        last += 1
+        appended.append(Message(
+            session=session, seq=last, role=message.role, content=message.content,
+            created_at=created_at, external_id=message.external_id,
+        ))
+    return appended
+
 
 def api_key_create(*, name: str, client_name: str = "") -> tuple[ApiKey, str]:
     """A new key of a client (created if missing; by default the client is named like the key).
