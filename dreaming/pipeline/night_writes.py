@@ -1,0 +1,110 @@
+"""A deep-sleep night's writes, gathered and sent a few statements per compare batch.
+
+Deciding a batch of clusters touches many rows: every candidate's decision, a memory per promoted
+cluster, the memories' sources. Written one by one that is several statements per candidate; here
+they wait in `NightWrites` and `flush` sends them as one INSERT of memories, one of sources and one
+UPDATE of candidates. The night flushes at the end of each batch and before anything reads back
+what is waiting (a reinforcement reads its memory's candidates and sources). New memories get their
+ids from the sequence when they are decided (`memory_ids_reserve`), so candidates, superseded
+memories and the diary can point at them before the row is written (foreign keys are checked at
+commit: Django makes them DEFERRABLE INITIALLY DEFERRED on Postgres).
+"""
+from __future__ import annotations
+
+import json
+
+from django.db import connection
+
+from dreaming.models import Candidate, Memory, MemorySource
+
+_CANDIDATES = Candidate._meta.db_table
+
+_DECISIONS_SQL = f"""
+UPDATE {_CANDIDATES} AS c
+SET status = d.status, reason = d.reason, decided_at = d.decided_at, memory_id = d.memory_id,
+    score = d.score, score_breakdown = d.score_breakdown::jsonb
+FROM unnest(%s::bigint[], %s::text[], %s::text[], %s::timestamptz[], %s::bigint[], %s::float8[], %s::text[])
+    AS d(id, status, reason, decided_at, memory_id, score, score_breakdown)
+WHERE c.id = d.id
+"""
+
+_EMBEDDINGS_SQL = f"""
+UPDATE {_CANDIDATES} AS c SET embedding = d.embedding::vector
+FROM unnest(%s::bigint[], %s::text[]) AS d(id, embedding)
+WHERE c.id = d.id
+"""
+
+
+def vector_text(vector) -> str:
+    return "[" + ",".join(repr(float(x)) for x in vector) + "]"
+
+
+def candidates_decisions_save(*, candidates: list[Candidate]) -> None:
+    """Write the decision fields (status, reason, decided_at, memory, score, breakdown) of many
+    candidates in one statement. Django's bulk_update builds a CASE per field and row, which costs
+    more Python time than the row-by-row UPDATEs it would replace."""
+    if not candidates:
+        return
+    rows = [(c.pk, c.status, c.reason, c.decided_at, c.memory_id, c.score, json.dumps(c.score_breakdown))
+            for c in candidates]
+    with connection.cursor() as cursor:
+        cursor.execute(_DECISIONS_SQL, [list(column) for column in zip(*rows)])
+
+
+def candidates_embeddings_save(*, candidates: list[Candidate]) -> None:
+    """Store the candidates' (new) embeddings in one statement."""
+    if not candidates:
+        return
+    with connection.cursor() as cursor:
+        cursor.execute(_EMBEDDINGS_SQL, [[c.pk for c in candidates], [vector_text(c.embedding) for c in candidates]])
+
+
+def memory_ids_reserve(count: int) -> list[int]:
+    """`count` new memory ids from the table's sequence, in order (one statement)."""
+    if count <= 0:
+        return []
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT nextval(pg_get_serial_sequence(%s, 'id')) FROM generate_series(1, %s)",
+            [Memory._meta.db_table, count],
+        )
+        return sorted(row[0] for row in cursor.fetchall())
+
+
+class NightWrites:
+    """Decided candidates, new memories (ids reserved) and new sources waiting to be written."""
+
+    def __init__(self) -> None:
+        self.decided: dict[int, Candidate] = {}
+        self.memories: list[Memory] = []
+        self.sources: list[MemorySource] = []
+        self._ids: list[int] = []
+
+    def reserve(self, count: int) -> None:
+        """Take `count` more memory ids now (one statement) for the memories a batch will make."""
+        self._ids.extend(memory_ids_reserve(count))
+
+    def memory_add(self, memory: Memory) -> Memory:
+        """Give the new memory its id (a reserved one, else the sequence's next) and keep it to insert."""
+        if not self._ids:
+            self.reserve(1)
+        memory.pk = self._ids.pop(0)
+        self.memories.append(memory)
+        return memory
+
+    def decide(self, candidate: Candidate) -> None:
+        self.decided[candidate.pk] = candidate
+
+    def sources_add(self, sources: list[MemorySource]) -> None:
+        self.sources.extend(sources)
+
+    def flush(self) -> None:
+        if self.memories:
+            Memory.objects.bulk_create(self.memories)
+            self.memories = []
+        if self.sources:
+            MemorySource.objects.bulk_create(self.sources)
+            self.sources = []
+        if self.decided:
+            candidates_decisions_save(candidates=list(self.decided.values()))
+            self.decided = {}
