@@ -22,6 +22,7 @@ weekly_consolidate_user, inside one transaction holding the user's lock:
 """
 from __future__ import annotations
 
+import json
 import logging
 from datetime import datetime, timedelta
 from typing import Callable
@@ -29,7 +30,9 @@ from typing import Callable
 import numpy as np
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.db import transaction
+from django.db import connection, transaction
+from django.db.models import F, JSONField, Value
+from django.db.models.expressions import CombinedExpression
 from django.utils import timezone
 
 from dreaming.pipeline.clustering import unit
@@ -168,10 +171,19 @@ def _agreed_ids(*, user) -> set[int]:
     return {memory_id for memory_id, verdict in latest.items() if verdict == Feedback.Verdict.AGREE}
 
 
+_DECAY_SQL = f"""
+UPDATE {Memory._meta.db_table} AS m
+SET confidence = d.confidence, score_breakdown = d.score_breakdown::jsonb, updated_at = %s
+FROM unnest(%s::bigint[], %s::float8[], %s::text[]) AS d(id, confidence, score_breakdown)
+WHERE m.id = d.id
+"""
+
+
 def memories_decay(*, user, now: datetime) -> int:
+    """Decay every active memory since its last decay (or mention); one UPDATE for all of them."""
     agreed = _agreed_ids(user=user)
-    decayed = 0
-    for memory in _active(user):
+    rows, decayed = [], 0
+    for memory in _active(user).only("confidence", "half_life_days", "last_seen", "user_set", "score_breakdown"):
         previous = memory.score_breakdown.get("decayed_at")
         since = max(memory.last_seen, datetime.fromisoformat(previous)) if previous else memory.last_seen
         if now <= since:
@@ -181,11 +193,11 @@ def memories_decay(*, user, now: datetime) -> int:
             half_life *= settings.DREAM_AGREE_HALF_LIFE_FACTOR
         confidence = max(CONFIDENCE_MIN, round(decayed_confidence(
             confidence=memory.confidence, half_life=half_life, since=since, now=now), 4))
-        memory.score_breakdown = {**memory.score_breakdown, "decayed_at": now.isoformat()}
-        changed = confidence < memory.confidence
-        memory.confidence = confidence
-        memory.save(update_fields=["confidence", "score_breakdown", "updated_at"])
-        decayed += int(changed)
+        rows.append((memory.pk, confidence, json.dumps({**memory.score_breakdown, "decayed_at": now.isoformat()})))
+        decayed += int(confidence < memory.confidence)
+    if rows:
+        with connection.cursor() as cursor:
+            cursor.execute(_DECAY_SQL, [timezone.now(), *(list(column) for column in zip(*rows))])
     return decayed
 
 
@@ -194,18 +206,17 @@ def memories_evict(*, user, now: datetime) -> int:
     # false by not being mentioned, and it is exactly what recall's long tail is for (on LoCoMo,
     # 17 questions' only evidence memory had been evicted this way). A plan-like event that
     # plans_correct does not recognise stays too; the user can still delete it.
-    stale = _active(user).filter(
+    reason = Value({"archived_reason": "evicted: faded and not mentioned"}, output_field=JSONField())
+    return Memory.objects.filter(
+        user=user,
+        status=Memory.Status.ACTIVE,
         user_set=False,
         confidence__lt=settings.DREAM_EVICT_CONFIDENCE,
         last_seen__lt=now - timedelta(days=settings.DREAM_EVICT_IDLE_DAYS),
-    ).exclude(category=Category.EVENT)
-    evicted = 0
-    for memory in stale:
-        memory.status = Memory.Status.ARCHIVED
-        memory.score_breakdown = {**memory.score_breakdown, "archived_reason": "evicted: faded and not mentioned"}
-        memory.save(update_fields=["status", "score_breakdown", "updated_at"])
-        evicted += 1
-    return evicted
+    ).exclude(category=Category.EVENT).update(
+        status=Memory.Status.ARCHIVED, updated_at=timezone.now(),
+        score_breakdown=CombinedExpression(F("score_breakdown"), "||", reason, output_field=JSONField()),
+    )
 
 
 def duplicates_merge(*, user, dreamer: Dreamer | None, embedder: Embedder | None, ctx: CallContext) -> int:
