@@ -83,7 +83,7 @@ class _Night:
     plans: ActivePlans = field(init=False)
 
     def __post_init__(self) -> None:
-        self.plans = ActivePlans(user=self.user, before_read=self.writes.flush)
+        self.plans = ActivePlans(user=self.user, unwritten=lambda: self.writes.memories)
 
     @property
     def ctx(self) -> CallContext:
@@ -368,6 +368,7 @@ def _cluster_promote(night: _Night, cluster: Cluster, *, score: float, breakdown
     for plan, why in plans_settled_by(memory=memory, replaced=contradicts, plans=night.plans):
         _memory_supersede(night, old=plan, new=memory, at=cluster.first_said_at, reason=why)
         if why.startswith("fulfilled"):
+            night.writes.flush()  # both memories' sources are read
             plan_sources_carry(plan=plan, memory=memory)
         night.changes.changed.append((plan.statement, memory.statement))
         night.diary.add("changed", [plan.statement, memory.statement], memory_ids=[plan.pk, memory.pk])
@@ -413,7 +414,8 @@ def _memory_create(night: _Night, cluster: Cluster, *, score: float, breakdown: 
 
 
 def _memory_supersede(night: _Night, *, old: Memory, new: Memory, at: datetime, reason: str) -> None:
-    night.writes.flush()  # `old` may be a plan made earlier tonight, and a plan's sources are read next
+    if night.writes.holds(old):
+        night.writes.flush()  # a plan made earlier tonight: its row must exist to be updated
     old.status = Memory.Status.SUPERSEDED
     old.valid_to = at
     old.superseded_by = new

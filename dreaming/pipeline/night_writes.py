@@ -92,6 +92,10 @@ class NightWrites:
         self.memories.append(memory)
         return memory
 
+    def holds(self, memory: Memory) -> bool:
+        """The memory is one of those waiting to be inserted."""
+        return any(m.pk == memory.pk for m in self.memories)
+
     def decide(self, candidate: Candidate) -> None:
         self.decided[candidate.pk] = candidate
 

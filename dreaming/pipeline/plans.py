@@ -35,24 +35,27 @@ def active_plans(*, user, persona_id) -> list[Memory]:
 class ActivePlans:
     """A night's view of its user's active plans, scope by scope: read once per scope, then kept
     current as the night makes memories and supersedes them, instead of read again per promotion.
-    A change it does not follow (a memory's wording or dates) drops the scope, read again when next
-    asked, after `before_read` (the night writes what it still holds, so the read sees it)."""
+    `unwritten` gives the memories the night made but has not written yet (all active: a memory is
+    written before it is superseded); a read adds its scope's plans among them. A change it does not
+    follow (a memory's wording or dates) drops the scope, read again when next asked."""
 
-    def __init__(self, *, user, before_read: Callable[[], None]):
+    def __init__(self, *, user, unwritten: Callable[[], list[Memory]]):
         self.user = user
-        self._before_read = before_read
+        self._unwritten = unwritten
         self._scopes: dict[int | None, list[Memory]] = {}
 
     def of(self, persona_id: int | None) -> list[Memory]:
         if persona_id not in self._scopes:
-            self._before_read()
             self._scopes[persona_id] = active_plans(user=self.user, persona_id=persona_id)
+            for memory in self._unwritten():
+                if memory.persona_id == persona_id:
+                    self.added(memory)
         return self._scopes[persona_id]
 
     def added(self, memory: Memory) -> None:
         """A new active memory (a plan joins its scope; is_plan implies _PLAN_HINT)."""
         plans = self._scopes.get(memory.persona_id)
-        if plans is not None and is_plan(memory.statement):
+        if plans is not None and is_plan(memory.statement) and all(p.pk != memory.pk for p in plans):
             # Its own instance, as a read would give: superseding the plan must not touch the new memory.
             plans.append(copy.copy(memory))
             plans.sort(key=lambda m: (m.first_seen, m.pk))
