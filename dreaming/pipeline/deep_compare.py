@@ -28,13 +28,16 @@ logger = logging.getLogger("dreaming.pipeline.deep")
 _NEAREST_SQL = """
 SELECT m.* FROM unnest(%s::int[], %s::text[]) AS c(idx, v)
 CROSS JOIN LATERAL (
-    SELECT * FROM {table}
+    SELECT {columns}, embedding <=> c.v::vector AS distance FROM {table}
     WHERE user_id = %s AND {persona} AND status = %s AND embedding IS NOT NULL
     ORDER BY embedding <=> c.v::vector LIMIT %s
     {lock}
 ) AS m
-ORDER BY c.idx, m.embedding <=> c.v::vector
+ORDER BY c.idx, m.distance
 """
+# The vectors stay in the database: the comparer reads statements (reading 512 floats per memory as
+# text costs more than the query).
+_UNREAD = ("embedding", "recall_key")
 
 
 def memories_nearest(*, user, persona_id: int | None, vectors: list, lock: bool = True) -> list[Memory]:
@@ -44,6 +47,7 @@ def memories_nearest(*, user, persona_id: int | None, vectors: list, lock: bool 
         return []
     sql = _NEAREST_SQL.format(
         table=Memory._meta.db_table, lock="FOR UPDATE" if lock else "",
+        columns=", ".join(f.column for f in Memory._meta.concrete_fields if f.name not in _UNREAD),
         persona="persona_id IS NULL" if persona_id is None else "persona_id = %s",
     )
     params = [list(range(len(vectors))), [vector_text(v) for v in vectors], user.pk,
@@ -65,7 +69,7 @@ def memory_slot_mates(*, user, persona_id: int | None, clusters: list[Cluster], 
     scope = list(
         (Memory.objects.select_for_update() if lock else Memory.objects.all())
         .filter(user=user, persona_id=persona_id, status=Memory.Status.ACTIVE)
-        .defer("embedding")
+        .defer(*_UNREAD)
         .order_by("-last_seen", "pk")
     )
     mates = [memory for memory in scope if slot_keys(memory.statement) & wanted]

@@ -26,7 +26,7 @@ def active_plans(*, user, persona_id) -> list[Memory]:
     scope = (
         Memory.objects.select_for_update()
         .filter(_PLAN_HINT, user=user, persona_id=persona_id, status=Memory.Status.ACTIVE)
-        .defer("embedding")
+        .defer("embedding", "recall_key")
         .order_by("first_seen", "pk")
     )
     return [m for m in scope if is_plan(m.statement)]
