@@ -12,6 +12,7 @@ import logging
 from typing import TYPE_CHECKING
 
 from django.conf import settings
+from django.db import connection
 
 from dreaming.engine.compare import slot_keys
 from dreaming.engine.slots import thing_keys
@@ -47,7 +48,8 @@ def memories_nearest(*, user, persona_id: int | None, vectors: list, lock: bool 
         return []
     sql = _NEAREST_SQL.format(
         table=Memory._meta.db_table, lock="FOR UPDATE" if lock else "",
-        columns=", ".join(f.column for f in Memory._meta.concrete_fields if f.name not in _UNREAD),
+        columns=", ".join(connection.ops.quote_name(f.column) for f in Memory._meta.concrete_fields
+                          if f.name not in _UNREAD),
         persona="persona_id IS NULL" if persona_id is None else "persona_id = %s",
     )
     params = [list(range(len(vectors))), [vector_text(v) for v in vectors], user.pk,
