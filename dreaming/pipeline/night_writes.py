@@ -7,26 +7,20 @@ UPDATE of candidates. The night flushes at the end of each batch and before anyt
 what is waiting (a reinforcement reads its memory's candidates and sources). New memories get their
 ids from the sequence when they are decided (`memory_ids_reserve`), so candidates, superseded
 memories and the diary can point at them before the row is written (foreign keys are checked at
-commit: Django makes them DEFERRABLE INITIALLY DEFERRED on Postgres).
+commit: Django makes them DEFERRABLE INITIALLY DEFERRED on Postgres). `rows_update` writes many
+rows' own values in one statement (deep sleep's candidate decisions, weekly's decay and plan fixes).
 """
 from __future__ import annotations
 
 import json
 
 from django.db import connection
+from django.db.models import JSONField, Model
+from django.utils import timezone
 
 from dreaming.models import Candidate, Memory, MemorySource
 
 _CANDIDATES = Candidate._meta.db_table
-
-_DECISIONS_SQL = f"""
-UPDATE {_CANDIDATES} AS c
-SET status = d.status, reason = d.reason, decided_at = d.decided_at, memory_id = d.memory_id,
-    score = d.score, score_breakdown = d.score_breakdown::jsonb
-FROM unnest(%s::bigint[], %s::text[], %s::text[], %s::timestamptz[], %s::bigint[], %s::float8[], %s::text[])
-    AS d(id, status, reason, decided_at, memory_id, score, score_breakdown)
-WHERE c.id = d.id
-"""
 
 _EMBEDDINGS_SQL = f"""
 UPDATE {_CANDIDATES} AS c SET embedding = d.embedding::vector
@@ -34,21 +28,49 @@ FROM unnest(%s::bigint[], %s::text[]) AS d(id, embedding)
 WHERE c.id = d.id
 """
 
+_DECISION_FIELDS = ("status", "reason", "decided_at", "memory", "score", "score_breakdown")
+
 
 def vector_text(vector) -> str:
     return "[" + ",".join(repr(float(x)) for x in vector) + "]"
 
 
+def rows_update(*, objects: list[Model], fields: tuple[str, ...] | list[str]) -> None:
+    """Write `fields` of many rows of one model in one `UPDATE … FROM unnest(arrays)`, each row its
+    own values (an auto_now field among them is set to now). Django's bulk_update builds a CASE per
+    field and row, which costs more Python time than the row-by-row UPDATEs it would replace."""
+    if not objects:
+        return
+    meta = objects[0]._meta
+    columns = [meta.get_field(name) for name in fields]
+    now = timezone.now()
+    for obj in objects:
+        for field in columns:
+            if getattr(field, "auto_now", False):
+                setattr(obj, field.attname, now)
+    quote = connection.ops.quote_name
+    # JSON goes as text and is cast per row: an array of jsonb from Python values is not portable.
+    array_type = {field: "text" if isinstance(field, JSONField) else field.cast_db_type(connection) for field in columns}
+    sets = ", ".join(f"{quote(f.column)} = d.{quote(f.column)}{'::jsonb' if isinstance(f, JSONField) else ''}"
+                     for f in columns)
+    arrays = ", ".join(f"%s::{array_type[f]}[]" for f in columns)
+    names = ", ".join(quote(f.column) for f in columns)
+    sql = (f"UPDATE {quote(meta.db_table)} AS t SET {sets} FROM unnest(%s::bigint[], {arrays}) AS d(id, {names}) "
+           f"WHERE t.id = d.id")
+    params = [[obj.pk for obj in objects]] + [
+        [json.dumps(getattr(obj, f.attname)) if isinstance(f, JSONField) else f.get_db_prep_save(getattr(obj, f.attname),
+                                                                                                  connection)
+         for obj in objects]
+        for f in columns
+    ]
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+
+
 def candidates_decisions_save(*, candidates: list[Candidate]) -> None:
     """Write the decision fields (status, reason, decided_at, memory, score, breakdown) of many
-    candidates in one statement. Django's bulk_update builds a CASE per field and row, which costs
-    more Python time than the row-by-row UPDATEs it would replace."""
-    if not candidates:
-        return
-    rows = [(c.pk, c.status, c.reason, c.decided_at, c.memory_id, c.score, json.dumps(c.score_breakdown))
-            for c in candidates]
-    with connection.cursor() as cursor:
-        cursor.execute(_DECISIONS_SQL, [list(column) for column in zip(*rows)])
+    candidates in one statement."""
+    rows_update(objects=candidates, fields=_DECISION_FIELDS)
 
 
 def candidates_embeddings_save(*, candidates: list[Candidate]) -> None:

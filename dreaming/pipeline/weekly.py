@@ -22,7 +22,6 @@ weekly_consolidate_user, inside one transaction holding the user's lock:
 """
 from __future__ import annotations
 
-import json
 import logging
 from datetime import datetime, timedelta
 from typing import Callable
@@ -30,7 +29,7 @@ from typing import Callable
 import numpy as np
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.db import connection, transaction
+from django.db import transaction
 from django.db.models import F, JSONField, Value
 from django.db.models.expressions import CombinedExpression
 from django.utils import timezone
@@ -40,6 +39,7 @@ from dreaming.pipeline.deep import memory_md_refresh
 from dreaming.engine.language import is_chinese
 from dreaming.memory.feedback import latest_verdicts
 from dreaming.pipeline.locks import user_lock
+from dreaming.pipeline.night_writes import rows_update
 from dreaming.engine.compare import same_subject
 from dreaming.models import Candidate, Category, DreamRun, Feedback, Memory, MemorySettings, MemorySource, Phase
 from dreaming.providers.embedding_space import embedding_space_problem
@@ -142,8 +142,8 @@ def plans_fulfilled(*, user) -> int:
 
 def plans_correct(*, user, now: datetime) -> int:
     cutoff = now - timedelta(days=settings.DREAM_PLAN_WINDOW_DAYS)
-    corrected = 0
-    for memory in _active(user).filter(last_seen__lt=cutoff):
+    corrected = []
+    for memory in _active(user).filter(last_seen__lt=cutoff).defer("embedding", "recall_key"):
         if not is_plan(memory.statement) or memory.score_breakdown.get("plan_corrected"):
             continue
         said = timezone.localtime(memory.last_seen).date().isoformat()
@@ -161,9 +161,10 @@ def plans_correct(*, user, now: datetime) -> int:
             memory.valid_to = memory.last_seen + timedelta(days=settings.DREAM_PLAN_WINDOW_DAYS)
             outcome = "expired"
         memory.score_breakdown = {**memory.score_breakdown, "plan_corrected": outcome}
-        memory.save(update_fields=["statement", "category", "half_life_days", "status", "valid_to", "score_breakdown", "updated_at"])
-        corrected += 1
-    return corrected
+        corrected.append(memory)
+    rows_update(objects=corrected, fields=["statement", "category", "half_life_days", "status", "valid_to",
+                                           "score_breakdown", "updated_at"])
+    return len(corrected)
 
 
 def _agreed_ids(*, user) -> set[int]:
@@ -171,18 +172,10 @@ def _agreed_ids(*, user) -> set[int]:
     return {memory_id for memory_id, verdict in latest.items() if verdict == Feedback.Verdict.AGREE}
 
 
-_DECAY_SQL = f"""
-UPDATE {Memory._meta.db_table} AS m
-SET confidence = d.confidence, score_breakdown = d.score_breakdown::jsonb, updated_at = %s
-FROM unnest(%s::bigint[], %s::float8[], %s::text[]) AS d(id, confidence, score_breakdown)
-WHERE m.id = d.id
-"""
-
-
 def memories_decay(*, user, now: datetime) -> int:
     """Decay every active memory since its last decay (or mention); one UPDATE for all of them."""
     agreed = _agreed_ids(user=user)
-    rows, decayed = [], 0
+    changed, decayed = [], 0
     for memory in _active(user).only("confidence", "half_life_days", "last_seen", "user_set", "score_breakdown"):
         previous = memory.score_breakdown.get("decayed_at")
         since = max(memory.last_seen, datetime.fromisoformat(previous)) if previous else memory.last_seen
@@ -193,11 +186,11 @@ def memories_decay(*, user, now: datetime) -> int:
             half_life *= settings.DREAM_AGREE_HALF_LIFE_FACTOR
         confidence = max(CONFIDENCE_MIN, round(decayed_confidence(
             confidence=memory.confidence, half_life=half_life, since=since, now=now), 4))
-        rows.append((memory.pk, confidence, json.dumps({**memory.score_breakdown, "decayed_at": now.isoformat()})))
+        memory.score_breakdown = {**memory.score_breakdown, "decayed_at": now.isoformat()}
         decayed += int(confidence < memory.confidence)
-    if rows:
-        with connection.cursor() as cursor:
-            cursor.execute(_DECAY_SQL, [timezone.now(), *(list(column) for column in zip(*rows))])
+        memory.confidence = confidence
+        changed.append(memory)
+    rows_update(objects=changed, fields=["confidence", "score_breakdown", "updated_at"])
     return decayed
 
 
