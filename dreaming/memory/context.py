@@ -155,11 +155,11 @@ def memory_md_render(*, user: AbstractBaseUser, persona: Persona | None = None) 
 
 
 def memory_md_scopes(*, user: AbstractBaseUser) -> list[Persona | None]:
-    """The profile plus every persona the user has memories, sessions or a stored document with."""
+    """The profile plus every persona the user has memories, sessions or a stored document with (one query)."""
     persona_ids = (
-        set(Memory.objects.filter(user=user, persona__isnull=False).values_list("persona_id", flat=True))
-        | set(ChatSession.objects.filter(user=user, persona__isnull=False).values_list("persona_id", flat=True))
-        | set(MemoryDocument.objects.filter(user=user, persona__isnull=False).values_list("persona_id", flat=True))
+        Memory.objects.filter(user=user, persona__isnull=False).values("persona_id")
+        .union(ChatSession.objects.filter(user=user, persona__isnull=False).values("persona_id"))
+        .union(MemoryDocument.objects.filter(user=user, persona__isnull=False).values("persona_id"))
     )
     return [None, *Persona.objects.filter(id__in=persona_ids).order_by("slug")]
 

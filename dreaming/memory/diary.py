@@ -137,7 +137,8 @@ def diary_append(
     """Add the night's lines to its entry (made on the first run of the night)."""
     if not lines.lines:
         return None
-    with transaction.atomic():
+    # Inside a deep-sleep night already: no savepoint, a failure here fails the whole night anyway.
+    with transaction.atomic(savepoint=False):
         return _diary_append(user=user, run=run, now=now, changes=changes, lines=lines, memories=memories)
 
 

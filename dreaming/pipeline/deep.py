@@ -11,6 +11,9 @@ deep_sleep_user, inside one transaction holding the user's lock (dreaming.pipeli
    memory; supersede a contradicted one with validity dates;
 6. write the night into DREAMS.md (dreaming.memory.diary);
 then, after commit, re-render MEMORY.md. With dry_run everything is computed and rolled back.
+The compare questions are asked before the transaction too (`_night_rehearse`, dreaming.pipeline.
+deep_compare), so the model is not awaited while the user's rows are locked; the writes of a batch
+of clusters go out together (dreaming.pipeline.night_writes).
 """
 from __future__ import annotations
 
@@ -23,32 +26,12 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
-from pgvector.django import CosineDistance
 
 from chat.models import Message
-from dreaming.pipeline.clustering import Cluster, candidates_cluster
-from dreaming.memory.diary import DiaryLines, diary_append, night_language
-from dreaming.engine.compare import slot_keys
+from dreaming.engine.quotes import quote_in_message
 from dreaming.memory.context import memory_md_render_all
+from dreaming.memory.diary import DiaryLines, diary_append, night_language
 from dreaming.memory.feedback import feedback_apply_pending, latest_verdict
-from dreaming.pipeline.locks import user_lock
-from dreaming.engine.slots import thing_keys
-from dreaming.pipeline.plans import plan_sources_carry, plans_settled_by
-from dreaming.models import Candidate, DreamRun, Feedback, Memory, MemorySettings, MemorySource, Phase
-from dreaming.providers import get_dreamer, get_embedder
-from dreaming.providers.accounting import llm_calls_survive_rollback
-from dreaming.providers.embedding_space import embedding_space_problem
-from dreaming.protocol import (
-    CallContext,
-    Comparison,
-    Dreamer,
-    Embedder,
-    MemoryRef,
-    NightChanges,
-    ProviderUnavailable,
-    UnusableAnswer,
-)
-from dreaming.pipeline.runs import run_users
 from dreaming.memory.scoring import (
     ScoreInput,
     clip_confidence,
@@ -58,7 +41,17 @@ from dreaming.memory.scoring import (
     score_decision,
 )
 from dreaming.memory.tombstones import is_tombstoned, tombstoned_digests
-from dreaming.engine.quotes import quote_in_message
+from dreaming.models import Candidate, DreamRun, Feedback, Memory, MemorySettings, MemorySource, Phase
+from dreaming.pipeline.clustering import Cluster, candidates_cluster
+from dreaming.pipeline.deep_compare import batch_neighbours, compare_key, scope_compare
+from dreaming.pipeline.locks import user_lock
+from dreaming.pipeline.night_writes import NightWrites, candidates_embeddings_save
+from dreaming.pipeline.plans import ActivePlans, plan_sources_carry, plans_settled_by
+from dreaming.pipeline.runs import run_users
+from dreaming.protocol import CallContext, Comparison, Dreamer, Embedder, NightChanges, ProviderUnavailable
+from dreaming.providers import get_dreamer, get_embedder
+from dreaming.providers.accounting import llm_calls_survive_rollback
+from dreaming.providers.embedding_space import embedding_space_problem
 
 logger = logging.getLogger(__name__)
 
@@ -83,9 +76,14 @@ class _Night:
     changes: NightChanges = field(default_factory=NightChanges)
     diary: DiaryLines = field(default_factory=DiaryLines)
     named: list[Memory] = field(default_factory=list)
-    # Compare answers asked for before the transaction, by their exact question (_compare_key).
+    # Compare answers asked for before the transaction, by their exact question (deep_compare.compare_key).
     rehearsed: dict[tuple, list[Comparison]] = field(default_factory=dict)
     statements: list[str] = field(default_factory=list)
+    writes: NightWrites = field(default_factory=NightWrites)  # flushed once per compare batch
+    plans: ActivePlans = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.plans = ActivePlans(user=self.user, unwritten=lambda: self.writes.memories)
 
     @property
     def ctx(self) -> CallContext:
@@ -149,13 +147,11 @@ def _deep_sleep_one(
     with llm_calls_survive_rollback(), transaction.atomic():
         user_lock(user_id=user.pk)
         _night_feedback(night)
-        candidates = _candidates_gather(night)
-        clusters = candidates_cluster(candidates=candidates)
-        for persona_id in sorted({c.persona_id for c in clusters}, key=lambda p: (p is not None, p or 0)):
-            scope = [c for c in clusters if c.persona_id == persona_id]
+        for scope in _scopes(candidates_cluster(candidates=_candidates_gather(night))):
             # Batches keep one compare prompt small even on a backfill's first night.
             for start in range(0, len(scope), COMPARE_BATCH):
                 _scope_decide(night, scope[start : start + COMPARE_BATCH])
+                night.writes.flush()
         night.changes.language = night_language(night.statements)
         if not dry_run:
             diary_append(user=user, run=run, now=now, changes=night.changes, lines=night.diary, memories=night.named)
@@ -165,6 +161,12 @@ def _deep_sleep_one(
         memory_md_refresh(user=user)
     night.counters["users_processed"] = 1
     return night.counters
+
+
+def _scopes(clusters: list[Cluster]) -> list[list[Cluster]]:
+    """The clusters by scope: the user's profile (no persona) first, then persona by persona."""
+    personas = sorted({c.persona_id for c in clusters}, key=lambda p: (p is not None, p or 0))
+    return [[c for c in clusters if c.persona_id == persona_id] for persona_id in personas]
 
 
 def memory_md_refresh(*, user) -> None:
@@ -183,33 +185,43 @@ def _night_feedback(night: _Night) -> None:
         night.diary.add("let_go", [memory.statement], memory_ids=[memory.pk])
 
 
-def _candidates_gather(night: _Night) -> list[Candidate]:
-    """Pending, verified candidates up to `now`, re-verified, minus tombstoned ones; all embedded."""
-    pending = list(
-        Candidate.objects.select_for_update(of=("self",))
-        .filter(user=night.user, status=Candidate.Status.PENDING, verified=True, said_at__lte=night.now)
+def _pending(night: _Night, *, lock: bool) -> list[Candidate]:
+    """The user's pending, verified candidates said up to `now`, oldest first (locked inside the night)."""
+    candidates = Candidate.objects.select_for_update(of=("self",)) if lock else Candidate.objects.all()
+    return list(
+        candidates.filter(user=night.user, status=Candidate.Status.PENDING, verified=True, said_at__lte=night.now)
         .select_related("message")
         .order_by("said_at", "pk")
     )
-    digests = tombstoned_digests(user=night.user)
-    usable = []
-    for candidate in pending:
-        if not quote_still_in_message(candidate):
-            _candidate_close(candidate, status=Candidate.Status.REJECTED_UNVERIFIED, now=night.now,
-                             reason="The quote is no longer found in its message.")
-            night.counters["unverified_rejected"] += 1
-        elif is_tombstoned(user=night.user, statement=candidate.statement, digests=digests):
-            _candidate_close(candidate, status=Candidate.Status.DISMISSED, now=night.now,
-                             reason="The user asked to forget this.")
-            night.counters["tombstoned_dropped"] += 1
-        else:
-            usable.append(candidate)
-    missing = [c for c in usable if c.embedding is None]
+
+
+def _embed_missing(night: _Night, candidates: list[Candidate]) -> None:
+    """Embed the candidates that lack a vector in one call and store them in one statement."""
+    missing = [c for c in candidates if c.embedding is None]
     if missing:
         vectors = night.embedder.embed([c.statement for c in missing], kind="document", ctx=night.ctx)
         for candidate, vector in zip(missing, vectors):
             candidate.embedding = vector
-            candidate.save(update_fields=["embedding"])
+        candidates_embeddings_save(candidates=missing)
+
+
+def _candidates_gather(night: _Night) -> list[Candidate]:
+    """Pending, verified candidates up to `now`, re-verified, minus tombstoned ones; all embedded."""
+    digests = tombstoned_digests(user=night.user)
+    usable = []
+    for candidate in _pending(night, lock=True):
+        if not quote_still_in_message(candidate):
+            _candidate_close(night, candidate, status=Candidate.Status.REJECTED_UNVERIFIED,
+                             reason="The quote is no longer found in its message.")
+            night.counters["unverified_rejected"] += 1
+        elif is_tombstoned(user=night.user, statement=candidate.statement, digests=digests):
+            _candidate_close(night, candidate, status=Candidate.Status.DISMISSED,
+                             reason="The user asked to forget this.")
+            night.counters["tombstoned_dropped"] += 1
+        else:
+            usable.append(candidate)
+    night.writes.flush()
+    _embed_missing(night, usable)
     return usable
 
 
@@ -221,71 +233,15 @@ def quote_still_in_message(candidate: Candidate) -> bool:
     return quote_in_message(quote=candidate.quote, text=message.content)
 
 
-def _candidate_close(candidate: Candidate, *, status: str, now: datetime, reason: str, memory: Memory | None = None,
+def _candidate_close(night: _Night, candidate: Candidate, *, status: str, reason: str, memory: Memory | None = None,
                      score: float | None = None, breakdown: dict | None = None) -> None:
     candidate.status = status
     candidate.reason = reason
-    candidate.decided_at = now
+    candidate.decided_at = night.now
     candidate.memory = memory
     if score is not None:
         candidate.score, candidate.score_breakdown = score, breakdown or {}
-    candidate.save(update_fields=["status", "reason", "decided_at", "memory", "score", "score_breakdown"])
-
-
-def _scope_decide(night: _Night, clusters: list[Cluster]) -> None:
-    """Compare clusters of one scope with their nearest memories in one dreamer call, then decide each."""
-    persona_id = clusters[0].persona_id
-    neighbours: dict[int, Memory] = {}
-    for cluster in clusters:
-        for memory in _memory_neighbours(user=night.user, persona_id=persona_id, vector=cluster.centroid):
-            neighbours.setdefault(memory.pk, memory)
-    for memory in _memory_slot_mates(user=night.user, persona_id=persona_id, clusters=clusters):
-        neighbours.setdefault(memory.pk, memory)
-    comparisons: dict[int, Comparison] = {}
-    if neighbours:
-        answer = _scope_compare(night, clusters, neighbours)
-        if answer is None:
-            return  # unusable: deciding blind could duplicate or miss a contradiction; the next night asks
-        comparisons = {c.index: c for c in answer if 0 <= c.index < len(clusters)}
-    for index, cluster in enumerate(clusters):
-        for candidate in cluster.candidates:
-            if candidate.score is None:  # heard since the last night (the pending pool is older)
-                night.diary.heard(candidate.said_at)
-        comparison = comparisons.get(index)
-        memory = neighbours.get(comparison.memory_id) if comparison and comparison.memory_id else None
-        if memory is not None and memory.status != Memory.Status.ACTIVE:
-            memory = None  # superseded earlier tonight by another cluster
-        if comparison and comparison.relation == "wait":
-            continue  # no verdict: deciding blind could duplicate a memory; the next night asks again
-        night.statements.append(cluster.best.statement)
-        if comparison and memory and comparison.relation in ("reinforces", "adds_detail"):
-            _cluster_reinforce(night, cluster, memory, detailed=comparison.statement
-                               if comparison.relation == "adds_detail" else None)
-        elif comparison and memory and comparison.relation == "contradicts":
-            _cluster_new(night, cluster, contradicts=memory, reason=comparison.reason)
-        else:
-            _cluster_new(night, cluster)
-
-
-def _compare_key(statements: list[str], refs: list[MemoryRef]) -> tuple:
-    return tuple(statements), tuple((r.id, r.statement, r.category, r.said_at) for r in refs)
-
-
-def _scope_compare(night: _Night, clusters: list[Cluster], neighbours: dict[int, Memory]) -> list[Comparison] | None:
-    """The compare answer for these clusters and memories: the one asked before the transaction when
-    the question is still exactly the same (the common case), else asked now. None when unusable."""
-    statements = [c.best.statement for c in clusters]
-    refs = [MemoryRef(id=m.pk, statement=m.statement, category=m.category, said_at=m.last_seen)
-            for m in neighbours.values()]
-    rehearsed = night.rehearsed.get(_compare_key(statements, refs))
-    if rehearsed is not None:
-        return rehearsed
-    try:
-        return night.dreamer.compare(statements=statements, memories=refs, ctx=night.ctx,
-                                     said_at=[c.last_said_at for c in clusters])
-    except UnusableAnswer:
-        logger.warning("compare gave an unusable answer for user %s; clusters wait", night.user.pk)
-        return None
+    night.writes.decide(candidate)  # written with the batch (NightWrites.flush)
 
 
 def _night_rehearse(night: _Night) -> None:
@@ -293,73 +249,69 @@ def _night_rehearse(night: _Night) -> None:
     night will ask, so the model is not awaited while the user's rows are locked. The transaction
     re-reads everything and uses an answer only for the very same question (feedback applied first,
     or a concurrent change, makes it ask again)."""
-    pending = list(
-        Candidate.objects.filter(user=night.user, status=Candidate.Status.PENDING, verified=True,
-                                 said_at__lte=night.now).select_related("message").order_by("said_at", "pk")
-    )
     digests = tombstoned_digests(user=night.user)
-    usable = [c for c in pending if quote_still_in_message(c)
+    usable = [c for c in _pending(night, lock=False) if quote_still_in_message(c)
               and not is_tombstoned(user=night.user, statement=c.statement, digests=digests)]
-    missing = [c for c in usable if c.embedding is None]
-    if missing:
-        vectors = night.embedder.embed([c.statement for c in missing], kind="document", ctx=night.ctx)
-        for candidate, vector in zip(missing, vectors):
-            candidate.embedding = vector
-            candidate.save(update_fields=["embedding"])
-    clusters = candidates_cluster(candidates=usable)
-    for persona_id in sorted({c.persona_id for c in clusters}, key=lambda p: (p is not None, p or 0)):
+    _embed_missing(night, usable)
+    for scope in _scopes(candidates_cluster(candidates=usable)):
         # Only a scope's first batch: the next ones see the memories tonight's first decisions make, so
         # their question is only known inside the transaction (a big backfill night asks them there).
-        batch = [c for c in clusters if c.persona_id == persona_id][:COMPARE_BATCH]
-        if batch:
-            neighbours: dict[int, Memory] = {}
-            for cluster in batch:
-                for memory in _memory_neighbours(user=night.user, persona_id=persona_id, vector=cluster.centroid,
-                                                 lock=False):
-                    neighbours.setdefault(memory.pk, memory)
-            for memory in _memory_slot_mates(user=night.user, persona_id=persona_id, clusters=batch, lock=False):
-                neighbours.setdefault(memory.pk, memory)
-            if not neighbours:
-                continue
-            answer = _scope_compare(night, batch, neighbours)
-            if answer is not None:
-                refs = [MemoryRef(id=m.pk, statement=m.statement, category=m.category, said_at=m.last_seen)
-                        for m in neighbours.values()]
-                night.rehearsed[_compare_key([c.best.statement for c in batch], refs)] = answer
+        batch = scope[:COMPARE_BATCH]
+        neighbours = batch_neighbours(user=night.user, clusters=batch, lock=False)
+        if not neighbours:
+            continue
+        answer = scope_compare(night, batch, neighbours)
+        if answer is not None:
+            night.rehearsed[compare_key(batch, neighbours)] = answer
 
 
-def _memory_neighbours(*, user, persona_id: int | None, vector, lock: bool = True) -> list[Memory]:
-    memories = Memory.objects.select_for_update() if lock else Memory.objects.all()
-    return list(
-        memories
-        .filter(user=user, persona_id=persona_id, status=Memory.Status.ACTIVE, embedding__isnull=False)
-        .order_by(CosineDistance("embedding", list(vector)))[: settings.DREAM_COMPARE_NEIGHBOURS]
-    )
+def _scope_decide(night: _Night, clusters: list[Cluster]) -> None:
+    """Compare clusters of one scope with their nearest memories in one dreamer call, then decide each."""
+    neighbours = batch_neighbours(user=night.user, clusters=clusters)
+    comparisons: dict[int, Comparison] = {}
+    if neighbours:
+        answer = scope_compare(night, clusters, neighbours)
+        if answer is None:
+            return  # unusable: deciding blind could duplicate or miss a contradiction; the next night asks
+        comparisons = {c.index: c for c in answer if 0 <= c.index < len(clusters)}
+    # The ids of the memories this batch will make, in one statement (a cluster that meant to
+    # reinforce a memory superseded meanwhile takes one more as it is made).
+    night.writes.reserve(sum(
+        1 for index, cluster in enumerate(clusters)
+        if _route(comparisons.get(index), neighbours) == "new" and _new_decision(night, cluster) == "promote"
+    ))
+    for index, cluster in enumerate(clusters):
+        _cluster_decide(night, cluster, comparisons.get(index), neighbours)
 
 
-def _memory_slot_mates(*, user, persona_id: int | None, clusters: list[Cluster], lock: bool = True) -> list[Memory]:
-    """Active memories of the scope that fill the same slot of the same subject as a cluster ("User
-    lives in Shanghai" for "User moved to Tokyo"). A contradiction is rarely similar in wording, and
-    a weak embedder puts it far from the top neighbours; the slot key finds it whatever the embedder."""
-    wanted, things = set(), set()
-    for cluster in clusters:
-        for candidate in cluster.candidates:
-            wanted |= slot_keys(candidate.statement)
-            things |= thing_keys(candidate.statement)  # the same things in any language (engine.slots)
-    if not wanted and not things:
-        return []
-    scope = list(
-        (Memory.objects.select_for_update() if lock else Memory.objects.all())
-        .filter(user=user, persona_id=persona_id, status=Memory.Status.ACTIVE)
-        .defer("embedding")
-        .order_by("-last_seen", "pk")
-    )
-    mates = [memory for memory in scope if slot_keys(memory.statement) & wanted]
-    # The same things in another language ("燕麦拿铁" for "oat latte"), the most recent few: a common
-    # thing ("friends") would otherwise bring half the memories into one compare prompt.
-    taken = {memory.pk for memory in mates}
-    same_things = [memory for memory in scope if memory.pk not in taken and thing_keys(memory.statement) & things]
-    return mates + same_things[: settings.DREAM_COMPARE_NEIGHBOURS]
+def _route(comparison: Comparison | None, neighbours: dict[int, Memory]) -> str:
+    """wait, reinforce or new (maybe superseding the memory it contradicts), by the compare answer."""
+    memory = neighbours.get(comparison.memory_id) if comparison and comparison.memory_id else None
+    if memory is not None and memory.status != Memory.Status.ACTIVE:
+        memory = None  # superseded earlier tonight by another cluster
+    if comparison and comparison.relation == "wait":
+        return "wait"  # no verdict: deciding blind could duplicate a memory; the next night asks again
+    if comparison and memory and comparison.relation in ("reinforces", "adds_detail"):
+        return "reinforce"
+    return "new"
+
+
+def _cluster_decide(night: _Night, cluster: Cluster, comparison: Comparison | None, neighbours: dict[int, Memory]) -> None:
+    for candidate in cluster.candidates:
+        if candidate.score is None:  # heard since the last night (the pending pool is older)
+            night.diary.heard(candidate.said_at)
+    route = _route(comparison, neighbours)
+    if route == "wait":
+        return
+    night.statements.append(cluster.best.statement)
+    memory = neighbours.get(comparison.memory_id) if comparison and comparison.memory_id else None
+    if route == "reinforce":
+        _cluster_reinforce(night, cluster, memory, detailed=comparison.statement
+                           if comparison.relation == "adds_detail" else None)
+    elif comparison and memory and memory.is_active and comparison.relation == "contradicts":
+        _cluster_new(night, cluster, contradicts=memory, reason=comparison.reason)
+    else:
+        _cluster_new(night, cluster)
 
 
 def _cluster_score(night: _Night, cluster: Cluster, *, sessions: int, feedback: str | None = None) -> tuple[float, dict]:
@@ -379,55 +331,69 @@ def _cluster_score(night: _Night, cluster: Cluster, *, sessions: int, feedback: 
     return score_compute(item=item, now=night.now)
 
 
+def _new_decision(night: _Night, cluster: Cluster) -> str:
+    return score_decision(_cluster_score(night, cluster, sessions=len(cluster.session_ids))[0])
+
+
 def _cluster_new(night: _Night, cluster: Cluster, *, contradicts: Memory | None = None, reason: str = "") -> None:
     score, breakdown = _cluster_score(night, cluster, sessions=len(cluster.session_ids))
     decision = score_decision(score)
-    new_tonight = sum(1 for c in cluster.candidates if c.score is None)
     if decision == "promote":
-        memory = _memory_create(night, cluster, score=score, breakdown=breakdown)
+        _cluster_promote(night, cluster, score=score, breakdown=breakdown, contradicts=contradicts, reason=reason)
+    elif decision == "pending":
+        _cluster_pending(night, cluster, score=score, breakdown=breakdown, contradicts=contradicts)
+    else:
         for candidate in cluster.candidates:
-            _candidate_close(candidate, status=Candidate.Status.PROMOTED, now=night.now, memory=memory,
-                             score=score, breakdown=breakdown, reason=f"Promoted with score {score:.2f}.")
-        night.counters["promoted"] += 1
-        night.named.append(memory)
-        if contradicts is not None:
-            _memory_supersede(old=contradicts, new=memory, at=cluster.first_said_at, reason=reason)
-            night.counters["superseded"] += 1
-            night.changes.changed.append((contradicts.statement, memory.statement))
-            night.diary.add("changed", [contradicts.statement, memory.statement], memory_ids=[contradicts.pk, memory.pk])
-        else:
-            night.changes.learned.append(memory.statement)
-            night.diary.add("learned", [memory.statement], memory_ids=[memory.pk])
-        for plan, why in plans_settled_by(memory=memory, replaced=contradicts):
-            _memory_supersede(old=plan, new=memory, at=cluster.first_said_at, reason=why)
-            if why.startswith("fulfilled"):
-                plan_sources_carry(plan=plan, memory=memory)
-            night.counters["superseded"] += 1
-            night.changes.changed.append((plan.statement, memory.statement))
-            night.diary.add("changed", [plan.statement, memory.statement], memory_ids=[plan.pk, memory.pk])
-        return
-    if decision == "pending":
-        why = f"Pending: score {score:.2f} is below the promotion threshold; waiting for it to come up again."
-        if contradicts is not None:
-            why += f" It would contradict memory #{contradicts.pk}."
-        for candidate in cluster.candidates:
-            candidate.score, candidate.score_breakdown, candidate.reason = score, breakdown, why
-            candidate.save(update_fields=["score", "score_breakdown", "reason"])
-        if new_tonight:  # the pool is re-scored every night; count and narrate only what is new
-            night.counters["pending"] += new_tonight
-            night.changes.pending.append(cluster.best.statement)
-            night.diary.add("pending", [cluster.best.statement], candidate_ids=[c.pk for c in cluster.candidates])
-        return
+            _candidate_close(night, candidate, status=Candidate.Status.DISMISSED, score=score, breakdown=breakdown,
+                             reason=f"Dismissed: score {score:.2f} is below the pending threshold"
+                                    f"{' (' + breakdown['vague'] + ')' if breakdown.get('vague') else ''}.")
+        night.counters["dropped"] += len(cluster.candidates)
+
+
+def _cluster_promote(night: _Night, cluster: Cluster, *, score: float, breakdown: dict, contradicts: Memory | None,
+                     reason: str) -> None:
+    memory = _memory_create(night, cluster, score=score, breakdown=breakdown)
     for candidate in cluster.candidates:
-        _candidate_close(candidate, status=Candidate.Status.DISMISSED, now=night.now, score=score, breakdown=breakdown,
-                         reason=f"Dismissed: score {score:.2f} is below the pending threshold"
-                                f"{' (' + breakdown['vague'] + ')' if breakdown.get('vague') else ''}.")
-    night.counters["dropped"] += len(cluster.candidates)
+        _candidate_close(night, candidate, status=Candidate.Status.PROMOTED, memory=memory,
+                         score=score, breakdown=breakdown, reason=f"Promoted with score {score:.2f}.")
+    night.counters["promoted"] += 1
+    night.named.append(memory)
+    if contradicts is not None:
+        _memory_supersede(night, old=contradicts, new=memory, at=cluster.first_said_at, reason=reason)
+        night.changes.changed.append((contradicts.statement, memory.statement))
+        night.diary.add("changed", [contradicts.statement, memory.statement], memory_ids=[contradicts.pk, memory.pk])
+    else:
+        night.changes.learned.append(memory.statement)
+        night.diary.add("learned", [memory.statement], memory_ids=[memory.pk])
+    for plan, why in plans_settled_by(memory=memory, replaced=contradicts, plans=night.plans):
+        _memory_supersede(night, old=plan, new=memory, at=cluster.first_said_at, reason=why)
+        if why.startswith("fulfilled"):
+            night.writes.flush()  # both memories' sources are read
+            plan_sources_carry(plan=plan, memory=memory)
+        night.changes.changed.append((plan.statement, memory.statement))
+        night.diary.add("changed", [plan.statement, memory.statement], memory_ids=[plan.pk, memory.pk])
+    night.plans.added(memory)
+
+
+def _cluster_pending(night: _Night, cluster: Cluster, *, score: float, breakdown: dict,
+                     contradicts: Memory | None) -> None:
+    why = f"Pending: score {score:.2f} is below the promotion threshold; waiting for it to come up again."
+    if contradicts is not None:
+        why += f" It would contradict memory #{contradicts.pk}."
+    new_tonight = sum(1 for c in cluster.candidates if c.score is None)
+    for candidate in cluster.candidates:
+        candidate.score, candidate.score_breakdown, candidate.reason = score, breakdown, why
+        night.writes.decide(candidate)
+    if new_tonight:  # the pool is re-scored every night; count and narrate only what is new
+        night.counters["pending"] += new_tonight
+        night.changes.pending.append(cluster.best.statement)
+        night.diary.add("pending", [cluster.best.statement], candidate_ids=[c.pk for c in cluster.candidates])
 
 
 def _memory_create(night: _Night, cluster: Cluster, *, score: float, breakdown: dict) -> Memory:
+    """The cluster's memory, its id taken now, written with its sources when the batch is (NightWrites)."""
     best = cluster.best
-    memory = Memory.objects.create(
+    memory = night.writes.memory_add(Memory(
         user=night.user,
         persona_id=cluster.persona_id,
         statement=best.statement,
@@ -442,22 +408,27 @@ def _memory_create(night: _Night, cluster: Cluster, *, score: float, breakdown: 
         score=score,
         score_breakdown=breakdown,
         embedding=list(best.embedding),
-    )
-    memory_sources_add(memory=memory, candidates=cluster.candidates)
+    ))
+    night.writes.sources_add(memory_sources_merge(memory=memory, candidates=cluster.candidates, existing=[])[0])
     return memory
 
 
-def _memory_supersede(*, old: Memory, new: Memory, at: datetime, reason: str) -> None:
+def _memory_supersede(night: _Night, *, old: Memory, new: Memory, at: datetime, reason: str) -> None:
+    if night.writes.holds(old):
+        night.writes.flush()  # a plan made earlier tonight: its row must exist to be updated
     old.status = Memory.Status.SUPERSEDED
     old.valid_to = at
     old.superseded_by = new
     old.score_breakdown = {**old.score_breakdown, "superseded_reason": reason or "contradicted by newer evidence"}
     old.save(update_fields=["status", "valid_to", "superseded_by", "score_breakdown", "updated_at"])
+    night.plans.gone(old)
+    night.counters["superseded"] += 1
 
 
 def _cluster_reinforce(night: _Night, cluster: Cluster, memory: Memory, *, detailed: str | None = None) -> None:
     """The cluster says what the memory says (its sources join the memory's); with `detailed`, it also
     adds a detail, and the memory takes the new wording (re-embedded) while keeping its sources."""
+    night.writes.flush()  # what is linked to the memory is read back below
     if detailed and detailed != memory.statement:
         night.changes.changed.append((memory.statement, detailed))
         memory.statement = detailed
@@ -473,9 +444,10 @@ def _cluster_reinforce(night: _Night, cluster: Cluster, memory: Memory, *, detai
     memory.score = score
     memory.score_breakdown = {**breakdown, **{k: v for k, v in memory.score_breakdown.items() if k not in breakdown}}
     memory.save(update_fields=["recurrence", "confidence", "last_seen", "first_seen", "score", "score_breakdown", "updated_at"])
+    night.plans.changed(memory)
     memory_sources_add(memory=memory, candidates=cluster.candidates)
     for candidate in cluster.candidates:
-        _candidate_close(candidate, status=Candidate.Status.MERGED, now=night.now, memory=memory, score=score,
+        _candidate_close(night, candidate, status=Candidate.Status.MERGED, memory=memory, score=score,
                          breakdown=breakdown, reason=f"Reinforces memory #{memory.pk}.")
     night.counters["reinforced"] += 1
     night.named.append(memory)
@@ -490,9 +462,11 @@ def memory_session_ids(*, memory: Memory) -> set:
     return set(from_candidates) | set(from_sources)
 
 
-def memory_sources_add(*, memory: Memory, candidates: list[Candidate]) -> None:
-    """Add the candidates' quotes as sources; keep the first evidence and the newest, MAX_SOURCES in all."""
-    existing = list(memory.sources.all())
+def memory_sources_merge(
+    *, memory: Memory, candidates: list[Candidate], existing: list[MemorySource],
+) -> tuple[list[MemorySource], list[int]]:
+    """The candidates' quotes as new sources of the memory, and the ids of its existing sources to drop:
+    the first evidence and the newest are kept, MAX_SOURCES in all."""
     seen = {(s.message_id, s.quote) for s in existing}
     fresh = []
     for candidate in candidates:
@@ -504,5 +478,12 @@ def memory_sources_add(*, memory: Memory, candidates: list[Candidate]) -> None:
     everything = sorted(existing + fresh, key=lambda s: s.said_at)
     keep = everything if len(everything) <= Memory.MAX_SOURCES else [everything[0]] + everything[-(Memory.MAX_SOURCES - 1):]
     keep_ids = {id(s) for s in keep}
-    MemorySource.objects.filter(pk__in=[s.pk for s in existing if id(s) not in keep_ids]).delete()
-    MemorySource.objects.bulk_create([s for s in fresh if id(s) in keep_ids])
+    return [s for s in fresh if id(s) in keep_ids], [s.pk for s in existing if id(s) not in keep_ids]
+
+
+def memory_sources_add(*, memory: Memory, candidates: list[Candidate]) -> None:
+    """Add the candidates' quotes to the memory's sources now (memory_sources_merge decides which)."""
+    fresh, dropped = memory_sources_merge(memory=memory, candidates=candidates, existing=list(memory.sources.all()))
+    if dropped:
+        MemorySource.objects.filter(pk__in=dropped).delete()
+    MemorySource.objects.bulk_create(fresh)

@@ -5,6 +5,9 @@ weekly consolidation catches the ones said after (a plan told again once it had 
 history, not a plan)."""
 from __future__ import annotations
 
+import copy
+from collections.abc import Callable
+
 from django.db.models import Q
 
 from dreaming.engine import slots
@@ -18,26 +21,69 @@ _PLAN_HINT = Q(statement__iregex=r"plan|will|going to|intend|next|tomorrow|soon|
 )
 
 
-def _active_plans(*, user, persona_id, exclude: int | None = None) -> list[Memory]:
+def active_plans(*, user, persona_id) -> list[Memory]:
+    """The scope's active plans, oldest first, locked (a night keeps them current as it goes: deep.py)."""
     scope = (
         Memory.objects.select_for_update()
         .filter(_PLAN_HINT, user=user, persona_id=persona_id, status=Memory.Status.ACTIVE)
-        .defer("embedding")
+        .defer("embedding", "recall_key")
         .order_by("first_seen", "pk")
     )
-    return [m for m in scope if m.pk != exclude and is_plan(m.statement)]
+    return [m for m in scope if is_plan(m.statement)]
 
 
-def plans_settled_by(*, memory: Memory, replaced: Memory | None = None) -> list[tuple[Memory, str]]:
+class ActivePlans:
+    """A night's view of its user's active plans, scope by scope: read once per scope, then kept
+    current as the night makes memories and supersedes them, instead of read again per promotion.
+    `unwritten` gives the memories the night made but has not written yet (all active: a memory is
+    written before it is superseded); a read adds its scope's plans among them. A change it does not
+    follow (a memory's wording or dates) drops the scope, read again when next asked."""
+
+    def __init__(self, *, user, unwritten: Callable[[], list[Memory]]):
+        self.user = user
+        self._unwritten = unwritten
+        self._scopes: dict[int | None, list[Memory]] = {}
+
+    def of(self, persona_id: int | None) -> list[Memory]:
+        if persona_id not in self._scopes:
+            self._scopes[persona_id] = active_plans(user=self.user, persona_id=persona_id)
+            for memory in self._unwritten():
+                if memory.persona_id == persona_id:
+                    self.added(memory)
+        return self._scopes[persona_id]
+
+    def added(self, memory: Memory) -> None:
+        """A new active memory (a plan joins its scope; is_plan implies _PLAN_HINT)."""
+        plans = self._scopes.get(memory.persona_id)
+        if plans is not None and is_plan(memory.statement) and all(p.pk != memory.pk for p in plans):
+            # Its own instance, as a read would give: superseding the plan must not touch the new memory.
+            plans.append(copy.copy(memory))
+            plans.sort(key=lambda m: (m.first_seen, m.pk))
+
+    def gone(self, memory: Memory) -> None:
+        """The memory is no longer active."""
+        for persona_id, plans in self._scopes.items():
+            self._scopes[persona_id] = [p for p in plans if p.pk != memory.pk]
+
+    def changed(self, memory: Memory) -> None:
+        """The memory's wording or dates changed."""
+        self._scopes.pop(memory.persona_id, None)
+
+
+def plans_settled_by(
+    *, memory: Memory, replaced: Memory | None = None, plans: ActivePlans | None = None,
+) -> list[tuple[Memory, str]]:
     """The active plans of the memory's scope that it settles, each with the reason: the plans it
-    fulfils, and, when it replaced where the user lives, the plans that were to happen there."""
+    fulfils, and, when it replaced where the user lives, the plans that were to happen there.
+    `plans`: the caller's running view of the active plans (else they are read)."""
     facts = slots.facts_of(memory.statement)
     if facts.plan or (replaced is None and not (facts.things or facts.names)):
         return []  # nothing a plan could be waiting for
+    scope = plans.of(memory.persona_id) if plans is not None else active_plans(user=memory.user, persona_id=memory.persona_id)
     settled = []
-    for plan in _active_plans(user=memory.user, persona_id=memory.persona_id, exclude=memory.pk):
-        if plan.first_seen > memory.last_seen:
-            continue  # a plan made after the fact is a new plan
+    for plan in scope:
+        if plan.pk == memory.pk or plan.first_seen > memory.last_seen:
+            continue  # itself, or a plan made after the fact (a new plan)
         if slots.fulfils(memory.statement, plan.statement):
             settled.append((plan, f"fulfilled: '{memory.statement}'"))
         elif replaced is not None and slots.stranded_by_move(plan.statement, old_place=replaced.statement):

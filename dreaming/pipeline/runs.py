@@ -75,14 +75,21 @@ def _run_add_to_dict(*, run: DreamRun, column: str, increments: dict[str, int]) 
         )
 
 
-def run_finish(*, run: DreamRun, error: str | BaseException | None = None) -> DreamRun:
-    """Close the run (ok, or failed with the error) and reload it so the counters are current."""
+def run_finish(*, run: DreamRun, error: str | BaseException | None = None, counters: dict | None = None) -> DreamRun:
+    """Close the run (ok, or failed with the error) and reload it so the counters are current.
+    `counters`: numbers to add as it closes (one UPDATE for both; per-kind dicts go through run_add)."""
     fields = {"finished_at": timezone.now(), "status": DreamRun.Status.OK}
     if error:
         fields["status"] = DreamRun.Status.FAILED
         fields["error"] = _error_text(error)
+    counters = counters or {}
+    run_add(run=run, **{name: value for name, value in counters.items() if name in _DICT_COUNTERS})
+    fields.update({name: F(name) + value for name, value in counters.items() if name not in _DICT_COUNTERS and value})
     DreamRun.objects.filter(pk=run.pk).update(**fields)
+    user = run.user if DreamRun.user.is_cached(run) else None
     run.refresh_from_db()
+    if user is not None and run.user_id == user.pk:
+        run.user = user  # the log line names the user: no second read
     run_log(run)
     return run
 

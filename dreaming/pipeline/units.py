@@ -33,7 +33,7 @@ from django.utils import timezone
 
 from dreaming.models import DreamRun, NightUnit, Phase
 from dreaming.pipeline.lanes import lanes_for, lanes_run
-from dreaming.pipeline.runs import run_add, run_finish, run_start
+from dreaming.pipeline.runs import run_finish, run_start
 from dreaming.protocol import ProviderUnavailable
 from dreaming.providers import get_dreamer, get_embedder
 from dreaming.providers.embedding_space import embedding_space_problem
@@ -213,8 +213,7 @@ def _unit_run(claim: Claim, *, phase: str, night: Night, now) -> tuple[str, Drea
         logger.exception("%s failed for user %s", phase, user.pk)
         run = run_finish(run=run, error=exc)
     else:
-        run_add(run=run, **counters)
-        run = run_finish(run=run)
+        run = run_finish(run=run, counters=counters)
     status = unit_finish(claim=claim, run=run)
     return {NightUnit.Status.DONE: "done", NightUnit.Status.WAITING: "retry"}.get(status, "failed"), run
 

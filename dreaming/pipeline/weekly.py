@@ -30,6 +30,8 @@ import numpy as np
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import transaction
+from django.db.models import F, JSONField, Value
+from django.db.models.expressions import CombinedExpression
 from django.utils import timezone
 
 from dreaming.pipeline.clustering import unit
@@ -37,6 +39,7 @@ from dreaming.pipeline.deep import memory_md_refresh
 from dreaming.engine.language import is_chinese
 from dreaming.memory.feedback import latest_verdicts
 from dreaming.pipeline.locks import user_lock
+from dreaming.pipeline.night_writes import rows_update
 from dreaming.engine.compare import same_subject
 from dreaming.models import Candidate, Category, DreamRun, Feedback, Memory, MemorySettings, MemorySource, Phase
 from dreaming.providers.embedding_space import embedding_space_problem
@@ -139,8 +142,8 @@ def plans_fulfilled(*, user) -> int:
 
 def plans_correct(*, user, now: datetime) -> int:
     cutoff = now - timedelta(days=settings.DREAM_PLAN_WINDOW_DAYS)
-    corrected = 0
-    for memory in _active(user).filter(last_seen__lt=cutoff):
+    corrected = []
+    for memory in _active(user).filter(last_seen__lt=cutoff).defer("embedding", "recall_key"):
         if not is_plan(memory.statement) or memory.score_breakdown.get("plan_corrected"):
             continue
         said = timezone.localtime(memory.last_seen).date().isoformat()
@@ -158,9 +161,10 @@ def plans_correct(*, user, now: datetime) -> int:
             memory.valid_to = memory.last_seen + timedelta(days=settings.DREAM_PLAN_WINDOW_DAYS)
             outcome = "expired"
         memory.score_breakdown = {**memory.score_breakdown, "plan_corrected": outcome}
-        memory.save(update_fields=["statement", "category", "half_life_days", "status", "valid_to", "score_breakdown", "updated_at"])
-        corrected += 1
-    return corrected
+        corrected.append(memory)
+    rows_update(objects=corrected, fields=["statement", "category", "half_life_days", "status", "valid_to",
+                                           "score_breakdown", "updated_at"])
+    return len(corrected)
 
 
 def _agreed_ids(*, user) -> set[int]:
@@ -169,9 +173,10 @@ def _agreed_ids(*, user) -> set[int]:
 
 
 def memories_decay(*, user, now: datetime) -> int:
+    """Decay every active memory since its last decay (or mention); one UPDATE for all of them."""
     agreed = _agreed_ids(user=user)
-    decayed = 0
-    for memory in _active(user):
+    changed, decayed = [], 0
+    for memory in _active(user).only("confidence", "half_life_days", "last_seen", "user_set", "score_breakdown"):
         previous = memory.score_breakdown.get("decayed_at")
         since = max(memory.last_seen, datetime.fromisoformat(previous)) if previous else memory.last_seen
         if now <= since:
@@ -182,10 +187,10 @@ def memories_decay(*, user, now: datetime) -> int:
         confidence = max(CONFIDENCE_MIN, round(decayed_confidence(
             confidence=memory.confidence, half_life=half_life, since=since, now=now), 4))
         memory.score_breakdown = {**memory.score_breakdown, "decayed_at": now.isoformat()}
-        changed = confidence < memory.confidence
+        decayed += int(confidence < memory.confidence)
         memory.confidence = confidence
-        memory.save(update_fields=["confidence", "score_breakdown", "updated_at"])
-        decayed += int(changed)
+        changed.append(memory)
+    rows_update(objects=changed, fields=["confidence", "score_breakdown", "updated_at"])
     return decayed
 
 
@@ -194,18 +199,17 @@ def memories_evict(*, user, now: datetime) -> int:
     # false by not being mentioned, and it is exactly what recall's long tail is for (on LoCoMo,
     # 17 questions' only evidence memory had been evicted this way). A plan-like event that
     # plans_correct does not recognise stays too; the user can still delete it.
-    stale = _active(user).filter(
+    reason = Value({"archived_reason": "evicted: faded and not mentioned"}, output_field=JSONField())
+    return Memory.objects.filter(
+        user=user,
+        status=Memory.Status.ACTIVE,
         user_set=False,
         confidence__lt=settings.DREAM_EVICT_CONFIDENCE,
         last_seen__lt=now - timedelta(days=settings.DREAM_EVICT_IDLE_DAYS),
-    ).exclude(category=Category.EVENT)
-    evicted = 0
-    for memory in stale:
-        memory.status = Memory.Status.ARCHIVED
-        memory.score_breakdown = {**memory.score_breakdown, "archived_reason": "evicted: faded and not mentioned"}
-        memory.save(update_fields=["status", "score_breakdown", "updated_at"])
-        evicted += 1
-    return evicted
+    ).exclude(category=Category.EVENT).update(
+        status=Memory.Status.ARCHIVED, updated_at=timezone.now(),
+        score_breakdown=CombinedExpression(F("score_breakdown"), "||", reason, output_field=JSONField()),
+    )
 
 
 def duplicates_merge(*, user, dreamer: Dreamer | None, embedder: Embedder | None, ctx: CallContext) -> int:

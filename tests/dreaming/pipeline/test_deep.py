@@ -391,3 +391,50 @@ def test_the_compare_call_is_made_before_the_nights_transaction_and_asked_once(u
 
     assert savepoints_at_compare == [0] and len(dreamer.compared) == 1  # asked once, outside, and used
     assert run.superseded == 1 and Memory.objects.get(user=user, status="active").statement == "User moved to Tokyo"
+
+
+def _statements(queries, start: str) -> int:
+    return sum(1 for q in queries if q["sql"].lstrip().replace('"', "").startswith(start))
+
+
+def test_a_batch_of_clusters_is_written_in_a_few_statements_not_one_per_candidate(user):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    memory_with_embedding(user=user, statement="User lives in Shanghai")
+    things = "bikes guitars kayaks drones lamps clocks kites maps vases rugs pianos boats".split()
+    for n, thing in enumerate(things):
+        candidate_said(user=user, quote=f"I collect {thing}", statement=f"User collects {thing}",
+                       importance=0.8, said_at=NOW - timedelta(hours=3, minutes=n))
+
+    with CaptureQueriesContext(connection) as captured:
+        run = run_night(user)
+
+    assert run.promoted == len(things) and MemorySource.objects.filter(memory__user=user).count() == len(things)
+    assert Candidate.objects.filter(user=user, status=Candidate.Status.PROMOTED, memory__isnull=False).count() == len(things)
+    assert _statements(captured, "INSERT INTO dreaming_memory ") == 1
+    assert _statements(captured, "INSERT INTO dreaming_memorysource ") == 1
+    assert _statements(captured, "UPDATE dreaming_candidate ") == 2  # their new embeddings, then their decisions
+    # The nearest memories of all twelve clusters in one query, before the transaction and inside it.
+    assert sum(1 for q in captured if "CROSS JOIN LATERAL" in q["sql"]) == 2
+
+
+def test_a_plan_made_and_fulfilled_the_same_night_is_superseded_by_what_fulfilled_it(user):
+    said = NOW - timedelta(hours=6)
+    # A memory naming things first, so the scope's plans are read before the plan is made tonight.
+    candidate_said(user=user, quote="I have a cat named Tom", statement="User has a cat named Tom", importance=0.8,
+                   said_at=said)
+    candidate_said(user=user, quote="I'm planning to adopt a dog", statement="User is planning to adopt a dog",
+                   category="event", importance=0.8, said_at=said + timedelta(minutes=1))
+    candidate_said(user=user, quote="I adopted a dog named Rex", statement="User adopted a dog named Rex",
+                   category="event", importance=0.8, said_at=said + timedelta(hours=1))
+
+    run = run_night(user)
+
+    assert (run.promoted, run.superseded) == (3, 1), run.error
+    plan = Memory.objects.get(user=user, statement="User is planning to adopt a dog")
+    adopted = Memory.objects.get(user=user, statement="User adopted a dog named Rex")
+    assert plan.status == Memory.Status.SUPERSEDED and plan.superseded_by == adopted
+    assert adopted.status == Memory.Status.ACTIVE
+    # The plan became the event: the memory that fulfilled it keeps the plan's evidence too.
+    assert {s.quote for s in adopted.sources.all()} == {"I'm planning to adopt a dog", "I adopted a dog named Rex"}

@@ -67,6 +67,31 @@ def test_an_agreed_memory_resists_decay(user):
     assert agreed.confidence > plain.confidence
 
 
+def test_decay_and_eviction_write_all_of_a_users_memories_in_one_statement_each(user, settings):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    kept = [memory_at(user, days_ago=30, embed=False, statement=f"User keeps {n} plants", category="fact",
+                      confidence=0.8, half_life_days=365.0, score_breakdown={"parts": {"n": n}}) for n in range(6)]
+    faded = [memory_at(user, days_ago=200, embed=False, statement=f"User felt tired on day {n}", category="emotion",
+                       confidence=0.5, half_life_days=14.0) for n in range(4)]
+
+    with CaptureQueriesContext(connection) as captured:
+        run = weekly(user)
+
+    memory_updates = [q["sql"] for q in captured if q["sql"].lstrip().replace('"', "").startswith("UPDATE dreaming_memory ")]
+    assert len(memory_updates) == 2 and (run.decayed, run.evicted) == (10, 4)
+    for memory in kept:
+        memory.refresh_from_db()
+        assert memory.status == Memory.Status.ACTIVE and memory.confidence == pytest.approx(0.8 * 0.5 ** (30 / 365), abs=0.001)
+        assert memory.score_breakdown["parts"] == {"n": kept.index(memory)} and "decayed_at" in memory.score_breakdown
+    for memory in faded:
+        memory.refresh_from_db()
+        assert memory.status == Memory.Status.ARCHIVED and memory.confidence < settings.DREAM_EVICT_CONFIDENCE
+        assert memory.score_breakdown["archived_reason"] == "evicted: faded and not mentioned"
+        assert "decayed_at" in memory.score_breakdown  # the eviction kept what decay wrote
+
+
 def test_faded_memories_not_mentioned_for_long_are_evicted(user, settings):
     faded = memory_at(user, days_ago=120, statement="User felt tired on Monday", category="emotion",
                       confidence=0.5, half_life_days=14.0)

@@ -1,0 +1,118 @@
+"""Deep sleep's compare: which memories a batch of clusters is shown, and the model's answer.
+
+A batch of clusters of one scope (persona) is compared with the memories nearest to each cluster
+(pgvector, all the batch's clusters in one LATERAL query) and the memories that fill the same slot
+or name the same things (dreaming.engine.slots). The answer asked before the night's transaction
+(`rehearsed`, deep._night_rehearse) is used when the question inside is exactly the same; else the
+model is asked there.
+"""
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING
+
+from django.conf import settings
+from django.db import connection
+
+from dreaming.engine.compare import slot_keys
+from dreaming.engine.slots import thing_keys
+from dreaming.models import Memory
+from dreaming.pipeline.clustering import Cluster
+from dreaming.pipeline.night_writes import vector_text
+from dreaming.protocol import Comparison, MemoryRef, UnusableAnswer
+
+if TYPE_CHECKING:
+    from dreaming.pipeline.deep import _Night
+
+logger = logging.getLogger("dreaming.pipeline.deep")
+
+_NEAREST_SQL = """
+SELECT m.* FROM unnest(%s::int[], %s::text[]) AS c(idx, v)
+CROSS JOIN LATERAL (
+    SELECT {columns}, embedding <=> c.v::vector AS distance FROM {table}
+    WHERE user_id = %s AND {persona} AND status = %s AND embedding IS NOT NULL
+    ORDER BY embedding <=> c.v::vector LIMIT %s
+    {lock}
+) AS m
+ORDER BY c.idx, m.distance
+"""
+# The vectors stay in the database: the comparer reads statements (reading 512 floats per memory as
+# text costs more than the query).
+_UNREAD = ("embedding", "recall_key")
+
+
+def memories_nearest(*, user, persona_id: int | None, vectors: list, lock: bool = True) -> list[Memory]:
+    """The DREAM_COMPARE_NEIGHBOURS active memories of the scope nearest to each vector, vector by
+    vector, nearest first (a memory near several vectors comes once per vector); one statement."""
+    if not vectors:
+        return []
+    sql = _NEAREST_SQL.format(
+        table=Memory._meta.db_table, lock="FOR UPDATE" if lock else "",
+        columns=", ".join(connection.ops.quote_name(f.column) for f in Memory._meta.concrete_fields
+                          if f.name not in _UNREAD),
+        persona="persona_id IS NULL" if persona_id is None else "persona_id = %s",
+    )
+    params = [list(range(len(vectors))), [vector_text(v) for v in vectors], user.pk,
+              *([] if persona_id is None else [persona_id]), Memory.Status.ACTIVE, settings.DREAM_COMPARE_NEIGHBOURS]
+    return list(Memory.objects.raw(sql, params))
+
+
+def memory_slot_mates(*, user, persona_id: int | None, clusters: list[Cluster], lock: bool = True) -> list[Memory]:
+    """Active memories of the scope that fill the same slot of the same subject as a cluster ("User
+    lives in Shanghai" for "User moved to Tokyo"). A contradiction is rarely similar in wording, and
+    a weak embedder puts it far from the top neighbours; the slot key finds it whatever the embedder."""
+    wanted, things = set(), set()
+    for cluster in clusters:
+        for candidate in cluster.candidates:
+            wanted |= slot_keys(candidate.statement)
+            things |= thing_keys(candidate.statement)  # the same things in any language (engine.slots)
+    if not wanted and not things:
+        return []
+    scope = list(
+        (Memory.objects.select_for_update() if lock else Memory.objects.all())
+        .filter(user=user, persona_id=persona_id, status=Memory.Status.ACTIVE)
+        .defer(*_UNREAD)
+        .order_by("-last_seen", "pk")
+    )
+    mates = [memory for memory in scope if slot_keys(memory.statement) & wanted]
+    # The same things in another language ("燕麦拿铁" for "oat latte"), the most recent few: a common
+    # thing ("friends") would otherwise bring half the memories into one compare prompt.
+    taken = {memory.pk for memory in mates}
+    same_things = [memory for memory in scope if memory.pk not in taken and thing_keys(memory.statement) & things]
+    return mates + same_things[: settings.DREAM_COMPARE_NEIGHBOURS]
+
+
+def batch_neighbours(*, user, clusters: list[Cluster], lock: bool = True) -> dict[int, Memory]:
+    """The memories a batch of clusters (one scope) is compared with, by id, in prompt order."""
+    persona_id = clusters[0].persona_id
+    neighbours: dict[int, Memory] = {}
+    for memory in memories_nearest(user=user, persona_id=persona_id, vectors=[c.centroid for c in clusters], lock=lock):
+        neighbours.setdefault(memory.pk, memory)
+    for memory in memory_slot_mates(user=user, persona_id=persona_id, clusters=clusters, lock=lock):
+        neighbours.setdefault(memory.pk, memory)
+    return neighbours
+
+
+def compare_key(clusters: list[Cluster], neighbours: dict[int, Memory]) -> tuple:
+    """The exact question: the clusters' statements and the memories shown, as the model sees them."""
+    refs = _refs(neighbours)
+    return tuple(c.best.statement for c in clusters), tuple((r.id, r.statement, r.category, r.said_at) for r in refs)
+
+
+def _refs(neighbours: dict[int, Memory]) -> list[MemoryRef]:
+    return [MemoryRef(id=m.pk, statement=m.statement, category=m.category, said_at=m.last_seen)
+            for m in neighbours.values()]
+
+
+def scope_compare(night: _Night, clusters: list[Cluster], neighbours: dict[int, Memory]) -> list[Comparison] | None:
+    """The compare answer for these clusters and memories: the one asked before the transaction when
+    the question is still exactly the same (the common case), else asked now. None when unusable."""
+    rehearsed = night.rehearsed.get(compare_key(clusters, neighbours))
+    if rehearsed is not None:
+        return rehearsed
+    try:
+        return night.dreamer.compare(statements=[c.best.statement for c in clusters], memories=_refs(neighbours),
+                                     ctx=night.ctx, said_at=[c.last_said_at for c in clusters])
+    except UnusableAnswer:
+        logger.warning("compare gave an unusable answer for user %s; clusters wait", night.user.pk)
+        return None

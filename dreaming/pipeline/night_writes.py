@@ -1,0 +1,136 @@
+"""A deep-sleep night's writes, gathered and sent a few statements per compare batch.
+
+Deciding a batch of clusters touches many rows: every candidate's decision, a memory per promoted
+cluster, the memories' sources. Written one by one that is several statements per candidate; here
+they wait in `NightWrites` and `flush` sends them as one INSERT of memories, one of sources and one
+UPDATE of candidates. The night flushes at the end of each batch and before anything reads back
+what is waiting (a reinforcement reads its memory's candidates and sources). New memories get their
+ids from the sequence when they are decided (`memory_ids_reserve`), so candidates, superseded
+memories and the diary can point at them before the row is written (foreign keys are checked at
+commit: Django makes them DEFERRABLE INITIALLY DEFERRED on Postgres). `rows_update` writes many
+rows' own values in one statement (deep sleep's candidate decisions, weekly's decay and plan fixes).
+"""
+from __future__ import annotations
+
+import json
+
+from django.db import connection
+from django.db.models import JSONField, Model
+from django.utils import timezone
+
+from dreaming.models import Candidate, Memory, MemorySource
+
+_CANDIDATES = Candidate._meta.db_table
+
+_EMBEDDINGS_SQL = f"""
+UPDATE {_CANDIDATES} AS c SET embedding = d.embedding::vector
+FROM unnest(%s::bigint[], %s::text[]) AS d(id, embedding)
+WHERE c.id = d.id
+"""
+
+_DECISION_FIELDS = ("status", "reason", "decided_at", "memory", "score", "score_breakdown")
+
+
+def vector_text(vector) -> str:
+    return "[" + ",".join(repr(float(x)) for x in vector) + "]"
+
+
+def rows_update(*, objects: list[Model], fields: tuple[str, ...] | list[str]) -> None:
+    """Write `fields` of many rows of one model in one `UPDATE … FROM unnest(arrays)`, each row its
+    own values (an auto_now field among them is set to now). Django's bulk_update builds a CASE per
+    field and row, which costs more Python time than the row-by-row UPDATEs it would replace."""
+    if not objects:
+        return
+    meta = objects[0]._meta
+    columns = [meta.get_field(name) for name in fields]
+    now = timezone.now()
+    for obj in objects:
+        for field in columns:
+            if getattr(field, "auto_now", False):
+                setattr(obj, field.attname, now)
+    quote = connection.ops.quote_name
+    # JSON goes as text and is cast per row: an array of jsonb from Python values is not portable.
+    array_type = {field: "text" if isinstance(field, JSONField) else field.cast_db_type(connection) for field in columns}
+    sets = ", ".join(f"{quote(f.column)} = d.{quote(f.column)}{'::jsonb' if isinstance(f, JSONField) else ''}"
+                     for f in columns)
+    arrays = ", ".join(f"%s::{array_type[f]}[]" for f in columns)
+    names = ", ".join(quote(f.column) for f in columns)
+    sql = (f"UPDATE {quote(meta.db_table)} AS t SET {sets} FROM unnest(%s::bigint[], {arrays}) AS d(id, {names}) "
+           f"WHERE t.id = d.id")
+    params = [[obj.pk for obj in objects]] + [
+        [json.dumps(getattr(obj, f.attname)) if isinstance(f, JSONField) else f.get_db_prep_save(getattr(obj, f.attname),
+                                                                                                  connection)
+         for obj in objects]
+        for f in columns
+    ]
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+
+
+def candidates_decisions_save(*, candidates: list[Candidate]) -> None:
+    """Write the decision fields (status, reason, decided_at, memory, score, breakdown) of many
+    candidates in one statement."""
+    rows_update(objects=candidates, fields=_DECISION_FIELDS)
+
+
+def candidates_embeddings_save(*, candidates: list[Candidate]) -> None:
+    """Store the candidates' (new) embeddings in one statement."""
+    if not candidates:
+        return
+    with connection.cursor() as cursor:
+        cursor.execute(_EMBEDDINGS_SQL, [[c.pk for c in candidates], [vector_text(c.embedding) for c in candidates]])
+
+
+def memory_ids_reserve(count: int) -> list[int]:
+    """`count` new memory ids from the table's sequence, in order (one statement)."""
+    if count <= 0:
+        return []
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT nextval(pg_get_serial_sequence(%s, 'id')) FROM generate_series(1, %s)",
+            [Memory._meta.db_table, count],
+        )
+        return sorted(row[0] for row in cursor.fetchall())
+
+
+class NightWrites:
+    """Decided candidates, new memories (ids reserved) and new sources waiting to be written."""
+
+    def __init__(self) -> None:
+        self.decided: dict[int, Candidate] = {}
+        self.memories: list[Memory] = []
+        self.sources: list[MemorySource] = []
+        self._ids: list[int] = []
+
+    def reserve(self, count: int) -> None:
+        """Take `count` more memory ids now (one statement) for the memories a batch will make."""
+        self._ids.extend(memory_ids_reserve(count))
+
+    def memory_add(self, memory: Memory) -> Memory:
+        """Give the new memory its id (a reserved one, else the sequence's next) and keep it to insert."""
+        if not self._ids:
+            self.reserve(1)
+        memory.pk = self._ids.pop(0)
+        self.memories.append(memory)
+        return memory
+
+    def holds(self, memory: Memory) -> bool:
+        """The memory is one of those waiting to be inserted."""
+        return any(m.pk == memory.pk for m in self.memories)
+
+    def decide(self, candidate: Candidate) -> None:
+        self.decided[candidate.pk] = candidate
+
+    def sources_add(self, sources: list[MemorySource]) -> None:
+        self.sources.extend(sources)
+
+    def flush(self) -> None:
+        if self.memories:
+            Memory.objects.bulk_create(self.memories)
+            self.memories = []
+        if self.sources:
+            MemorySource.objects.bulk_create(self.sources)
+            self.sources = []
+        if self.decided:
+            candidates_decisions_save(candidates=list(self.decided.values()))
+            self.decided = {}
