@@ -88,6 +88,16 @@ def tombstoned_digests(*, user) -> TombstoneIndex:
     return TombstoneIndex(list(Tombstone.objects.filter(user=user).values_list("id", "digest", "keys")))
 
 
+def tombstone_indexes(*, user_ids) -> dict[int, TombstoneIndex]:
+    """Several users' tombstones in one query (a light-sleep batch), one index per user id asked for."""
+    rows: dict[int, list[tuple[int, str, dict]]] = {user_id: [] for user_id in user_ids}
+    for user_id, pk, digest, keys in Tombstone.objects.filter(user_id__in=list(rows)).values_list(
+        "user_id", "id", "digest", "keys"
+    ):
+        rows[user_id].append((pk, digest, keys))
+    return {user_id: TombstoneIndex(found) for user_id, found in rows.items()}
+
+
 def is_tombstoned(*, user, statement: str, digests: TombstoneIndex | None = None) -> bool:
     """True when the user made us forget this statement or a paraphrase of it."""
     index = digests if isinstance(digests, TombstoneIndex) else tombstoned_digests(user=user)

@@ -1,0 +1,65 @@
+"""Light sleep's batch (dreaming/pipeline/light_batch.py): read once, written together, one bad session isolated."""
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from chat.models import ChatSession
+from dreaming.memory.tombstones import tombstone_add
+from dreaming.models import Candidate
+from dreaming.protocol import ExtractedCandidate
+from tests.support.light import FakeDreamer, FakeEmbedder, idle_session, messages_add, sweep
+
+
+def _statements(queries, prefix: str, table: str) -> int:
+    return sum(1 for q in queries if q["sql"].lstrip().upper().startswith(prefix) and table in q["sql"])
+
+
+def test_a_batch_is_read_and_written_in_a_fixed_number_of_statements(user, other_user):
+    sessions = [idle_session(owner) for owner in (user, other_user) * 3]
+    for i, session in enumerate(sessions):
+        messages_add(session, ("user", f"I live in city number {i}."), ("assistant", "Nice!"))
+    tombstone_add(user=user, statement="User: I play the cello.")
+    embedder = FakeEmbedder()
+
+    with CaptureQueriesContext(connection) as captured:
+        run = sweep(embedder=embedder)
+
+    assert (run.sessions_claimed, run.sessions_done, run.candidates_created) == (6, 6, 6)
+    queries = captured.captured_queries
+    # Six sessions, yet one read of their messages and tombstones, one stamp, one insert, one excerpt index.
+    assert _statements(queries, "SELECT", '"chat_message"') == 1
+    assert _statements(queries, "SELECT", '"dreaming_tombstone"') == 1
+    assert _statements(queries, "SELECT", '"dreaming_memorysettings"') == 1
+    assert _statements(queries, "UPDATE", "chat_chatsession") == 1
+    assert _statements(queries, "INSERT", '"dreaming_candidate"') == 1
+    assert _statements(queries, "UPDATE", "chat_message") == 1
+    assert _statements(queries, "SELECT", '"auth_user"') == 0
+    assert len(embedder.calls) == 2  # one call per user of the batch, each with that user's 3 statements
+    assert sorted(len(texts) for texts in embedder.calls) == [3, 3]
+    assert ChatSession.objects.filter(dreamed_at__isnull=False, claimed_at__isnull=True).count() == 6
+    assert Candidate.objects.filter(embedding__isnull=False).count() == 6
+
+
+def test_a_session_that_breaks_the_batch_write_fails_alone_and_the_others_are_stored(user, other_user):
+    before, poison, after = idle_session(user), idle_session(other_user), idle_session(user)
+    for session, city in ((before, "Lisbon"), (poison, "Porto"), (after, "Faro")):
+        messages_add(session, ("user", f"I live in {city}."))
+
+    def extract(turns):
+        # Postgres refuses a NUL character in text: the Porto candidate makes the batch's INSERT fail.
+        said = turns[-1].content.rstrip(".")
+        nul = "\x00" if "Porto" in said else ""
+        return [ExtractedCandidate(quote=said, statement=said.replace("I live", "The user lives") + nul,
+                                   category="fact", importance=0.6, user_initiated=True, seq=turns[-1].seq)]
+
+    run = sweep(dreamer=FakeDreamer(extract=extract))
+
+    for session in (before, poison, after):
+        session.refresh_from_db()
+    assert (run.status, run.sessions_claimed, run.sessions_done, run.sessions_failed) == ("failed", 3, 2, 1)
+    assert run.candidates_created == 2 and run.error.startswith(f"session {poison.pk}: ")
+    assert before.dreamed_at is not None and after.dreamed_at is not None and before.claimed_at is None
+    # The poison session is not stamped: its error is on it and its claim is left to go stale (retried later).
+    assert poison.dreamed_at is None and poison.claimed_at is not None and poison.last_error
+    assert "NUL" in poison.last_error or "0x00" in poison.last_error
+    assert set(Candidate.objects.values_list("session_id", flat=True)) == {before.pk, after.pk}
+    assert Candidate.objects.count() == 2
