@@ -138,7 +138,6 @@ def _sweep_sessions(
                 session=session, messages=batch.messages.get(session_id, []),
                 tombstones=batch.tombstones_of(session.user_id), run=run, dreamer=dreamer,
             )
-            sweep.keep(session, outcome)
         except ProviderMisconfigured as exc:
             sweep.misconfigured(exc, remaining=[session_id, *rest])
             break
@@ -153,6 +152,8 @@ def _sweep_sessions(
         except Exception as exc:
             logger.exception("light sleep failed on session %s", session_id)
             sweep.failed(session, exc)
+        else:
+            sweep.keep(session, outcome)  # stored with the next write (which may be now)
         if sweep.stopped:  # the embedder is misconfigured: the rest is given back
             sweep.release(rest, error=sweep.stopped)
             break
