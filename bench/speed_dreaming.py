@@ -23,8 +23,8 @@ from collections import Counter, defaultdict
 from django.contrib.auth import get_user_model
 from django.db.models import Sum
 
-from bench.fake_llm import fake_openai_backend
 from bench.dream_process import dream_subprocess
+from bench.fake_llm import fake_openai_backend
 from bench.pipeline import chats_import, jsonl_write
 from bench.report import Figure
 from bench.synth import generate_sessions

@@ -180,7 +180,8 @@ class _Sweep:
     (a streak of DREAM_UNUSABLE_STREAK: released untouched) or only they are (the next one works: they fail).
     """
 
-    def __init__(self, *, run, now, worker, claimed_at, dry_run, embedder):
+    def __init__(self, *, run: DreamRun, now: datetime, worker: str, claimed_at: datetime | None, dry_run: bool,
+                 embedder: Embedder):
         self.run, self.now, self.worker, self.claimed_at = run, now, worker, claimed_at
         self.dry_run, self.embedder = dry_run, embedder
         self.errors: list[str] = []

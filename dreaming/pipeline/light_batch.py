@@ -23,7 +23,12 @@ from dreaming.memory.excerpts import excerpts_index_many
 from dreaming.memory.tombstones import TombstoneIndex, tombstone_indexes
 from dreaming.models import Candidate, MemorySettings, Phase
 from dreaming.pipeline.claims import Stamp, claims_stamp
-from dreaming.protocol import CallContext, Embedder, ProviderMisconfigured, ProviderUnavailable
+from dreaming.protocol import (
+    CallContext,
+    Embedder,
+    ProviderMisconfigured,
+    ProviderUnavailable,
+)
 
 
 @dataclass
@@ -138,7 +143,7 @@ def outcomes_embed(*, done: list[Done], embedder: Embedder, run_id: int) -> None
             for outcome in outcomes:
                 outcome.add_note(f"embedding failed, candidates stored without vectors: {exc}")
             continue
-        except Exception as exc:
+        except Exception as exc:  # noqa: BLE001 — any embedder error fails only these sessions
             for outcome in outcomes:
                 outcome.error = exc
             continue
@@ -167,7 +172,7 @@ def outcomes_save(*, done: list[Done], now: datetime, worker: str, claimed_at: d
     try:
         with transaction.atomic():
             return _outcomes_write(done=done, now=now, worker=worker, claimed_at=claimed_at)
-    except Exception as exc:
+    except Exception as exc:  # noqa: BLE001 — a failed batch is redone one session at a time
         if len(done) == 1:
             return Saved(failed=[(done[0][0], exc)])
     saved = Saved()
