@@ -1,5 +1,6 @@
 """Light sleep's batch (dreaming/pipeline/light_batch.py): read once, written together, one bad session isolated."""
 from django.db import connection
+from django.utils import timezone
 from django.test.utils import CaptureQueriesContext
 
 from chat.models import ChatSession
@@ -63,3 +64,31 @@ def test_a_session_that_breaks_the_batch_write_fails_alone_and_the_others_are_st
     assert "NUL" in poison.last_error or "0x00" in poison.last_error
     assert set(Candidate.objects.values_list("session_id", flat=True)) == {before.pk, after.pk}
     assert Candidate.objects.count() == 2
+
+
+def test_a_batch_write_stores_only_sessions_still_claimed_and_of_users_with_memory_on(user, other_user):
+    from dreaming.models import MemorySettings
+
+    switched_off, kept, taken_over = idle_session(user), idle_session(other_user), idle_session(other_user)
+    for session in (switched_off, kept, taken_over):
+        messages_add(session, ("user", "I live in Lisbon."))
+
+    class MeanwhileDreamer(FakeDreamer):
+        def extract(self, *, turns, ctx):
+            if len(self.calls) == 1:  # while the model reads the first session, elsewhere:
+                MemorySettings.objects.update_or_create(user=user, defaults={"enabled": False})
+                ChatSession.objects.filter(pk=taken_over.pk).update(claimed_by="other", claimed_at=timezone.now())
+            return super().extract(turns=turns, ctx=ctx)
+
+    run = sweep(dreamer=MeanwhileDreamer(), worker="w1")
+
+    for session in (switched_off, kept, taken_over):
+        session.refresh_from_db()
+    assert (run.sessions_claimed, run.sessions_done, run.sessions_failed) == (3, 1, 1)  # the lost claim failed
+    assert kept.dreamed_at is not None and kept.claimed_at is None
+    # Memory off: left as it was, claim given back, its attempt not counted.
+    assert (switched_off.dreamed_at, switched_off.claimed_at, switched_off.attempts) == (None, None, 0)
+    # Taken over: the other worker's claim stands and nothing of ours was written.
+    assert taken_over.dreamed_at is None and taken_over.claimed_by == "other"
+    assert list(Candidate.objects.values_list("session_id", flat=True)) == [kept.pk]
+    assert run.candidates_created == 1
