@@ -8,7 +8,7 @@ write time (memory may have been switched off while the model was thinking), eve
 conditional UPDATE (only the sessions whose claim we still hold), their candidates in one INSERT, the
 kept sessions' new user turns indexed for excerpts in one UPDATE. A batch whose transaction fails is
 written again session by session, so only the session that broke it fails. Embeddings: one call per
-user of the batch (`outcomes_embed`; a paid call is billed to its user).
+write (`outcomes_embed`), or one per user of it with a remote embedder (a paid call is billed to its user).
 """
 from __future__ import annotations
 
@@ -123,13 +123,16 @@ def batch_load(*, session_ids: list[int]) -> BatchInputs:
 
 
 def outcomes_embed(*, done: list[Done], embedder: Embedder, run_id: int) -> None:
-    """Embed every kept candidate of the batch, one call per user. An embedder that is unavailable leaves
-    them without vectors (deep sleep embeds them before it compares: the extraction is paid for); a
-    misconfigured one goes up (the sweep stops); any other error fails that user's sessions."""
-    by_user: dict[int, list[tuple[SessionOutcome, Candidate]]] = defaultdict(list)
+    """Embed every kept candidate of the batch: one call per user with a remote embedder (its calls are
+    billed to a user), one call for all with an offline one (`calls_network = False`: nothing to bill).
+    An embedder that is unavailable leaves them without vectors (deep sleep embeds them before it
+    compares: the extraction is paid for); a misconfigured one goes up (the sweep stops); any other
+    error fails the sessions of that call."""
+    per_user = getattr(embedder, "calls_network", True)
+    by_user: dict[int | None, list[tuple[SessionOutcome, Candidate]]] = defaultdict(list)
     for session, outcome in done:
         for candidate in outcome.kept:
-            by_user[session.user_id].append((outcome, candidate))
+            by_user[session.user_id if per_user else None].append((outcome, candidate))
     for user_id, items in by_user.items():
         outcomes = list({id(o): o for o, _ in items}.values())
         ctx = CallContext(user_id=user_id, run_id=run_id, phase=Phase.LIGHT)

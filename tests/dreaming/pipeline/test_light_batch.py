@@ -1,4 +1,6 @@
 """Light sleep's batch (dreaming/pipeline/light_batch.py): read once, written together, one bad session isolated."""
+import pytest
+from django.conf import settings
 from django.db import connection
 from django.utils import timezone
 from django.test.utils import CaptureQueriesContext
@@ -6,15 +8,23 @@ from django.test.utils import CaptureQueriesContext
 from chat.models import ChatSession
 from dreaming.memory.tombstones import tombstone_add
 from dreaming.models import Candidate
+from dreaming.pipeline import light
+from dreaming.providers.local_embedder import LocalEmbedder
 from dreaming.protocol import ExtractedCandidate
 from tests.support.light import FakeDreamer, FakeEmbedder, idle_session, messages_add, sweep
+
+
+@pytest.fixture
+def one_write(monkeypatch):
+    """The whole batch in one write however slow the machine (light sleep writes at least once a second)."""
+    monkeypatch.setattr(light, "FLUSH_SECONDS", 3600)
 
 
 def _statements(queries, prefix: str, table: str) -> int:
     return sum(1 for q in queries if q["sql"].lstrip().upper().startswith(prefix) and table in q["sql"])
 
 
-def test_a_batch_is_read_and_written_in_a_fixed_number_of_statements(user, other_user):
+def test_a_batch_is_read_and_written_in_a_fixed_number_of_statements(user, other_user, one_write):
     sessions = [idle_session(owner) for owner in (user, other_user) * 3]
     for i, session in enumerate(sessions):
         messages_add(session, ("user", f"I live in city number {i}."), ("assistant", "Nice!"))
@@ -40,7 +50,7 @@ def test_a_batch_is_read_and_written_in_a_fixed_number_of_statements(user, other
     assert Candidate.objects.filter(embedding__isnull=False).count() == 6
 
 
-def test_a_session_that_breaks_the_batch_write_fails_alone_and_the_others_are_stored(user, other_user):
+def test_a_session_that_breaks_the_batch_write_fails_alone_and_the_others_are_stored(user, other_user, one_write):
     before, poison, after = idle_session(user), idle_session(other_user), idle_session(user)
     for session, city in ((before, "Lisbon"), (poison, "Porto"), (after, "Faro")):
         messages_add(session, ("user", f"I live in {city}."))
@@ -92,3 +102,25 @@ def test_a_batch_write_stores_only_sessions_still_claimed_and_of_users_with_memo
     assert taken_over.dreamed_at is None and taken_over.claimed_by == "other"
     assert list(Candidate.objects.values_list("session_id", flat=True)) == [kept.pk]
     assert run.candidates_created == 1
+
+
+class CountingLocalEmbedder(LocalEmbedder):
+    def __init__(self):
+        super().__init__(dimensions=settings.EMBEDDING_DIM)
+        self.calls = []
+
+    def embed(self, texts, **kwargs):
+        self.calls.append(list(texts))
+        return super().embed(texts, **kwargs)
+
+
+def test_an_offline_embedder_gets_every_user_s_statements_in_one_call(user, other_user, one_write):
+    for i, owner in enumerate((user, other_user, user)):
+        messages_add(idle_session(owner), ("user", f"I live in city number {i}."))
+    embedder = CountingLocalEmbedder()
+
+    run = sweep(embedder=embedder)
+
+    assert len(embedder.calls) == 1 and len(embedder.calls[0]) == 3 and run.embedding_calls == 1
+    for candidate in Candidate.objects.all():  # each vector went to its own statement
+        assert list(candidate.embedding) == pytest.approx(list(embedder.embed_one(candidate.statement)))
