@@ -46,6 +46,7 @@ class BenchContext:
     notes: list[str] = field(default_factory=list)
     sections: list[tuple[str, str]] = field(default_factory=list)  # (title, Markdown) shown under the table
     progress: bool = True
+    profile: bool = False  # --profile: the dreaming row adds a cProfile summary of its phases
 
     @property
     def quick(self) -> bool:
@@ -74,6 +75,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--out", default=str(BENCH_DIR), help="folder for report.md and report.json")
     parser.add_argument("--keepdb", action="store_true", help="keep the bench_memcenter database afterwards")
     parser.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
+    parser.add_argument("--profile", action="store_true", help="profile the dreaming row's light and deep sleep (report sections)")
     args = parser.parse_args(argv)
     chosen = [name.strip() for name in args.only.split(",") if name.strip()] or list(BENCHES)
     unknown = [name for name in chosen if name not in BENCHES]
@@ -115,7 +117,8 @@ def main(argv: list[str] | None = None) -> int:
     try:
         with tempfile.TemporaryDirectory(prefix="memcenter-bench-") as tmp:
             ctx = BenchContext(
-                datasets=datasets, workdir=Path(tmp), mode="quick" if args.quick else "full", progress=not args.quiet
+                datasets=datasets, workdir=Path(tmp), mode="quick" if args.quick else "full", progress=not args.quiet,
+                profile=args.profile,
             )
             if not datasets.is_dir():
                 ctx.notes.append(f"datasets folder {datasets} not found: quality evaluations skipped")

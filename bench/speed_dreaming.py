@@ -1,7 +1,9 @@
 """2. Dreaming throughput, and the import rate (4.) on the same sessions.
 
 Local engine: 5,782 synthetic sessions (bench/synth.py: mixed kinds, EN + ZH, 4–30 turns) are
-imported with `import_chats`, then `dream --now --phase light` and `--phase deep` run on them.
+imported with `import_chats`, then `dream --now --phase light` and `--phase deep` run on them in a
+process of their own (bench/dream_process.py), whose peak RSS is reported with the SQL statements
+each phase sent per session; `--profile` adds a cProfile summary of each phase to the report.
 Baseline: the rules engine alone on a sample of the same sessions (triage + extract in memory, no
 database), i.e. what the pipeline around the engine costs.
 
@@ -14,14 +16,16 @@ conversation (datasets/peers) is dreamed the same way and set beside mem0 2.2.1'
 """
 from __future__ import annotations
 
+import logging
 import time
 from collections import Counter, defaultdict
 
 from django.contrib.auth import get_user_model
 from django.db.models import Sum
 
+from bench.dream_process import dream_subprocess
 from bench.fake_llm import fake_openai_backend
-from bench.pipeline import chats_import, dream, jsonl_write
+from bench.pipeline import chats_import, jsonl_write
 from bench.report import Figure
 from bench.synth import generate_sessions
 from chat.models import ChatSession, Message
@@ -109,23 +113,7 @@ def run(ctx) -> list[Figure]:
               "validation or idempotency checks (rolled back)"),
     ))
 
-    ctx.log("light sleep (local engine)")
-    light_seconds, light_summary = dream("--phase", "light")
-    ctx.log(light_summary)
-    ctx.log("deep sleep (local engine)")
-    deep_seconds, deep_summary = dream("--phase", "deep")
-    ctx.log(deep_summary)
-    total = light_seconds + deep_seconds
-    sample = sessions[: min(len(sessions), 1000)]
-    engine_rate = _engine_only_rate(sample)
-    figures.append(Figure(
-        "dreaming", "Dreaming throughput, light + deep (local engine)", count / total, engine_rate, "sessions/s",
-        ratio=(count / total) / engine_rate,
-        note=(f"{count} sessions of 50 users: light {light_seconds:.0f} s, deep {deep_seconds:.0f} s, total {total:.0f} s; "
-              f"baseline = the rules engine alone (triage + extract in memory, {len(sample)}-session sample)"),
-    ))
-    figures.append(Figure("dreaming", "Dreaming total time for the sessions (local engine)", total, None, "s",
-                          note=f"light: {light_summary} | deep: {deep_summary}"))
+    figures += _dreaming_local(ctx, sessions)
 
     confusion, by_kind = _triage_breakdown(sessions=sessions, prefix_user="bench")
     skip_total = sum(v["sessions"] for k, v in by_kind.items() if k in SKIP_KINDS)
@@ -152,6 +140,43 @@ def run(ctx) -> list[Figure]:
         None, "", "= 1.0", keep_lost == 0,
     ))
     figures += _fake_openai(ctx)
+    return figures
+
+
+def _dreaming_local(ctx, sessions: list[dict]) -> list[Figure]:
+    """Light then deep sleep with the local engine, in a `dream` process of their own (its peak RSS)."""
+    count = len(sessions)
+    ctx.log("light + deep sleep (local engine), in a process of their own")
+    dreamed = dream_subprocess("light", "deep", profile=30 if ctx.profile else 0)
+    light, deep = dreamed.seconds("light"), dreamed.seconds("deep")
+    for phase in ("light", "deep"):
+        ctx.log(dreamed.summary(phase))
+    total = light + deep
+    sample = sessions[: min(len(sessions), 1000)]
+    engine_rate = _engine_only_rate(sample)
+    per_session = {phase: dreamed.statements(phase) / count for phase in ("light", "deep")}
+    ctx.details["dreaming_statements"] = {phase: dreamed.phases[phase]["statements"] for phase in ("light", "deep")}
+    if ctx.profile:
+        for phase in ("light", "deep"):
+            ctx.sections.append((f"Profile of {phase} sleep ({count} sessions, cProfile, top 30 by cumulative time)",
+                                 "```\n" + dreamed.phases[phase]["profile"].strip() + "\n```"))
+    figures = [
+        Figure(
+            "dreaming", "Dreaming throughput, light + deep (local engine)", count / total, engine_rate, "sessions/s",
+            ratio=(count / total) / engine_rate,
+            note=(f"{count} sessions of 50 users: light {light:.1f} s, deep {deep:.1f} s, total {total:.1f} s; "
+                  f"SQL statements per session: light {per_session['light']:.2f}, deep {per_session['deep']:.2f}; "
+                  f"baseline = the rules engine alone (triage + extract in memory, {len(sample)}-session sample)"),
+        ),
+        Figure("dreaming", "Dreaming total time for the sessions (local engine)", total, None, "s",
+               note=f"light: {dreamed.summary('light')} | deep: {dreamed.summary('deep')}"),
+    ]
+    if dreamed.peak_rss_mb is not None:
+        figures.insert(1, Figure(
+            "dreaming", "Dreaming process peak RSS, light + deep (local engine)", dreamed.peak_rss_mb, None, "MB",
+            "≤ 300 MB", dreamed.peak_rss_mb <= 300,
+            note=f"{count} sessions; ru_maxrss of the `dream` child process (Django, engine and data included)",
+        ))
     return figures
 
 
@@ -184,6 +209,8 @@ def _fake_openai(ctx) -> list[Figure]:
     pks = list(ChatSession.objects.filter(user__username__startswith="benchllm").values_list("pk", "external_id"))
     groups: dict[str, list[dict]] = defaultdict(list)
     ctx.log(f"light sleep with the fake OpenAI server, {len(pks)} sessions one by one")
+    # One log line per run is for the workers' logs (the `dream` command quiets it the same way).
+    logging.getLogger("dreaming.pipeline.runs").setLevel(logging.WARNING)
     with fake_openai_backend() as fake:
         for pk, external_id in pks:
             row = _light_one(fake, pk)

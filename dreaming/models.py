@@ -43,7 +43,12 @@ class MemorySettings(models.Model):
     # (Raw SQL that needs it inline — claims, the chat path's document query — says `NOT ms.enabled`.)
     @classmethod
     def is_on(cls, *, user_id: int) -> bool:
-        return not cls.objects.filter(user_id=user_id, enabled=False).exists()
+        return not cls.users_off(user_ids=[user_id])
+
+    @classmethod
+    def users_off(cls, *, user_ids) -> set[int]:
+        """Which of these users have memory switched off (one query for a batch of sessions)."""
+        return set(cls.objects.filter(user_id__in=list(user_ids), enabled=False).values_list("user_id", flat=True))
 
     @staticmethod
     def exclude_off(queryset: models.QuerySet, *, user_path: str = "") -> models.QuerySet:

@@ -309,6 +309,7 @@ class Embedder(Protocol):
         ctx: CallContext | None = None,  # who it is for: counted in the run, remote calls become LLMCall rows
     ) -> list[list[float]]: ...
     # Every embedder accounts its own calls from ctx (the run's embedding_calls; remote ones an LLMCall row).
+    # An offline one says `calls_network = False`: light sleep then embeds users' statements together.
 
 
 RECALL_MAX_K = 50

@@ -101,11 +101,18 @@ WHERE m.id = v.id
 
 def excerpts_index(*, user_id: int, messages: list[Message]) -> int:
     """Make these user turns findable (light sleep calls it for the turns of a session it kept)."""
-    rows = [m for m in messages if m.role == Message.Role.USER and m.content.strip()]
+    return excerpts_index_many(turns=[(user_id, messages)])
+
+
+def excerpts_index_many(*, turns: list[tuple[int, list[Message]]]) -> int:
+    """excerpts_index for several users' turns, (user id, messages) each, in one statement."""
+    rows = [(user_id, m) for user_id, messages in turns for m in messages
+            if m.role == Message.Role.USER and m.content.strip()]
     if not rows:
         return 0
     with connection.cursor() as cursor:
-        cursor.execute(_INDEX_SQL, {"ids": [m.pk for m in rows], "docs": [search_text(m.content, user_id=user_id) for m in rows]})
+        cursor.execute(_INDEX_SQL, {"ids": [m.pk for _, m in rows],
+                                    "docs": [search_text(m.content, user_id=user_id) for user_id, m in rows]})
         return cursor.rowcount
 
 

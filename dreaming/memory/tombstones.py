@@ -80,12 +80,24 @@ class TombstoneIndex:
         ]
 
     def stops(self, statement: str) -> bool:
+        if not self.digests:  # most users never forgot anything: no hashing for them
+            return False
         return tombstone_digest(statement) in self.digests or bool(self.matching(statement))
 
 
 def tombstoned_digests(*, user) -> TombstoneIndex:
     """The user's tombstones as an index (`digest in index` still works for exact digests)."""
     return TombstoneIndex(list(Tombstone.objects.filter(user=user).values_list("id", "digest", "keys")))
+
+
+def tombstone_indexes(*, user_ids) -> dict[int, TombstoneIndex]:
+    """Several users' tombstones in one query (a light-sleep batch), one index per user id asked for."""
+    rows: dict[int, list[tuple[int, str, dict]]] = {user_id: [] for user_id in user_ids}
+    for user_id, pk, digest, keys in Tombstone.objects.filter(user_id__in=list(rows)).values_list(
+        "user_id", "id", "digest", "keys"
+    ):
+        rows[user_id].append((pk, digest, keys))
+    return {user_id: TombstoneIndex(found) for user_id, found in rows.items()}
 
 
 def is_tombstoned(*, user, statement: str, digests: TombstoneIndex | None = None) -> bool:

@@ -143,3 +143,48 @@ def claim_stamp(*, session_id: int, worker: str, claimed_at: datetime, **fields)
     """Mark the session processed and release the claim; False when the claim was lost meanwhile."""
     fields |= {"claimed_at": None, "claimed_by": ""}
     return _ours(session_id=session_id, worker=worker, claimed_at=claimed_at).update(**fields) == 1
+
+
+@dataclass(frozen=True)
+class Stamp:
+    """What light sleep writes on one session it has processed (claims_stamp)."""
+
+    session_id: int
+    processed_seq: int
+    note: str = ""
+    # A resumed session whose new part said nothing keeps its triage: kind, reason and skipped are not written.
+    keep_triage: bool = False
+    kind: str = ""
+    reason: str = ""
+    skipped: bool = False
+
+
+_STAMP_SQL = f"""
+UPDATE {_SESSIONS} AS c SET
+    dreamed_at = %(dreamed_at)s, processed_seq = v.processed_seq, attempts = 0, last_error = v.note,
+    triage_kind = CASE WHEN v.keep THEN c.triage_kind ELSE v.kind END,
+    triage_reason = CASE WHEN v.keep THEN c.triage_reason ELSE v.reason END,
+    skipped = CASE WHEN v.keep THEN c.skipped ELSE v.skipped END,
+    claimed_at = NULL, claimed_by = ''
+FROM unnest(%(ids)s::bigint[], %(seqs)s::integer[], %(notes)s::text[], %(keep)s::boolean[], %(kinds)s::text[],
+            %(reasons)s::text[], %(skipped)s::boolean[]) AS v(id, processed_seq, note, keep, kind, reason, skipped)
+WHERE c.id = v.id AND c.claimed_by = %(worker)s AND c.claimed_at = %(claimed_at)s
+RETURNING c.id
+"""
+
+
+def claims_stamp(*, stamps: list[Stamp], worker: str, claimed_at: datetime, dreamed_at: datetime) -> set[int]:
+    """claim_stamp for a batch of sessions in one statement; returns the ids stamped (the others' claims
+    were lost meanwhile, as `_ours` says for one)."""
+    if not stamps:
+        return set()
+    params = {
+        "dreamed_at": dreamed_at, "worker": worker[:120], "claimed_at": claimed_at,
+        "ids": [s.session_id for s in stamps], "seqs": [s.processed_seq for s in stamps],
+        "notes": [s.note[:2000] for s in stamps], "keep": [s.keep_triage for s in stamps],
+        "kinds": [s.kind for s in stamps], "reasons": [s.reason[:2000] for s in stamps],
+        "skipped": [s.skipped for s in stamps],
+    }
+    with connection.cursor() as cursor:
+        cursor.execute(_STAMP_SQL, params)
+        return {row[0] for row in cursor.fetchall()}

@@ -3,15 +3,18 @@
 Nothing here runs while the user chats. A sweep claims idle sessions (dreaming.pipeline.claims), then for each
 one reads only the part not processed yet, keeps sensitive content and secrets away from the model,
 triages and extracts candidates in one model call, verifies every quote against the stored user
-message and checks that it supports its statement, and stores the candidates together with the session's "done" stamp in one short
-transaction. Deep sleep decides later which candidates become memories.
+message and checks that it supports its statement. The batch's finished sessions are stored together
+(dreaming.pipeline.light_batch): their candidates with their "done" stamps in one short transaction,
+the reads and writes set-wise rather than per session. Deep sleep decides later which candidates
+become memories.
 
 Failure rules (no session is lost): zero candidates stamps the session; an unusable answer counts
 an attempt (given up after DREAM_MAX_ATTEMPTS, re-queued by `dream --retry-failed`), and
 DREAM_UNUSABLE_STREAK of them in a row stop the sweep with every claim given back; a provider that
 is unavailable or misconfigured stamps nothing, gives the claims back and stops the sweep (the next
 sweep retries); one bad candidate is dropped on its own; an unexpected error in one session is
-recorded on it and the sweep goes on.
+recorded on it and the sweep goes on, also when it breaks the batch's write (the batch is then
+written one session at a time).
 """
 from __future__ import annotations
 
@@ -20,17 +23,24 @@ import os
 import re
 import socket
 import threading
-from dataclasses import dataclass, field
+import time
 from datetime import datetime, timedelta
 
 from django.conf import settings
-from django.db import transaction
 from django.utils import timezone
 
 from chat.models import ChatSession, Message
-from dreaming.pipeline.claims import claim_keep_failed, claim_release, claim_stamp, sessions_claim, sessions_claimable
 from dreaming.engine.self_statements import self_statements
-from dreaming.models import Candidate, DreamRun, MemorySettings, Phase
+from dreaming.engine.sensitive import mask_secrets, redact_sensitive
+from dreaming.memory.tombstones import TombstoneIndex
+from dreaming.models import DreamRun, Phase
+from dreaming.pipeline.claims import claim_keep_failed, claim_release, claim_stamp, sessions_claim, sessions_claimable
+from dreaming.pipeline.light_batch import (
+    Done, Saved, SessionOutcome, batch_load, counters_sum, outcomes_embed, outcomes_save,
+)
+from dreaming.pipeline.runs import run_add, run_finish, run_start, runs_fail_abandoned
+from dreaming.pipeline.triage_rules import triage_precheck
+from dreaming.pipeline.verify import candidates_verify
 from dreaming.providers import get_dreamer, get_embedder
 from dreaming.providers.embedding_space import embedding_space_problem
 from dreaming.protocol import (
@@ -44,11 +54,6 @@ from dreaming.protocol import (
     Turn,
     UnusableAnswer,
 )
-from dreaming.pipeline.runs import run_add, run_finish, run_start, runs_fail_abandoned
-from dreaming.engine.sensitive import mask_secrets, redact_sensitive
-from dreaming.memory.excerpts import excerpts_index
-from dreaming.pipeline.triage_rules import triage_precheck
-from dreaming.pipeline.verify import candidates_verify
 
 logger = logging.getLogger(__name__)
 
@@ -56,55 +61,6 @@ SKIPPED_KINDS = {str(kind) for kind in ChatSession.SKIPPED_KINDS}
 # Already-processed turns shown to the extractor before the new part, so a resumed conversation
 # is understood in context; candidates from them are discarded (they were handled last time).
 CONTEXT_TURNS = 2
-
-
-class ClaimLost(Exception):
-    """Our claim went stale and another worker took the session: our results are thrown away."""
-
-
-class MemoryTurnedOff(Exception):
-    """The user switched memory off while their session was being dreamed: store nothing."""
-
-
-@dataclass
-class SessionOutcome:
-    session_id: int
-    kind: str = ChatSession.Triage.NORMAL
-    reason: str = ""
-    skipped: bool = False
-    processed_seq: int = 0
-    candidates: list[Candidate] = field(default_factory=list)
-    sensitive_dropped: int = 0
-    sensitive_by_kind: dict[str, int] = field(default_factory=dict)
-    unverified_rejected: int = 0
-    tombstoned_dropped: int = 0
-    bad_candidates: int = 0
-    note: str = ""
-    keep_triage: bool = False
-    # The new user turns recall may show as excerpts once the session is stored as kept.
-    searchable: list[Message] = field(default_factory=list)
-
-    def count_sensitive(self, kind: str) -> None:
-        self.sensitive_dropped += 1
-        self.sensitive_by_kind[kind] = self.sensitive_by_kind.get(kind, 0) + 1
-
-    @property
-    def candidates_created(self) -> int:
-        return sum(1 for c in self.candidates if c.status == Candidate.Status.PENDING)
-
-    def counters(self) -> dict:
-        counters = {
-            "sensitive_dropped": self.sensitive_dropped,
-            "sensitive_by_kind": self.sensitive_by_kind,
-            "unverified_rejected": self.unverified_rejected,
-            "tombstoned_dropped": self.tombstoned_dropped,
-            "candidates_created": self.candidates_created,
-        }
-        if self.skipped:
-            counters |= {"sessions_skipped": 1, "skipped_by_kind": {self.kind: 1}}
-        else:
-            counters["sessions_done"] = 1
-        return counters
 
 
 def worker_name() -> str:
@@ -169,117 +125,190 @@ def _sweep_sessions(
     *, session_ids: list[int], run: DreamRun, now: datetime, worker: str, claimed_at: datetime | None,
     dry_run: bool, dreamer: Dreamer, embedder: Embedder,
 ) -> str | None:
-    sessions = ChatSession.objects.in_bulk(session_ids)
-    errors: list[str] = []
-    # [reliability] A session that hits "provider unavailable" twice in a row may be the cause itself
-    # (a conversation the model always chokes or times out on). It waits while the next session is
-    # tried: if that one goes through, the provider is fine and the suspect is handled like any failing
-    # session (held for the stale window, given up after DREAM_MAX_ATTEMPTS), so one poison pill can
-    # not stall light sleep for everyone behind it. A real outage costs one extra call per sweep.
-    suspect: tuple[ChatSession, ProviderUnavailable] | None = None
-    # Sessions whose answer was unusable, held until we know whether the model is broken (a streak of
-    # DREAM_UNUSABLE_STREAK: released untouched) or only they are (the next session works: they fail).
-    unusable: list[tuple[ChatSession, UnusableAnswer]] = []
+    """Read each claimed session in turn; what they give is embedded and stored a batch at a time."""
+    batch = batch_load(session_ids=session_ids)
+    sweep = _Sweep(run=run, now=now, worker=worker, claimed_at=claimed_at, dry_run=dry_run, embedder=embedder)
     for index, session_id in enumerate(session_ids):
-        session = sessions.get(session_id)
+        session = batch.sessions.get(session_id)
         if session is None:  # deleted between claim and load
             continue
+        rest = session_ids[index + 1:]
         try:
-            light_sleep_session(
-                session=session, run=run, now=now, worker=worker, claimed_at=claimed_at,
-                dry_run=dry_run, dreamer=dreamer, embedder=embedder,
+            outcome = light_sleep_session(
+                session=session, messages=batch.messages.get(session_id, []),
+                tombstones=batch.tombstones_of(session.user_id), run=run, dreamer=dreamer,
             )
         except ProviderMisconfigured as exc:
-            # Every next request would be refused alike: give everything back without counting attempts.
-            remaining = [s.pk for s, _ in unusable] + session_ids[index:]
-            unusable = []
-            if not dry_run:
-                for pk in remaining:
-                    claim_release(session_id=pk, worker=worker, claimed_at=claimed_at, error=f"provider misconfigured: {exc}")
-            errors.insert(0, f"provider misconfigured, sweep stopped: {exc} ({len(remaining)} session(s) released)")
+            sweep.misconfigured(exc, remaining=[session_id, *rest])
             break
         except UnusableAnswer as exc:
-            unusable.append((session, exc))
-            if len(unusable) >= settings.DREAM_UNUSABLE_STREAK:
-                remaining = [s.pk for s, _ in unusable] + session_ids[index + 1:]
-                if not dry_run:
-                    for pk in remaining:
-                        claim_release(session_id=pk, worker=worker, claimed_at=claimed_at,
-                                      error=f"unusable answers in a row: {exc}")
-                errors.insert(0, f"circuit breaker: {len(unusable)} unusable answers in a row ({exc}); "
-                                 f"{len(remaining)} session(s) released")
-                unusable = []
+            if sweep.unusable_held(session, exc, rest=rest):
                 break
             continue
         except ProviderUnavailable as exc:
-            failed_before = session.last_error.startswith(_PROVIDER_DOWN)
-            if not dry_run and failed_before and session.attempts > 1:
-                # Its attempt survived an earlier release: it already failed while others went through.
-                _suspect_failed(session=session, exc=exc, run=run, worker=worker, claimed_at=claimed_at, now=now,
-                                errors=errors)
-                continue
-            if not dry_run and failed_before and suspect is None and index + 1 < len(session_ids):
-                suspect = (session, exc)
-                continue
-            # The provider is down for everyone: hand this session and the rest of the batch back
-            # unstamped instead of timing out on each of them; the next sweep retries.
-            message = f"provider unavailable: {exc}"
-            remaining = ([suspect[0].pk] if suspect else []) + session_ids[index:]
-            if not dry_run:
-                for pk in remaining:
-                    claim_release(session_id=pk, worker=worker, claimed_at=claimed_at, error=message)
-            run_add(run=run, sessions_failed=1)
-            # First in the run's error: it is the one an operator must act on.
-            errors.insert(0, f"{message} ({len(remaining)} session(s) released for the next sweep)")
-            suspect = None
-            break
-        except ClaimLost:
-            logger.warning("light sleep: claim on session %s was lost; results discarded", session_id)
-            run_add(run=run, sessions_failed=1)
-        except MemoryTurnedOff:
-            # Left as it was (unclaimed, undreamed): if memory comes back on, it is dreamed then.
-            claim_release(session_id=session_id, worker=worker, claimed_at=claimed_at)
+            if sweep.provider_down(session, exc, rest=rest):
+                break
+            continue
         except Exception as exc:
             logger.exception("light sleep failed on session %s", session_id)
-            run_add(run=run, sessions_failed=1)
-            errors.append(f"session {session_id}: {type(exc).__name__}: {exc}")
-            if not dry_run:
-                _session_failed(session=session, worker=worker, claimed_at=claimed_at, now=now, error=exc)
-        for held, exc in unusable:  # the model answered this session usably: those answers were the sessions' fault
-            _unusable_failed(session=held, exc=exc, run=run, worker=worker, claimed_at=claimed_at, now=now,
-                             errors=errors, dry_run=dry_run)
-        unusable = []
-        if suspect is not None:  # the provider answered for the next session: the suspect is the problem
-            _suspect_failed(session=suspect[0], exc=suspect[1], run=run, worker=worker, claimed_at=claimed_at,
-                            now=now, errors=errors)
-            suspect = None
-    for held, exc in unusable:
-        _unusable_failed(session=held, exc=exc, run=run, worker=worker, claimed_at=claimed_at, now=now,
-                         errors=errors, dry_run=dry_run)
-    if suspect is not None:  # nothing left to tell: treat it as an outage
-        claim_release(session_id=suspect[0].pk, worker=worker, claimed_at=claimed_at,
-                      error=f"provider unavailable: {suspect[1]}")
-    # Like deep sleep: a run with any failed session is "failed", its error lists what went wrong.
-    return "; ".join(errors)[:2000] or None
+            sweep.failed(session, exc)
+        else:
+            sweep.keep(session, outcome)  # stored with the next write (which may be now)
+        if sweep.stopped:  # the embedder is misconfigured: the rest is given back
+            sweep.release(rest, error=sweep.stopped)
+            break
+        sweep.went_through()
+    return sweep.finish()
 
 
 _PROVIDER_DOWN = ("provider unavailable", "ProviderUnavailable")
+# Finished sessions are embedded and stored together once this much time has passed since the last
+# write (or at the end of the batch): a whole batch at a time with the local engine, about one session
+# at a time with a remote model, so a worker killed mid-batch loses at most this much work.
+FLUSH_SECONDS = 1.0
 
 
-def _suspect_failed(*, session: ChatSession, exc: ProviderUnavailable, run: DreamRun, worker: str,
-                    claimed_at: datetime, now: datetime, errors: list[str]) -> None:
-    logger.warning("light sleep: session %s keeps failing while the provider works for others: %s", session.pk, exc)
-    run_add(run=run, sessions_failed=1)
-    errors.append(f"session {session.pk}: ProviderUnavailable on this session only: {exc}")
-    _session_failed(session=session, worker=worker, claimed_at=claimed_at, now=now, error=exc)
+class _Sweep:
+    """One sweep's failure rules (module docstring) and its finished sessions waiting to be stored.
 
+    [reliability] A session that hits "provider unavailable" twice in a row may be the cause itself (a
+    conversation the model always chokes or times out on). It waits as the `suspect` while the next
+    session is tried: if that one goes through, the provider is fine and the suspect is handled like any
+    failing session (held for the stale window, given up after DREAM_MAX_ATTEMPTS), so one poison pill
+    can not stall light sleep for everyone behind it. A real outage costs one extra call per sweep.
+    Sessions whose answer was unusable are held the same way until we know whether the model is broken
+    (a streak of DREAM_UNUSABLE_STREAK: released untouched) or only they are (the next one works: they fail).
+    """
 
-def _unusable_failed(*, session: ChatSession, exc: UnusableAnswer, run: DreamRun, worker: str, claimed_at,
-                     now: datetime, errors: list[str], dry_run: bool) -> None:
-    run_add(run=run, sessions_failed=1)
-    errors.append(f"session {session.pk}: unusable answer: {exc}")
-    if not dry_run:
-        _session_failed(session=session, worker=worker, claimed_at=claimed_at, now=now, error=exc)
+    def __init__(self, *, run: DreamRun, now: datetime, worker: str, claimed_at: datetime | None, dry_run: bool,
+                 embedder: Embedder):
+        self.run, self.now, self.worker, self.claimed_at = run, now, worker, claimed_at
+        self.dry_run, self.embedder = dry_run, embedder
+        self.errors: list[str] = []
+        self.pending: list[Done] = []
+        self.flushed_at = time.monotonic()
+        self.suspect: tuple[ChatSession, ProviderUnavailable] | None = None
+        self.unusable: list[tuple[ChatSession, UnusableAnswer]] = []
+        self.sessions_failed = 0
+        self.stopped = ""
+
+    def keep(self, session: ChatSession, outcome: SessionOutcome) -> None:
+        self.pending.append((session, outcome))
+        if time.monotonic() - self.flushed_at >= FLUSH_SECONDS:
+            self.flush()
+
+    def flush(self) -> None:
+        """Embed and store the finished sessions (one transaction), then add the run's counters once."""
+        done, self.pending = self.pending, []
+        self.flushed_at = time.monotonic()
+        if not done:
+            return
+        try:
+            outcomes_embed(done=done, embedder=self.embedder, run_id=self.run.pk)
+        except ProviderMisconfigured as exc:
+            self.misconfigured(exc, remaining=[s.pk for s, _ in done])
+            return
+        broken = [(s, o.error) for s, o in done if o.error is not None]
+        done = [(s, o) for s, o in done if o.error is None]
+        if self.dry_run:
+            saved = Saved(stored=done, failed=broken)
+        else:
+            saved = outcomes_save(done=done, now=self.now, worker=self.worker, claimed_at=self.claimed_at)
+            saved.failed = broken + saved.failed
+        for session in saved.claim_lost:
+            logger.warning("light sleep: claim on session %s was lost; results discarded", session.pk)
+        self.sessions_failed += len(saved.claim_lost)
+        for session in saved.memory_off:  # left as it was (unclaimed, undreamed): dreamed if memory comes back on
+            claim_release(session_id=session.pk, worker=self.worker, claimed_at=self.claimed_at)
+        for session, exc in saved.failed:
+            logger.error("light sleep failed on session %s: %s: %s", session.pk, type(exc).__name__, exc)
+            self.failed(session, exc)
+        run_add(run=self.run, **counters_sum([o for _, o in saved.stored]), sessions_failed=self.sessions_failed)
+        self.sessions_failed = 0
+
+    def release(self, pks: list[int], *, error: str = "") -> None:
+        if not self.dry_run:
+            for pk in pks:
+                claim_release(session_id=pk, worker=self.worker, claimed_at=self.claimed_at, error=error)
+
+    def failed(self, session: ChatSession, exc: Exception) -> None:
+        self.sessions_failed += 1
+        self.errors.append(f"session {session.pk}: {type(exc).__name__}: {exc}")
+        if not self.dry_run:
+            _session_failed(session=session, worker=self.worker, claimed_at=self.claimed_at, now=self.now, error=exc)
+
+    def misconfigured(self, exc: ProviderMisconfigured, *, remaining: list[int]) -> None:
+        # Every next request would be refused alike: give everything back without counting attempts.
+        remaining = [s.pk for s, _ in self.unusable] + remaining
+        self.unusable = []
+        self.release(remaining, error=f"provider misconfigured: {exc}")
+        self.errors.insert(0, f"provider misconfigured, sweep stopped: {exc} ({len(remaining)} session(s) released)")
+        self.stopped = f"provider misconfigured: {exc}"
+
+    def unusable_held(self, session: ChatSession, exc: UnusableAnswer, *, rest: list[int]) -> bool:
+        """Hold the session; True when the streak trips the circuit breaker (the sweep stops)."""
+        self.unusable.append((session, exc))
+        if len(self.unusable) < settings.DREAM_UNUSABLE_STREAK:
+            return False
+        remaining = [s.pk for s, _ in self.unusable] + rest
+        self.release(remaining, error=f"unusable answers in a row: {exc}")
+        self.errors.insert(0, f"circuit breaker: {len(self.unusable)} unusable answers in a row ({exc}); "
+                              f"{len(remaining)} session(s) released")
+        self.unusable = []
+        return True
+
+    def provider_down(self, session: ChatSession, exc: ProviderUnavailable, *, rest: list[int]) -> bool:
+        """The suspect rule (class docstring); True when the provider is down for everyone (the sweep stops)."""
+        failed_before = session.last_error.startswith(_PROVIDER_DOWN)
+        if not self.dry_run and failed_before and session.attempts > 1:
+            # Its attempt survived an earlier release: it already failed while others went through.
+            self._suspect_failed(session, exc)
+            return False
+        if not self.dry_run and failed_before and self.suspect is None and rest:
+            self.suspect = (session, exc)
+            return False
+        # The provider is down for everyone: hand this session and the rest of the batch back
+        # unstamped instead of timing out on each of them; the next sweep retries.
+        message = f"provider unavailable: {exc}"
+        remaining = ([self.suspect[0].pk] if self.suspect else []) + [session.pk, *rest]
+        self.release(remaining, error=message)
+        self.sessions_failed += 1
+        # First in the run's error: it is the one an operator must act on.
+        self.errors.insert(0, f"{message} ({len(remaining)} session(s) released for the next sweep)")
+        self.suspect = None
+        return True
+
+    def _suspect_failed(self, session: ChatSession, exc: ProviderUnavailable) -> None:
+        logger.warning("light sleep: session %s keeps failing while the provider works for others: %s", session.pk, exc)
+        self.sessions_failed += 1
+        self.errors.append(f"session {session.pk}: ProviderUnavailable on this session only: {exc}")
+        _session_failed(session=session, worker=self.worker, claimed_at=self.claimed_at, now=self.now, error=exc)
+
+    def went_through(self) -> None:
+        """The model answered this session usably: the held answers were their sessions' fault."""
+        self._unusable_fail()
+        if self.suspect is not None:  # the provider answered for the next session: the suspect is the problem
+            self._suspect_failed(*self.suspect)
+            self.suspect = None
+
+    def _unusable_fail(self) -> None:
+        for held, exc in self.unusable:
+            self.sessions_failed += 1
+            self.errors.append(f"session {held.pk}: unusable answer: {exc}")
+            if not self.dry_run:
+                _session_failed(session=held, worker=self.worker, claimed_at=self.claimed_at, now=self.now, error=exc)
+        self.unusable = []
+
+    def finish(self) -> str | None:
+        """Store what is left and settle what is held; returns the run's error (like deep sleep: any failed
+        session makes the run "failed", its error lists what went wrong)."""
+        self.flush()
+        self._unusable_fail()
+        if self.suspect is not None:  # nothing left to tell: treat it as an outage
+            self.release([self.suspect[0].pk], error=f"provider unavailable: {self.suspect[1]}")
+        if self.sessions_failed:
+            run_add(run=self.run, sessions_failed=self.sessions_failed)
+        return "; ".join(self.errors)[:2000] or None
 
 
 GAVE_UP = "gave up after"
@@ -319,31 +348,21 @@ def sessions_retry_failed(*, user=None) -> int:
 
 
 def light_sleep_session(
-    *,
-    session: ChatSession,
-    run: DreamRun,
-    now: datetime,
-    dreamer: Dreamer,
-    embedder: Embedder,
-    worker: str = "",
-    claimed_at: datetime | None = None,
-    dry_run: bool = False,
+    *, session: ChatSession, messages: list[Message], tombstones: TombstoneIndex, run: DreamRun, dreamer: Dreamer,
 ) -> SessionOutcome:
-    """Process the new part of one claimed session.
+    """Read the new part of one claimed session (its messages in seq order): what to store for it.
 
-    1. Load the messages; only those after processed_seq are new.
-    2. No new user words: stamp as empty.
-    3. Take the sensitive clauses out of every turn and mask secrets (never sent, never stored).
-    4. Paid backends: the free rule pre-check skips obvious kinds with no call.
-    5. One model call reads the new part (with a little context before it, marked unquotable): the
+    1. Only the messages after processed_seq are new; no new user words: stamp as empty.
+    2. Take the sensitive clauses out of every turn and mask secrets (never sent, never stored).
+    3. Paid backends: the free rule pre-check skips obvious kinds with no call.
+    4. One model call reads the new part (with a little context before it, marked unquotable): the
        session's kind and its candidates. A skip kind gets no model call (or keeps none of its
        candidates), only the user's plain statements about themself found by rules (self_statements).
-    6. Per candidate: drop sensitive / tombstoned / malformed ones, verify the quote against the
+    5. Per candidate: drop sensitive / tombstoned / malformed ones, verify the quote against the
        stored user message, keep verified ones as pending and the rest as rejected_unverified.
-    7. Embed the kept candidates in one call.
-    8. Store candidates + stamp the session in one transaction (unless dry_run), add the counters.
+    The sweep then embeds the kept candidates and stores them with the stamp, a batch at a time
+    (dreaming.pipeline.light_batch).
     """
-    messages = list(Message.objects.filter(session=session).order_by("seq"))
     outcome = SessionOutcome(
         session_id=session.pk,
         processed_seq=max([m.seq for m in messages] + [session.processed_seq]),
@@ -351,18 +370,15 @@ def light_sleep_session(
     new_user_messages = [
         m for m in messages if m.seq > session.processed_seq and m.role == Message.Role.USER and m.content.strip()
     ]
-    ctx = CallContext(user_id=session.user_id, run_id=run.pk, phase=Phase.LIGHT)
     if not new_user_messages:
         _outcome_skip(outcome, ChatSession.Triage.EMPTY, "no new user messages")
         # A resumed session whose new part is only the assistant keeps what triage said before.
         outcome.keep_triage = session.processed_seq > 0 and bool(session.triage_kind)
     else:
+        ctx = CallContext(user_id=session.user_id, run_id=run.pk, phase=Phase.LIGHT)
         _session_dream(
-            session=session, messages=messages, outcome=outcome, ctx=ctx, dreamer=dreamer, embedder=embedder
+            session=session, messages=messages, outcome=outcome, ctx=ctx, dreamer=dreamer, tombstones=tombstones
         )
-    if not dry_run:
-        _outcome_save(session=session, outcome=outcome, now=now, worker=worker, claimed_at=claimed_at)
-    run_add(run=run, **outcome.counters())
     return outcome
 
 
@@ -372,7 +388,7 @@ def _outcome_skip(outcome: SessionOutcome, kind: str, reason: str) -> None:
 
 def _session_dream(
     *, session: ChatSession, messages: list[Message], outcome: SessionOutcome, ctx: CallContext,
-    dreamer: Dreamer, embedder: Embedder,
+    dreamer: Dreamer, tombstones: TombstoneIndex,
 ) -> None:
     sendable, dropped = turns_prepare(messages=messages)
     for seq, kinds in dropped.items():
@@ -410,29 +426,11 @@ def _session_dream(
         ]
 
     outcome.candidates = candidates_verify(
-        session=session, messages=messages, extracted=extracted, outcome=outcome, run_id=ctx.run_id
+        session=session, messages=messages, extracted=extracted, outcome=outcome, run_id=ctx.run_id,
+        tombstones=tombstones,
     )
     if outcome.bad_candidates:
-        dropped = f"{outcome.bad_candidates} malformed candidate(s) dropped"
-        outcome.note = f"{outcome.note}; {dropped}" if outcome.note else dropped
-    kept = [c for c in outcome.candidates if c.status == Candidate.Status.PENDING]
-    if kept:
-        try:
-            vectors = _embed(embedder=embedder, texts=[c.statement for c in kept], ctx=ctx)
-        except ProviderUnavailable as exc:
-            # The extraction is paid for: keep its candidates without vectors (deep sleep embeds
-            # them before it compares) rather than give the session back and pay for it again.
-            note = f"embedding failed, candidates stored without vectors: {exc}"
-            outcome.note = f"{outcome.note}; {note}" if outcome.note else note
-            return
-        if len(vectors) != len(kept):
-            raise ValueError(f"embedder returned {len(vectors)} vectors for {len(kept)} statements")
-        for candidate, vector in zip(kept, vectors):
-            candidate.embedding = vector
-
-
-def _embed(*, embedder: Embedder, texts: list[str], ctx: CallContext) -> list[list[float]]:
-    return embedder.embed(texts, kind="document", ctx=ctx)  # the embedder accounts the call (protocol)
+        outcome.add_note(f"{outcome.bad_candidates} malformed candidate(s) dropped")
 
 
 def turns_prepare(*, messages: list[Message]) -> tuple[list[Turn], dict[int, tuple[str, ...]]]:
@@ -466,21 +464,3 @@ def _extraction_window(*, turns: list[Turn], processed_seq: int) -> list[Turn]:
     old = [t for t in turns if t.seq <= processed_seq]
     new = [t for t in turns if t.seq > processed_seq]
     return old[-CONTEXT_TURNS:] + new if new else []
-
-
-def _outcome_save(
-    *, session: ChatSession, outcome: SessionOutcome, now: datetime, worker: str, claimed_at: datetime | None
-) -> None:
-    fields = {"dreamed_at": now, "processed_seq": outcome.processed_seq, "attempts": 0, "last_error": outcome.note}
-    if not outcome.keep_triage:
-        fields |= {"triage_kind": outcome.kind, "triage_reason": outcome.reason[:2000], "skipped": outcome.skipped}
-    with transaction.atomic():
-        # Checked again at write time: memory may have been switched off while the model was thinking.
-        if not MemorySettings.is_on(user_id=session.user_id):
-            raise MemoryTurnedOff(f"session {session.pk}")
-        stamped = claim_stamp(session_id=session.pk, worker=worker, claimed_at=claimed_at, **fields)
-        if not stamped:
-            raise ClaimLost(f"session {session.pk}")
-        Candidate.objects.bulk_create(outcome.candidates)
-        if not outcome.skipped:
-            excerpts_index(user_id=session.user_id, messages=outcome.searchable)

@@ -12,7 +12,7 @@ from dreaming.engine.quotes import normalize_for_match, quote_in_message, statem
 from dreaming.engine.credentials import mask_secrets
 from dreaming.engine.sensitive import sensitive_category
 from dreaming.memory.scoring import specificity
-from dreaming.memory.tombstones import is_tombstoned, tombstoned_digests
+from dreaming.memory.tombstones import TombstoneIndex
 from dreaming.models import Candidate
 from dreaming.protocol import CATEGORIES, ExtractedCandidate
 
@@ -21,11 +21,13 @@ logger = logging.getLogger(__name__)
 
 def candidates_verify(
     *, session: ChatSession, messages: list[Message], extracted: list[ExtractedCandidate], outcome, run_id: int | None,
+    tombstones: TombstoneIndex,
 ) -> list[Candidate]:
     """The session's Candidate rows (not saved) from what the model extracted: sensitive, tombstoned,
     duplicate and malformed items dropped (counted on `outcome`), every quote verified against the
-    stored user messages and checked to support its statement; the rest `rejected_unverified`."""
-    digests = tombstoned_digests(user=session.user)
+    stored user messages and checked to support its statement; the rest `rejected_unverified`.
+    `tombstones`: the user's (a light-sleep batch loads them once for all its users)."""
+    digests = tombstones
     by_seq = {m.seq: m for m in messages}
     user_messages = [m for m in messages if m.role == Message.Role.USER]
     # New messages first: a quote repeated from an earlier turn is credited to the new one.
@@ -50,7 +52,7 @@ def candidates_verify(
 
 def _candidate_build(
     *, session: ChatSession, item: ExtractedCandidate, by_seq: dict[int, Message], user_messages: list[Message],
-    digests: set[str], seen: set[str], outcome, run_id: int | None,
+    digests: TombstoneIndex, seen: set[str], outcome, run_id: int | None,
 ) -> Candidate | None:
     quote = (item.quote or "").strip()
     statement = (item.statement or "").strip()
@@ -60,7 +62,7 @@ def _candidate_build(
     if kind:
         outcome.count_sensitive(kind)
         return None
-    if is_tombstoned(user=session.user, statement=statement, digests=digests):
+    if digests.stops(statement):
         outcome.tombstoned_dropped += 1
         return None
     key = normalize_for_match(statement)

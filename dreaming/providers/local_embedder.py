@@ -88,6 +88,7 @@ def _bucket(feature: str, dimensions: int) -> tuple[int, float]:
 class LocalEmbedder:
     name = "local"
     model = "local-ngram-v1"
+    calls_network = False  # offline and free: light sleep embeds a whole batch in one call (no user to bill)
 
     def __init__(self, dimensions: int = 512):
         if dimensions < 8:
