@@ -96,6 +96,7 @@ def main(argv=None) -> int:
     }
     from dreaming.memory import excerpts as E
 
+    current = {name: getattr(E if name in ("EXCERPT_MAX_WORDS", "CONTEXT_BELOW_WORDS") else R, name) for name in grid}
     rows = []
     worded = None
     for values in itertools.product(*grid.values()):
@@ -137,8 +138,8 @@ def main(argv=None) -> int:
         print(f"top {depth}: excerpts {fts / len(questions):.3f} (1hop {fts1 / len(single):.3f}) vs BM25 turns "
               f"{base / len(questions):.3f} (1hop {base1 / len(single):.3f})")
     rows.sort(key=lambda row: -margin(row[1]["tuning"]))
-    for params, tally in rows[:25]:
-        line = " ".join(f"{k}={v}" for k, v in params.items())
+    for params, tally in rows[:25] + [row for row in rows if row[0] == current]:
+        line = ("(current) " if params == current else "") + " ".join(f"{k}={v}" for k, v in params.items())
         for key in ("tuning", "checking", "all"):
             t = tally[key]
             line += (f" | {key} {t[1] / t[0]:.3f} vs {t[2] / t[0]:.3f} 1hop {t[4] / max(1, t[3]):.3f} vs {t[5] / max(1, t[3]):.3f}")

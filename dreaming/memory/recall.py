@@ -49,7 +49,7 @@ MAX_KEYWORDS = 8
 # Fusion (tuned on the tuning half of the LoCoMo dev conversations, bench/quality_locomo.py).
 RRF_K = 5.0
 MEMORY_WEIGHT = 1.0
-EXCERPT_WEIGHT = 2.0
+EXCERPT_WEIGHT = 3.0
 EXCERPT_VECTOR_WEIGHT = 0.0
 # An excerpt whose memory MEMORY.md already shows says nothing new to the model.
 SKIP_EXCERPTS_OF_MEMORY_MD = True
