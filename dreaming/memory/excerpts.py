@@ -267,10 +267,9 @@ pool AS (
 ranked AS (
     SELECT pool.*,
            (SELECT coalesce(sum(weighed.idf), 0) FROM weighed WHERE pool.search @@ weighed.query)
-           * 2.2 / (1 + 1.2 * (0.25 + 0.75 * pool.size / greatest(avg(pool.size) OVER (), 1))) AS rank,
-           ts_rank_cd(pool.search, (SELECT string_agg(quoted, ' | ')::tsquery FROM weighed), 1) AS cover
+           * 2.2 / (1 + 1.2 * (0.25 + 0.75 * pool.size / greatest(avg(pool.size) OVER (), 1))) AS rank
     FROM pool
-    ORDER BY rank DESC, cover DESC, pool.id
+    ORDER BY rank DESC, pool.id DESC
     LIMIT %(limit)s
 )
 SELECT t.id, t.rank, t.content, t.created_at, t.external_id, t.session_external_id,
@@ -279,7 +278,7 @@ SELECT t.id, t.rank, t.content, t.created_at, t.external_id, t.session_external_
         WHERE p.session_id = t.session_id AND p.seq < t.seq AND p.role = 'assistant'
         ORDER BY p.seq DESC LIMIT 1)
 FROM ranked t
-ORDER BY t.rank DESC, t.cover DESC, t.id
+ORDER BY t.rank DESC, t.id DESC
 """
 
 
