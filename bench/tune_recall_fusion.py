@@ -141,7 +141,7 @@ def main(argv=None) -> int:
         print(f"top {depth}: excerpts {fts / len(questions):.3f} (1hop {fts1 / len(single):.3f}) vs BM25 turns "
               f"{base / len(questions):.3f} (1hop {base1 / len(single):.3f})")
     rows.sort(key=lambda row: -margin(row[1]["tuning"]))
-    for params, tally in rows[:25] + [row for row in rows if row[0] == current]:
+    for params, tally in rows[:25] + [row for row in rows[25:] if row[0] == current]:
         line = ("(current) " if params == current else "") + " ".join(f"{k}={v}" for k, v in params.items())
         for key in ("tuning", "checking", "all"):
             t = tally[key]
