@@ -140,6 +140,20 @@ def excerpts_index(*, user_id: int, messages: list[Message]) -> int:
         return cursor.rowcount
 
 
+def excerpts_reindex(*, batch: int = 2000) -> int:
+    """Write every indexed turn's search text again as excerpts_index writes it now (after a change of
+    the search text: `manage.py excerpts_reindex`). Batch by batch, each its own statement."""
+    done, last_id = 0, 0
+    while True:
+        rows = list(Message.objects.filter(pk__gt=last_id, search__isnull=False).order_by("pk")
+                    .select_related("session").only("pk", "role", "content", "session__user_id")[:batch])
+        if not rows:
+            return done
+        for user_id in {m.session.user_id for m in rows}:
+            done += excerpts_index(user_id=user_id, messages=[m for m in rows if m.session.user_id == user_id])
+        last_id = rows[-1].pk
+
+
 def excerpt_words(text: str, *, anyone: bool = False) -> str:
     """What of a turn may be searched and shown: its sensitive clauses taken out (about the user, or
     with anyone=True about anyone: the assistant's words), secrets masked."""

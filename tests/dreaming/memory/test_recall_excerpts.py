@@ -1,4 +1,5 @@
 """Recall's excerpts: the user's own past turns, found by full-text search, with forgetting respected."""
+import io
 import json
 from datetime import datetime, timedelta, timezone as dt_timezone
 
@@ -346,3 +347,20 @@ def test_a_question_of_common_words_searches_by_its_rarest_word(user, monkeypatc
     found = excerpts(ask(user, "What happened at work this week with the greenhouse?"))
 
     assert found[0].id == rare.pk
+
+
+def test_excerpts_reindex_makes_turns_indexed_before_findable_by_the_question_they_answered(user):
+    from django.db import connection
+
+    _, (_, answer) = kept_session(user, ("assistant", "Which instrument did your grandfather play?"),
+                                  ("user", "The bandoneon, every Sunday."))
+    with connection.cursor() as cursor:  # as the first version indexed it: the turn's own words only
+        cursor.execute("UPDATE chat_message SET search = to_tsvector('english', %s) WHERE id = %s",
+                       [f"The bandoneon, every Sunday. mcowner{user.pk}", answer.pk])
+    assert excerpts(ask(user, "grandfather instrument")) == []
+
+    out = io.StringIO()
+    call_command("excerpts_reindex", stdout=out)
+
+    assert out.getvalue().strip() == "re-indexed 1 turns"
+    assert [r.id for r in excerpts(ask(user, "grandfather instrument"))] == [answer.pk]
