@@ -259,7 +259,10 @@ weighed AS (
     FROM words, (SELECT o.turns::float8 AS n FROM {SearchTerm._meta.db_table} o
                  WHERE o.user_id = %(user_id)s AND o.lexeme = %(owner)s) AS total
 ),
-found AS MATERIALIZED (  -- the index first: the planner, misjudging the user's sessions, went session by session
+-- The index first (the planner, misjudging the user's sessions, went session by session). The cap
+-- applies before the scope's rules: another persona's matching turns can take places in the pool
+-- (never in the answer), which only matters when the rarest word alone is in more than SEARCH_POOL turns.
+found AS MATERIALIZED (
     SELECT m.id, m.session_id, m.seq, m.content, m.created_at, m.external_id, m.search
     FROM {Message._meta.db_table} m
     WHERE m.search @@ (SELECT ('''' || %(owner)s || ''' & (' || string_agg(quoted, ' | ') || ')')::tsquery
