@@ -25,6 +25,7 @@ def main(argv=None) -> int:
     parser.add_argument("--datasets", default="../shared/datasets")
     parser.add_argument("--database", default="bench_memcenter")
     parser.add_argument("--k", type=int, default=10)
+    parser.add_argument("--excerpts-beyond-k", type=int, default=None, help="recall's EXCERPTS_BEYOND_K (default: as set)")
     args = parser.parse_args(argv)
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "memcenter.settings")
@@ -50,6 +51,8 @@ def main(argv=None) -> int:
     from dreaming.memory.excerpts import excerpt_candidates
     from dreaming.providers import get_embedder
 
+    if args.excerpts_beyond_k is not None:
+        R.EXCERPTS_BEYOND_K = args.excerpts_beyond_k
     conversations = json.loads((Path(args.datasets) / "locomo" / "locomo_dev.json").read_text())
     embedder = get_embedder()
     now = timezone.now()
@@ -78,7 +81,7 @@ def main(argv=None) -> int:
                 vector = embedder.embed([question], kind="query")[0]
                 memories = R._memories_ranked(user_id=user.pk, persona_id=None, query=question, vector=vector,
                                               exclude_ids=list(document.memory_ids), now=now)[: 3 * args.k]
-                excerpts = excerpt_candidates(user_id=user.pk, persona_id=None, query=question, limit=2 * args.k + 10)
+                excerpts = excerpt_candidates(user_id=user.pk, persona_id=None, query=question, limit=R.excerpts_wanted(args.k))
                 md_hit = any(sources.get(i, set()) & evidence for i in document.memory_ids)
                 questions.append((half, qa["category"], evidence, sources, len(words(document.content)), md_hit,
                                   memories, excerpts, bm25.ranking(question), turn_ids, turn_words, set(document.memory_ids),
@@ -96,6 +99,7 @@ def main(argv=None) -> int:
     }
     from dreaming.memory import excerpts as E
 
+    current = {name: getattr(E if name in ("EXCERPT_MAX_WORDS", "CONTEXT_BELOW_WORDS") else R, name) for name in grid}
     rows = []
     worded = None
     for values in itertools.product(*grid.values()):
@@ -137,8 +141,8 @@ def main(argv=None) -> int:
         print(f"top {depth}: excerpts {fts / len(questions):.3f} (1hop {fts1 / len(single):.3f}) vs BM25 turns "
               f"{base / len(questions):.3f} (1hop {base1 / len(single):.3f})")
     rows.sort(key=lambda row: -margin(row[1]["tuning"]))
-    for params, tally in rows[:25]:
-        line = " ".join(f"{k}={v}" for k, v in params.items())
+    for params, tally in rows[:25] + [row for row in rows[25:] if row[0] == current]:
+        line = ("(current) " if params == current else "") + " ".join(f"{k}={v}" for k, v in params.items())
         for key in ("tuning", "checking", "all"):
             t = tally[key]
             line += (f" | {key} {t[1] / t[0]:.3f} vs {t[2] / t[0]:.3f} 1hop {t[4] / max(1, t[3]):.3f} vs {t[5] / max(1, t[3]):.3f}")

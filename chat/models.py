@@ -114,6 +114,21 @@ class Message(models.Model):
             ),
         ]
 
+
+class SearchTerm(models.Model):
+    """How many of a user's indexed turns hold each word (lexeme): recall's excerpt search reads it to
+    weigh a query's words (a rare word says more) and to search only by the rarer ones, so a question
+    full of common words does not rank thousands of turns. Kept exact by triggers on the message
+    table (migration 0006): a turn's words are counted when its search vector is set and uncounted
+    when it is cleared or deleted, so a deleted conversation leaves no word behind. `user_id` is read
+    from the turn's owner token, not a foreign key: the counts go with the messages, whatever deletes
+    them."""
+
+    pk = models.CompositePrimaryKey("user_id", "lexeme")
+    user_id = models.BigIntegerField()
+    lexeme = models.TextField()
+    turns = models.IntegerField()
+
     def __str__(self) -> str:
         return f"{self.role}: {self.content[:60]}"
 

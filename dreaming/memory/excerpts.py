@@ -30,15 +30,15 @@ from dataclasses import dataclass
 
 from django.db import connection
 
-from chat.models import ChatSession, Message
+from chat.models import ChatSession, Message, SearchTerm
 from dreaming.engine.language import CJK_CHARS, CJK_RUN_RE, STOP_WORDS, is_chinese, sentences
 from dreaming.engine.quotes import normalize_for_match
-from dreaming.engine.sensitive import mask_secrets, sensitive_category
+from dreaming.engine.sensitive import mask_secrets, redact_sensitive, sensitive_category
 from dreaming.memory.tombstones import tombstone_digest
 from dreaming.models import Candidate, MemorySource, Tombstone
 
 SEARCH_CONFIG = "english"
-EXCERPT_MAX_WORDS = 60
+EXCERPT_MAX_WORDS = 40
 # A turn shorter than this reads as an answer to something ("Yes, last Tuesday!"): it is shown with
 # the end of the turn before it.
 CONTEXT_BELOW_WORDS = 8
@@ -67,11 +67,27 @@ def _owner_token(user_id: int) -> str:
     return f"mcowner{int(user_id)}"
 
 
-def search_text(text: str, *, user_id: int) -> str:
-    """What goes to to_tsvector for a turn: its words, each CJK run as bigram tokens, the owner token."""
+def _with_cjk_tokens(text: str) -> str:
     text = unicodedata.normalize("NFKC", text)
-    with_pieces = CJK_RUN_RE.sub(lambda m: " " + " ".join(_cjk_token(p) for p in _cjk_pieces(m.group())) + " ", text)
-    return f"{with_pieces} {_owner_token(user_id)}"
+    # Words that look like an owner token are split: a turn cannot claim to be someone else's.
+    text = _OWNER_LOOKALIKE_RE.sub("mc owner", text)
+    return CJK_RUN_RE.sub(lambda m: " " + " ".join(_cjk_token(p) for p in _cjk_pieces(m.group())) + " ", text)
+
+
+_OWNER_LOOKALIKE_RE = re.compile("mcowner", re.IGNORECASE)
+
+
+def search_text(text: str, *, user_id: int, replying_to: str = "") -> str:
+    """What goes to to_tsvector for a turn: its words, the words of the assistant's turn it replied
+    to, each CJK run as bigram tokens, and the owner token.
+
+    The turn replied to is searched with the turn because a user's answer often holds none of the
+    words of the question about it ("Three times a week; it keeps us on track." replies to "How often
+    do you work out together?"); on LoCoMo's dev conversations the evidence turn is among the first
+    10 of a BM25 search for 0.64 of the questions by the turn's words alone, 0.74 with the turn before
+    (docs/context.md). Only the turn is ever shown (with the end of the one before when it is short).
+    """
+    return f"{_with_cjk_tokens(text)} {_with_cjk_tokens(replying_to)} {_owner_token(user_id)}"
 
 
 def search_query(query: str) -> str | None:
@@ -99,21 +115,55 @@ WHERE m.id = v.id
 """
 
 
+# The turn each of these user turns replied to, when it was the assistant's.
+_REPLIED_TO_SQL = f"""
+SELECT m.id, p.content FROM {Message._meta.db_table} m
+JOIN LATERAL (SELECT p.role, p.content FROM {Message._meta.db_table} p
+              WHERE p.session_id = m.session_id AND p.seq < m.seq ORDER BY p.seq DESC LIMIT 1) p ON p.role = 'assistant'
+WHERE m.id = ANY(%(ids)s::bigint[])
+"""
+
+
 def excerpts_index(*, user_id: int, messages: list[Message]) -> int:
     """Make these user turns findable (light sleep calls it for the turns of a session it kept)."""
     return excerpts_index_many(turns=[(user_id, messages)])
 
 
 def excerpts_index_many(*, turns: list[tuple[int, list[Message]]]) -> int:
-    """excerpts_index for several users' turns, (user id, messages) each, in one statement."""
+    """excerpts_index for several users' turns, (user id, messages) each, in two statements: their
+    words and those of the assistant's turn each replied to, sensitive clauses left out of both (so
+    they cannot be found), secrets masked."""
     rows = [(user_id, m) for user_id, messages in turns for m in messages
             if m.role == Message.Role.USER and m.content.strip()]
     if not rows:
         return 0
     with connection.cursor() as cursor:
-        cursor.execute(_INDEX_SQL, {"ids": [m.pk for _, m in rows],
-                                    "docs": [search_text(m.content, user_id=user_id) for user_id, m in rows]})
+        cursor.execute(_REPLIED_TO_SQL, {"ids": [m.pk for _, m in rows]})
+        replied_to = dict(cursor.fetchall())
+        docs = [search_text(excerpt_words(m.content), user_id=user_id,
+                            replying_to=excerpt_words(replied_to.get(m.pk) or "", anyone=True)) for user_id, m in rows]
+        cursor.execute(_INDEX_SQL, {"ids": [m.pk for _, m in rows], "docs": docs})
         return cursor.rowcount
+
+
+def excerpts_reindex(*, batch: int = 2000) -> int:
+    """Write every indexed turn's search text again as excerpts_index writes it now (after a change of
+    the search text: `manage.py excerpts_reindex`). Batch by batch, each its own statement."""
+    done, last_id = 0, 0
+    while True:
+        rows = list(Message.objects.filter(pk__gt=last_id, search__isnull=False).order_by("pk")
+                    .select_related("session").only("pk", "role", "content", "session__user_id")[:batch])
+        if not rows:
+            return done
+        for user_id in {m.session.user_id for m in rows}:
+            done += excerpts_index(user_id=user_id, messages=[m for m in rows if m.session.user_id == user_id])
+        last_id = rows[-1].pk
+
+
+def excerpt_words(text: str, *, anyone: bool = False) -> str:
+    """What of a turn may be searched and shown: its sensitive clauses taken out (about the user, or
+    with anyone=True about anyone: the assistant's words), secrets masked."""
+    return mask_secrets(redact_sensitive(text, anyone=anyone).text)
 
 
 # --- Forgetting ----------------------------------------------------------------------------------
@@ -170,6 +220,7 @@ class Excerpt:
     session_external_id: str
     memory_ids: list[int]
     previous: str | None  # the turn before (the assistant's), for a short answer
+    said: str = ""  # the turn's words that may be shown (excerpt_words)
     statement: str = ""  # what the model reads
     quote: str = ""  # the user's words in it
 
@@ -182,50 +233,66 @@ class Excerpt:
         }
 
 
-# One statement: the turns of the scope that share a word with the query (the GIN index, through the
-# owner token), each query term's document frequency among them, then a BM25-like score, the LIMIT,
-# and only for the turns kept: the memories learned from them and the turn before.
-# Why not ts_rank_cd alone: it has no notion of a rare word, so a turn that repeats a name the whole
-# conversation uses (the other speaker's) outranks the one turn naming the rare thing asked about
-# (LoCoMo: evidence in the first 10 excerpts 0.56 → 0.58, fused context +0.01; docs/context.md). The
-# frequencies are counted among the MATCHED turns, not all of the user's: counting all of them was a
-# second scan of the user's postings for no measured gain. Each term counts once per turn (tf
-# saturates fast in short turns), divided by BM25's length factor (k1 1.2, b 0.75) over the
-# tsvector's length; ts_rank_cd breaks ties. The turns of candidates the USER dismissed are left out
-# here (the row still points at them); deep sleep's own dismissals (a low score, expiry) are not a
-# wish to forget: those turns, with facts light sleep heard but deep sleep did not keep, are exactly
-# what excerpts are for.
+# One statement. First the query's words as the index stores them (stemmed lexemes), with how many
+# of the user's turns hold each (chat.SearchTerm, kept by triggers) and how many turns the user has
+# (the owner token's count): each word's idf. Then the turns of the scope that hold one of the RARER
+# words — taken rarest first while the turns holding them add up to at most SEARCH_POOL, at least
+# one word — scored by BM25: each word's idf once per turn that holds it (tf saturates fast
+# in short turns), over BM25's length factor (k1 1.2, b 0.75, the tsvector's length against the
+# pool's mean); ts_rank_cd breaks ties. Searching by the rare words only is what keeps a question of
+# common words ("next week", "work") from ranking thousands of turns: a turn holding none of them
+# holds only words that thousands of turns share, which score less than one rare word; at LoCoMo's
+# size (~300 turns per user) every word is searched. Why BM25 and not ts_rank_cd alone: ts_rank_cd
+# has no notion of a rare word, so a turn repeating a name the whole conversation uses outranks the
+# one turn naming the rare thing asked about (docs/context.md). The turns of candidates the USER
+# dismissed are left out here (the row still points at them); deep sleep's own dismissals (a low
+# score, expiry) are not a wish to forget: those turns, with facts light sleep heard but deep sleep
+# did not keep, are exactly what excerpts are for.
+SEARCH_POOL = 300
+_QUOTED = "'''' || replace(replace(words.lexeme, chr(92), chr(92) || chr(92)), '''', '''''') || ''''"
 _CANDIDATES_SQL = f"""
-WITH matched AS (
-    SELECT m.id, m.session_id, m.seq, m.content, m.created_at, m.external_id, ses.external_id AS session_external_id,
-           m.search, ts_rank_cd(m.search, q.query, 1) AS cover, length(m.search) AS size
-    FROM websearch_to_tsquery('{SEARCH_CONFIG}', %(query)s) AS q(query),
-         {Message._meta.db_table} m
-    JOIN {ChatSession._meta.db_table} ses ON ses.id = m.session_id
-    -- numnode: a query of Postgres stop words alone is empty, and owner && empty would match every turn
-    WHERE numnode(q.query) > 0 AND m.search @@ (to_tsquery('{SEARCH_CONFIG}', %(owner)s) && q.query)
-      AND ses.user_id = %(user_id)s AND m.role = 'user'
-      AND ses.dreamed_at IS NOT NULL AND NOT ses.skipped AND m.seq <= ses.processed_seq
+WITH words AS (
+    SELECT w.lexeme, t.turns AS df, min(q.position) AS position
+    FROM unnest(%(terms)s::text[]) WITH ORDINALITY AS q(term, position)
+    CROSS JOIN LATERAL unnest(to_tsvector('{SEARCH_CONFIG}', q.term)) AS w
+    JOIN {SearchTerm._meta.db_table} t ON t.user_id = %(user_id)s AND t.lexeme = w.lexeme
+    GROUP BY w.lexeme, t.turns
+),
+weighed AS (
+    SELECT {_QUOTED} AS quoted, ({_QUOTED})::tsquery AS query,
+           ln(1 + (total.n - words.df + 0.5) / (words.df + 0.5)) AS idf,
+           words.df, sum(words.df) OVER (ORDER BY words.df, words.position ROWS UNBOUNDED PRECEDING) - words.df AS before
+    FROM words, (SELECT o.turns::float8 AS n FROM {SearchTerm._meta.db_table} o
+                 WHERE o.user_id = %(user_id)s AND o.lexeme = %(owner)s) AS total
+),
+-- The index first (the planner, misjudging the user's sessions, went session by session). The cap
+-- applies before the scope's rules: another persona's matching turns can take places in the pool
+-- (never in the answer), which only matters when the rarest word alone is in more than SEARCH_POOL turns.
+found AS MATERIALIZED (
+    SELECT m.id, m.session_id, m.seq, m.content, m.created_at, m.external_id, m.search
+    FROM {Message._meta.db_table} m
+    WHERE m.search @@ (SELECT ('''' || %(owner)s || ''' & (' || string_agg(quoted, ' | ') || ')')::tsquery
+                       FROM weighed WHERE before = 0 OR before + df <= %(pool)s)
+      AND m.role = 'user'
+    LIMIT %(pool)s
+),
+pool AS (
+    SELECT found.*, ses.external_id AS session_external_id, length(found.search) AS size
+    FROM found
+    JOIN {ChatSession._meta.db_table} ses ON ses.id = found.session_id
+    WHERE ses.user_id = %(user_id)s
+      AND ses.dreamed_at IS NOT NULL AND NOT ses.skipped AND found.seq <= ses.processed_seq
       AND COALESCE(ses.persona_id, 0) IN (0, COALESCE(%(persona_id)s, 0))
       AND NOT EXISTS (SELECT 1 FROM {Candidate._meta.db_table} c
-                      WHERE c.message_id = m.id AND c.status = '{Candidate.Status.DISMISSED}'
+                      WHERE c.message_id = found.id AND c.status = '{Candidate.Status.DISMISSED}'
                         AND c.reason = %(user_dismissed)s)
 ),
-stats AS (SELECT count(*)::float8 AS n, greatest(avg(size), 1)::float8 AS mean_size FROM matched),
-terms AS MATERIALIZED (  -- once, not once per matched turn (inlined, it made the ranking quadratic)
-    SELECT t.query, count(matched.id)::float8 AS df
-    FROM (SELECT DISTINCT plainto_tsquery('{SEARCH_CONFIG}', term) AS query FROM unnest(%(terms)s::text[]) AS term) t
-    JOIN matched ON matched.search @@ t.query
-    WHERE numnode(t.query) > 0
-    GROUP BY t.query
-),
 ranked AS (
-    SELECT matched.*,
-           (SELECT coalesce(sum(ln(1 + (stats.n - terms.df + 0.5) / (terms.df + 0.5))), 0) FROM terms
-            WHERE matched.search @@ terms.query)
-           * 2.2 / (1 + 1.2 * (0.25 + 0.75 * matched.size / stats.mean_size)) AS rank
-    FROM matched, stats
-    ORDER BY rank DESC, cover DESC, matched.id
+    SELECT pool.*,
+           (SELECT coalesce(sum(weighed.idf), 0) FROM weighed WHERE pool.search @@ weighed.query)
+           * 2.2 / (1 + 1.2 * (0.25 + 0.75 * pool.size / greatest(avg(pool.size) OVER (), 1))) AS rank
+    FROM pool
+    ORDER BY rank DESC, pool.id DESC
     LIMIT %(limit)s
 )
 SELECT t.id, t.rank, t.content, t.created_at, t.external_id, t.session_external_id,
@@ -234,7 +301,7 @@ SELECT t.id, t.rank, t.content, t.created_at, t.external_id, t.session_external_
         WHERE p.session_id = t.session_id AND p.seq < t.seq AND p.role = 'assistant'
         ORDER BY p.seq DESC LIMIT 1)
 FROM ranked t
-ORDER BY t.rank DESC, t.cover DESC, t.id
+ORDER BY t.rank DESC, t.id DESC
 """
 
 
@@ -245,15 +312,22 @@ def excerpt_candidates(*, user_id: int, persona_id: int | None, query: str, limi
         return []
     with connection.cursor() as cursor:
         cursor.execute(_CANDIDATES_SQL, {
-            "query": terms, "terms": terms.split(" or "), "owner": _owner_token(user_id), "user_id": user_id,
-            "persona_id": persona_id, "limit": limit, "user_dismissed": Candidate.USER_DISMISSED_REASON,
+            "terms": terms.split(" or "), "owner": _owner_token(user_id), "user_id": user_id, "persona_id": persona_id,
+            "pool": SEARCH_POOL, "limit": limit, "user_dismissed": Candidate.USER_DISMISSED_REASON,
         })
         rows = cursor.fetchall()
     found = [Excerpt(i, float(rank), content, at, mid, sid, list(mids or []), prev)
              for i, rank, content, at, mid, sid, mids, prev in rows]
-    # Sensitive turns are never indexed by light sleep; this catches rows indexed before a rule existed.
-    found = [e for e in found if not sensitive_category(e.content)]
-    found = _without_forgotten(user_id=user_id, excerpts=found)
+    return _worded(_without_forgotten(user_id=user_id, excerpts=found), query=query)
+
+
+def _worded(found: list[Excerpt], *, query: str) -> list[Excerpt]:
+    """Sensitive clauses out, one excerpt per wording, each worded for the model."""
+    # Light sleep indexes a turn without its sensitive clauses; they are taken out again here, for the
+    # rows indexed before a rule existed and because the row still holds the whole turn.
+    for excerpt in found:
+        excerpt.said = excerpt_words(excerpt.content)
+    found = [e for e in found if e.said.strip()]
     # The same words said again in another session are one excerpt (the better ranked), not k of them.
     seen: set[str] = set()
     found = [e for e in found if not (normalize_for_match(e.content) in seen or seen.add(normalize_for_match(e.content)))]
@@ -339,7 +413,7 @@ def excerpt_statement(excerpt: Excerpt, *, query: str) -> tuple[str, str]:
     """(statement, quote): what the model reads, 'On 12 May 2023 you said: "…"' (with the end of the
     turn it replied to when it is too short to stand alone), at most EXCERPT_MAX_WORDS words in all;
     and the user's words in it."""
-    said = mask_secrets(" ".join(excerpt.content.split()))
+    said = " ".join((excerpt.said or excerpt_words(excerpt.content)).split())
     chinese = is_chinese(said)
     day = excerpt.said_at
     context = _context_before(excerpt.previous) if _words(said) < CONTEXT_BELOW_WORDS else None

@@ -49,10 +49,18 @@ MAX_KEYWORDS = 8
 # Fusion (tuned on the tuning half of the LoCoMo dev conversations, bench/quality_locomo.py).
 RRF_K = 5.0
 MEMORY_WEIGHT = 1.0
-EXCERPT_WEIGHT = 2.0
+EXCERPT_WEIGHT = 3.0
 EXCERPT_VECTOR_WEIGHT = 0.0
 # An excerpt whose memory MEMORY.md already shows says nothing new to the model.
 SKIP_EXCERPTS_OF_MEMORY_MD = True
+# Excerpts found and worded per recall beyond k: room for the ones fusion skips (of a memory already
+# taken or shown by MEMORY.md). Each costs its sensitivity check and wording; more than k + 10 never
+# changed a result on LoCoMo's tuning half.
+EXCERPTS_BEYOND_K = 10
+
+
+def excerpts_wanted(k: int) -> int:
+    return k + EXCERPTS_BEYOND_K
 
 
 @dataclass
@@ -349,19 +357,10 @@ def recall(
     """
     query = (query or "").strip()
     k = max(1, min(int(k), RECALL_MAX_K))
-    if not query:
+    memory_md_ids = _memory_md_ids_if_on(user=user, persona=persona) if query else None
+    if memory_md_ids is None:
         return []
     persona_id = persona.pk if persona else None
-    # The scope's MEMORY.md from the process's cache (no query once cached): a document is only
-    # served while memory is on. Without one (never rendered, memory off) or without the cache
-    # (MEMORY_MD_CACHE off, inside a transaction), one query answers both.
-    document = memory_md_get(user=user, persona=persona) if memory_md_cache_usable() else None
-    if document is not None:
-        enabled, memory_md_ids = True, document.memory_ids
-    else:
-        enabled, memory_md_ids = _recall_gate(user_id=user.pk, persona_id=persona_id)
-    if not enabled:
-        return []
     now = now or timezone.now()
     if exclude_ids is None:
         exclude_ids = memory_md_ids
@@ -372,17 +371,28 @@ def recall(
 
     memories = _memories_ranked(user_id=user.pk, persona_id=persona_id, query=query, vector=vector,
                                 exclude_ids=list(exclude_ids), now=now)
-    excerpts = excerpt_candidates(user_id=user.pk, persona_id=persona_id, query=query, limit=2 * k + 10)
+    excerpts = excerpt_candidates(user_id=user.pk, persona_id=persona_id, query=query, limit=excerpts_wanted(k))
     # What the model already has (MEMORY.md, unless the caller says otherwise) is not shown again as an excerpt either.
     top = recall_fuse(memories=memories, excerpts=excerpts, k=k, memory_md_ids=set(exclude_ids))
-    if not top:
-        return []
     memory_ids = [result.id for result in top if result.kind == "memory"]
     sources = _sources_for(memory_ids, record_at=now if record else None) if memory_ids else {}
     for result in top:
         if result.kind == "memory":
             result.sources = sources[result.id]
     return top
+
+
+def _memory_md_ids_if_on(*, user: AbstractBaseUser, persona: Persona | None) -> list[int] | None:
+    """The ids the scope's MEMORY.md shows, or None when the user's memory is off.
+
+    From the process's cache when usable (no query once cached: a document is only served while
+    memory is on); without one (never rendered, memory off) or without the cache (MEMORY_MD_CACHE
+    off, inside a transaction), one query answers both."""
+    document = memory_md_get(user=user, persona=persona) if memory_md_cache_usable() else None
+    if document is not None:
+        return document.memory_ids
+    enabled, memory_md_ids = _recall_gate(user_id=user.pk, persona_id=persona.pk if persona else None)
+    return memory_md_ids if enabled else None
 
 
 def _memories_ranked(*, user_id: int, persona_id: int | None, query: str, vector, exclude_ids: list[int],

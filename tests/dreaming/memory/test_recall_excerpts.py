@@ -1,4 +1,5 @@
 """Recall's excerpts: the user's own past turns, found by full-text search, with forgetting respected."""
+import io
 import json
 from datetime import datetime, timedelta, timezone as dt_timezone
 
@@ -309,3 +310,57 @@ def test_the_same_words_said_in_several_sessions_are_one_excerpt(user):
         kept_session(user, ("user", "I love chess on weekends."), at=MAY_12 + timedelta(days=day))
 
     assert len(excerpts(ask(user, "chess on weekends"))) == 1
+
+
+def test_an_answer_is_found_by_the_words_of_the_question_it_answered(user):
+    _, (_, answer) = kept_session(user, ("assistant", "How often do you and the kids go climbing together?"),
+                                  ("user", "Three times a week, it keeps us on track."))
+
+    (result,) = excerpts(ask(user, "How often does the family go climbing?"))
+
+    assert result.id == answer.pk
+    assert result.sources[0]["quote"] == "Three times a week, it keeps us on track."
+
+
+def test_a_sensitive_clause_is_neither_found_nor_shown_the_rest_of_the_turn_is(user):
+    _, (turn,) = kept_session(user, ("user", "I ran the Berlin marathon in May, and I was diagnosed with depression last year."))
+
+    assert ask(user, "diagnosed depression") == []
+    (result,) = excerpts(ask(user, "Berlin marathon"))
+    assert result.id == turn.pk
+    assert "depression" not in result.statement and "diagnosed" not in result.statement
+    assert result.sources[0]["quote"] == "I ran the Berlin marathon in May."
+
+
+def test_the_words_of_a_sensitive_question_are_not_searchable_in_the_answer(user):
+    kept_session(user, ("assistant", "How is your depression since the Berlin trip?"), ("user", "Better, thanks."))
+
+    assert ask(user, "depression") == []
+
+
+def test_a_question_of_common_words_searches_by_its_rarest_word(user, monkeypatch):
+    monkeypatch.setattr("dreaming.memory.excerpts.SEARCH_POOL", 3)
+    for i in range(6):
+        kept_session(user, ("user", f"Work was busy this week, meeting number {i}."), at=MAY_12 + timedelta(days=i))
+    _, (rare,) = kept_session(user, ("user", "Work this week: I finally fixed the greenhouse heater."))
+
+    found = excerpts(ask(user, "What happened at work this week with the greenhouse?"))
+
+    assert found[0].id == rare.pk
+
+
+def test_excerpts_reindex_makes_turns_indexed_before_findable_by_the_question_they_answered(user):
+    from django.db import connection
+
+    _, (_, answer) = kept_session(user, ("assistant", "Which instrument did your grandfather play?"),
+                                  ("user", "The bandoneon, every Sunday."))
+    with connection.cursor() as cursor:  # as the first version indexed it: the turn's own words only
+        cursor.execute("UPDATE chat_message SET search = to_tsvector('english', %s) WHERE id = %s",
+                       [f"The bandoneon, every Sunday. mcowner{user.pk}", answer.pk])
+    assert excerpts(ask(user, "grandfather instrument")) == []
+
+    out = io.StringIO()
+    call_command("excerpts_reindex", stdout=out)
+
+    assert out.getvalue().strip() == "re-indexed 1 turns"
+    assert [r.id for r in excerpts(ask(user, "grandfather instrument"))] == [answer.pk]
