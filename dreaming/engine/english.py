@@ -448,6 +448,8 @@ def sentence_statement(sentence: str) -> tuple[str, str] | None:
     said = LEAD_FILLER_RE.sub("", sentence.strip()).rstrip(" ,;:-.!…")
     late = None if EN_START_RE.match(said) else _LATE_SUBJECT_RE.search(said)
     bare = said[late.start():] if late else said if EN_START_RE.match(said) else ""
+    if late and re.search(r"\b(?:is|was|are|were)\b", bare):
+        return None  # "The band I like the most is rascal flats": the "I" opened a relative clause, not a sentence
     if not bare or "?" in said or EN_HYPOTHETICAL_RE.search(said) or len(re.findall(r"[A-Za-z0-9'’]+", bare)) < 3 \
             or _not_a_disclosure(bare):
         return None

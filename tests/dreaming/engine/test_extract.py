@@ -260,3 +260,8 @@ def test_a_sensitive_sentence_is_not_kept_whole_and_the_rest_of_the_turn_is():
     found = {c.statement for c in _extract(_user(0, "Yes it sucks loosing I also take insulin every day. I have a cat named Pixel."))}
     assert "User has a cat named Pixel" in found
     assert not any("insulin" in s for s in found)
+
+
+def test_an_i_that_opens_a_relative_clause_is_not_read_as_a_sentence_of_its_own():
+    found = {c.statement for c in _extract(_user(0, "The band I like the most is rascal flats."))}
+    assert not any("likes the most is" in s for s in found)
