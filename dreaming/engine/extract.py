@@ -8,8 +8,11 @@ For each user turn:
    the task at hand, small talk without content, or a sensitive clause (sensitive.py: health, religion,
    id numbers, credentials ... — taken out of the turn before anything else reads it);
 3. quote = the verbatim clause (a substring of the message), statement = the clause in the third
-   person, with category and importance from rules;
-4. keep the ten most important per session.
+   person, with category and importance from rules (english_clause.py reads one English clause,
+   english_sentences.py the whole sentence);
+4. an English first-person sentence no reading took anything from is kept whole, under the same
+   guards, at an importance below triage's "personal" bar (english.sentence_statement);
+5. keep the ten most important per session.
 """
 from __future__ import annotations
 
