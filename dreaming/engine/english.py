@@ -1,11 +1,16 @@
-"""English clause rules: where a self-disclosure clause starts and ends, what disqualifies it, and its
-statement, category and implied facts ("my two brothers" → the user has two brothers)."""
+"""English clause rules: where a self-disclosure clause starts and ends, what disqualifies it (a question, a
+hypothetical, a request, the task at hand), its statement in the third person and its category.
+
+The English engine is three modules: this one (the rule tables every reading shares), english_clause.py
+(what one clause says: "we have …", a dropped "I", an answer, a favourite; where a sentence splits into
+clauses) and english_sentences.py (readings of a whole sentence: "Oscar, my guinea pig", "… made by me",
+what "my two sons" implies). The regex tables here are long by nature (issue #20 leaves rule tables big)."""
 from __future__ import annotations
 
 import re
 
 from dreaming.engine.language import content_tokens
-from dreaming.engine.third_person import conjugate, to_third_person_en
+from dreaming.engine.third_person import to_third_person_en
 
 _SUBJ = r"(?:I|i|I'm|I’m|i'm|Im|im|I m|[Ii]am|I've|I’ve|i've|Ive|I'd|I’d|I'll|I’ll|[Mm]y|MY)"
 
@@ -165,7 +170,7 @@ _EN_TASK_VERB_RE = re.compile(
     re.IGNORECASE,
 )
 
-_EN_NOT_ABOUT_USER_RE = re.compile(r"\b(?:you|your|yours|u)\b", re.IGNORECASE)
+EN_NOT_ABOUT_USER_RE = re.compile(r"\b(?:you|your|yours|u)\b", re.IGNORECASE)
 
 _EN_FILLER_WORDS_RE = re.compile(
     r"\s*\b(?:really|actually|just|pretty|totally|definitely|absolutely|basically|literally|honestly|"
@@ -258,7 +263,7 @@ def category_en(text: str) -> str:
 
 
 # Where the main clause ends and a subordinate tail begins ("… so if he ever needs …", "… when I was a boy").
-_EN_TAIL_RE = re.compile(
+EN_TAIL_RE = re.compile(
     r"\s+(?:so|as|and|because|cause|since|while|when|whenever|until|unless|if|though|although|whereas|"
     r"which|who|that)\s+(?=(?:if|I|i|he|she|we|they|it|you|my|his|her|their|our|there|this|that)\b)"
     # ("the cause" / "a good cause" is a noun, not "'cause")
@@ -311,102 +316,6 @@ PRO_DROP_RE = re.compile(
     re.IGNORECASE,
 )
 
-# "After finishing my screenplay I got a rejection letter", "When I was younger, we had money problems": the
-# main clause after a subordinate opening says what happened. (A sentence ending in a subordinate tail is cut by
-# _EN_TAIL_RE instead.)
-_SUBORDINATE_OPENING_RE = re.compile(
-    r"(?:[A-Z][a-z]+,\s+|(?:oh|well|yeah|yes|so|and|but|then|also|anyway),?\s+)?"
-    r"(?P<sub>(?:(?:especially|right|just|even|ever|only)\s+)?(?:after|when|once|since|before|while|as soon as)\s+"
-    r"(?P<body>[^,;?]{3,80}?))"
-    # without a comma only "I" can open the main clause ("after finishing my screenplay I got …")
-    r"(?:\s*,\s*(?=(?:I|I'm|I’m|I've|I’ve|I'd|I’d|I'll|I’ll|my|My|we|We|we've|we’ve|we're|we’re)\b)"
-    r"|\s+(?=(?:I|I'm|I’m|I've|I’ve|I'd|I’d|I'll|I’ll)\s))",
-    re.IGNORECASE,
-)
-# The subordinate clause is itself news when it is a first-person deed: "after I failed the test recently, …".
-_SUBORDINATE_DEED_RE = re.compile(r"(?:I|i)\s+(?:(?:just|recently|finally)\s+)?(?!was\b|were\b|had been\b)[a-z]{2,}ed\b|"
-                                  r"(?:I|i)\s+(?:(?:just|recently|finally)\s+)?(?:got|went|won|lost|met|made|took|saw|"
-                                  r"left|quit|began|ran|wrote|bought|found|gave|sold|built|drove|flew)\b")
-# "when I was younger" / "when I was a kid": when the main clause happened, kept in its statement.
-_CHILDHOOD_RE = re.compile(r"when (?:I|i) was (?P<x>younger|little|young|a kid|a child|a teenager|a teen|a boy|a girl|"
-                           r"growing up|in (?:high school|middle school|college|school))$", re.IGNORECASE)
-
-
-_SUBORDINATE_ONLY_RE = re.compile(
-    r"(?:[A-Z][a-z]+,\s+|(?:oh|well|yeah|yes|so|and|but|then|also|anyway),?\s+)?"
-    r"(?P<sub>(?:(?:especially|right|just|even|ever|only)\s+)?(?:after|when|once|since|before|while|as soon as)\s+"
-    r"(?P<body>[^,;?]{3,80}?))[\s,]*$",
-    re.IGNORECASE,
-)
-
-
-def subordinate_split(text: str, pieces: list[tuple[int, int]]) -> list[tuple[int, int, str]]:
-    """(start, end, suffix) clauses: a piece opening with "after …" / "when …" is split before its main clause
-    (or, split off by a comma already, is only the subordinate part); the subordinate part stays only when it
-    is a first-person deed; suffix is "when they were younger" for a main clause about the user's childhood."""
-    out, carried = [], ""
-    for start, end in pieces:
-        m = _SUBORDINATE_OPENING_RE.match(text, start, end)
-        if not m or m.end() >= end:
-            m = _SUBORDINATE_ONLY_RE.match(text, start, end)
-            if not m:
-                out.append((start, end, carried))
-                carried = ""
-                continue
-        if _SUBORDINATE_DEED_RE.match(text, m.start("body"), m.end("body")):
-            out.append((m.start("body"), m.end("body"), ""))
-        childhood = _CHILDHOOD_RE.search(m.group("sub"))
-        suffix = f" when they were {childhood.group('x').lower()}" if childhood else ""
-        if m.end() < end and m.re is _SUBORDINATE_OPENING_RE:
-            out.append((m.end(), end, suffix))
-            carried = ""
-        else:
-            carried = suffix  # the main clause is the next piece
-    return out
-
-
-# "We have a dog and a cat" / "We live in Ohio": the user's household.
-WE_RE = re.compile(
-    r"^(?:[Ww]e|[Ww]e've|[Ww]e’ve)\s+(?:(?:also|still|just|recently|now)\s+)?"
-    r"(?:(?P<verb>live|lived|moved|rent)\b(?P<rest>.*)|(?P<verb2>have|own|bought|adopted|got|raise)\b"
-    r"(?P<rest2>.*\b(?:kids?|children|sons?|daughters?|babies|baby|twins|dogs?|cats?|pets?|puppy|horses?|chickens|"
-    r"house|home|apartment|flat|farm|garden|cabin|boat|car|cars|truck)\b.*))$"
-)
-
-# "We explored the old town", "we went to the beach recently": something the user did with others (it is
-# still something the user did). Only past activities: "we think", "we should", "we are" say nothing lasting.
-WE_DID_RE = re.compile(
-    r"^(?:[Ww]e)\s+(?:(?:also|just|recently|finally|even|all)\s+)?(?P<verb>went|explored|visited|tried|made|took|watched|"
-    r"played|spent|celebrated|threw|hosted|saw|finished|camped|hiked|travel(?:l)?ed|toured|baked|cooked|built|painted|"
-    r"ran|won|volunteered|attended|climbed|planted|adopted|drove|flew|swam|had|did|held|organized|organised|raised|"
-    r"worked|performed|danced|donated|roasted|launched|opened|started|put on|put together|got to)\b(?P<rest>.+)$"
-)
-
-# "We're putting together a talent show next month", "we're considering adopting a rescue dog": the
-# user's plans, made with others.
-WE_PLAN_RE = re.compile(
-    r"^(?:[Ww]e(?:'re|’re| are))\s+(?:(?:also|now|still|finally|even)\s+)?(?P<verb>putting together|planning|considering|"
-    r"thinking about|thinking of|going to|hoping to|organizing|organising|hosting|adopting|starting|opening|launching|"
-    r"building|renovating|saving up for|saving for|moving|getting|expecting|trying to)\b(?P<rest>.+)$"
-)
-
-# "We always look forward to our family camping trip", "We love painting together": what the user's
-# household does and likes.
-WE_LIKE_RE = re.compile(
-    r"^(?:[Ww]e)\s+(?:(?:all|both|really|always|usually|also|just|still|often)\s+)*(?P<verb>love|like|enjoy|adore|"
-    r"look forward to|go|visit|play|watch|cook|bake|hike|camp|travel|volunteer)\b(?P<rest>.+)$"
-)
-
-
-# "Big country music fan here", "65 here": the user describing themself without a verb.
-HERE_RE = re.compile(
-    r"^(?P<x>(?:(?:a|an|just a|just an)\s+)?(?:[\w'-]+\s+){0,3}(?:fan|lover|person|guy|girl|boy|gal|man|woman|mom|"
-    r"dad|mother|father|grandma|grandpa|student|nurse|teacher|veteran|vet|nerd|geek|introvert|extrovert|"
-    r"homebody|foodie|gamer|runner|reader|writer|artist|musician|engineer|programmer|\d{1,3}))\s+here\b",
-    re.IGNORECASE,
-)
-
-
 # "I love sports, especially basketball" also says the user loves basketball.
 ESPECIALLY_RE = re.compile(
     r"^(?P<head>(?:I|i)\s+(?:(?:really|also|just)\s+)?(?:like|love|enjoy|adore|prefer))\b[^,.!?]*,\s*"
@@ -430,325 +339,6 @@ BACK_FROM_RE = re.compile(
 )
 
 
-# "The rainbow flag mural is important to me", "Dance is my go-to for stress relief", "Playing video games
-# helps me unwind": what matters to the user, said with the user as the object. The subject must name
-# the thing: "it" / "this" / "they" would leave the memory about nothing.
-VALUE_RE = re.compile(
-    r"^(?P<x>(?!(?:it|he|she|which|what|there|here|you|we|everything|nothing|something|anything|all|who|one|their|"
-    r"his|her|its|our|your|stuff|things?)\b)"
-    r"[A-Za-z\"“][\w\"“”'’ &-]{2,70}?)\s+"
-    r"(?P<pred>(?:is|are|was|has been|have been)\s+(?:(?:really|so|very|super|particularly|especially|truly|"
-    r"incredibly|extremely|always|still)\s+)*(?:important|special|meaningful|significant|interesting|dear|precious)"
-    r"\s+(?:to|for)\s+me"
-    r"|(?:means|meant|mean)\s+(?:a lot|so much|the world|everything|a great deal)\s+to\s+me"
-    r"|(?:has|have|had|holds|hold)\s+(?:a lot of|so much|a special|special|great|deep|a deep|real)\s+"
-    r"(?:significance|meaning|place)\s+(?:for|to|in)\s+(?:me|my heart)"
-    r"|(?:is|are)\s+(?:at the top of|high on|first on)\s+my\s+list"
-    r"|(?:really\s+|always\s+)?(?:speaks|speak|spoke)\s+to\s+me"
-    r"|(?:always\s+|still\s+)?(?:reminds|remind)\s+me\s+of\s+[\w' -]{3,50}"
-    r"|(?:is|are|was)\s+(?:pretty much\s+|definitely\s+|always\s+)?my\s+(?:go-to|passion|happy place|escape|"
-    r"therapy|outlet|comfort|safe place|sanctuary)(?:\s+(?:for|when)\s+[\w' -]{2,40})?"
-    r"|(?:helps|help|keeps|keep)\s+me\s+(?:to\s+)?(?:unwind|relax|de-?stress|destress|calm|stay (?:focused|calm|"
-    r"sane|grounded|motivated|positive|fit|healthy|creative)|focus|recharge|cope|sleep|think|grounded|sane|"
-    r"motivated|going|express myself)\b[\w' -]{0,40}"
-    r"|(?:motivates|motivate|inspires|inspire|drives|drive|guides|guide|grounds|ground)\s+me\b[\w', -]{0,60}"
-    # "Art's allowed me to explore who I am", "Running has helped me stay sane"
-    r"|(?:has\s+|have\s+)?(?:allowed|helped|enabled)\s+me\s+(?:to\s+)?[\w' -]{3,60}"
-    r"|(?:has|have)\s+(?:given|taught|shown)\s+me\s+[\w' -]{3,60}"
-    r"|(?:brings|bring|gives|give)\s+me\s+(?:so much\s+|a lot of\s+|such\s+|great\s+)?(?:joy|peace|comfort|"
-    r"happiness|strength|hope|energy)\b[\w' -]{0,40})$",
-    re.IGNORECASE,
-)
-
-
-# "Playing video games and watching movies are my main hobbies" → "User's main hobbies are …".
-_HOBBIES_RE = re.compile(
-    r"^(?P<x>[A-Za-z][\w'’ ,&-]{2,80}?)\s+(?:is|are)\s+(?:(?:probably|definitely|really|basically)\s+)?my\s+"
-    r"(?P<k>(?:main|favou?rite|biggest|two|three|only|other)\s+)?(?P<h>hobby|hobbies|passions?|interests)$",
-    re.IGNORECASE,
-)
-# "… my love of reading", "my passion for baking": what the user loves, said as a noun.
-_LOVE_OF_RE = re.compile(r"\b[Mm]y\s+(?:(?:deep|great|huge|big|lifelong|own)\s+)?(?P<n>love|passion)\s+(?:of|for)\s+"
-                         r"(?P<x>(?!(?:it|that|this|them|you|your)\b)[\w' -]{3,40}?)(?=\s+(?:even|more|and|so|too|as|ever|since|is|was|has|"
-                         r"have|had|are|were|made|makes|keeps|helps|led|grew|started|will|can|brought)\b|[,.!?;]|$)")
-
-
-def love_of(sentence: str) -> tuple[str, str] | None:
-    """(quote, statement) for "… appreciate my love of reading" → "User loves reading"."""
-    m = _LOVE_OF_RE.search(sentence)
-    if not m or EN_HYPOTHETICAL_RE.search(sentence) or sentence.rstrip().endswith("?"):
-        return None
-    x = m.group("x").strip()
-    return m.group(0), f"User loves {x}" if m.group("n") == "love" else f"User is passionate about {x}"
-
-
-_DESCRIBED_RE = re.compile(
-    r"^(?P<np>(?!(?:it|this|that|they|he|she|there|what|which|my|our)\b)[A-Za-z][\w' -]{2,40}?) (?:is|was) "
-    r"(?!(?:[\w']+ ){0,5}?(?:my|me|I|mine)\b)(?:[\w']+ ){0,5}?[\w']+\s*(?:[-–—,;]|\band\b)\s*it (?P<rest>(?:really |always |just |truly |totally |still )?"
-    r"(?:speaks?|helps?|keeps?|brings?|gives?|reminds?|motivates?|inspires?|means?|guides?|grounds?)\b.+)$",
-    re.IGNORECASE,
-)
-
-
-def value_statement(clause: str) -> tuple[str, str] | None:
-    """(quote, statement) for "X is important to me" / "X helps me unwind" (VALUE_RE), or None."""
-    hobbies = _HOBBIES_RE.match(clause.rstrip(" ,;:-.!…"))
-    if hobbies and not re.match(r"(?:it|that|this|they|those|these)\b", hobbies.group("x"), re.I) and not (
-        _EN_NOT_ABOUT_USER_RE.search(hobbies.group("x"))
-    ):
-        x = hobbies.group("x")
-        kind = (hobbies.group("k") or "") + hobbies.group("h")
-        verb = "are" if kind.endswith("s") else "is"
-        return hobbies.group(0), f"User's {kind} {verb} {x[:1].lower() + x[1:] if not x[:2].isupper() else x}"
-    # "Contemporary dance is so expressive - it really speaks to me": "it" is the thing just described
-    described = _DESCRIBED_RE.match(clause.rstrip(" ,;:-.!…"))
-    if described and not _EN_NOT_ABOUT_USER_RE.search(described.group("np")):
-        read = value_statement(f"{described.group('np')} {described.group('rest')}")
-        if read:
-            return described.group(0), read[1]
-    # "…help me discover who I am": the relative clause is the point, not a tail to cut
-    m = VALUE_RE.match((clause if re.search(r"\bwho I am\b", clause) else cut_tail(clause)).rstrip(" ,;:-.!…"))
-    if not m or not content_tokens(m.group("x")) or _EN_NOT_ABOUT_USER_RE.search(m.group("x")):
-        return None  # "Your support means a lot to me" is about the other side
-    thing, pred = m.group("x"), m.group("pred")
-    if re.match(r"(?:allowed|helped|enabled)\b", pred):
-        if not re.search(r"(?:'s|’s)$", thing):
-            return None  # "X allowed me to …" without "has" is one past event, not what X means to the user
-        thing, pred = thing[:-2], "has " + pred  # "Art's allowed me" → "Art has allowed User"
-    if thing.lower() in ("that", "this", "they", "these", "those") or re.search(r"\b(?:I|I've|I’ve)\b", thing):
-        # "This is important to me": about something the memory would not name; "the figurines I bought
-        # remind me of…" is read by made_by_me
-        return None
-    thing = re.sub(r"^(?:this|that|these|those)\b", "The", thing, flags=re.IGNORECASE)  # "This necklace" → "The necklace"
-    if re.search(r"\b(?:this|that|these|those|them|it|her|him|they|he|she|we|you)\b", thing, re.IGNORECASE):
-        return None  # "Stuff like this mural", "Seeing them grow": hangs on something unnamed
-    if len(re.findall(r"[\"“”]", thing)) % 2:
-        thing = re.sub(r"[\"“”]", "", thing)  # the clause's opening quote mark was trimmed away
-    thing = thing[:1].upper() + thing[1:]
-    # The first "me" / "my" is the user by name, later ones "them" / "their".
-    # "User" by name even after "User's family": "them" at the end would read as someone unnamed.
-    predicate = re.sub(r"\b(me|my)\b", lambda w: "User" if w.group(1) == "me" else "User's", pred, count=1)
-    predicate = re.sub(r"\bmyself\b", "themself", re.sub(r"\bme\b", "them", re.sub(r"\bmy\b", "their", predicate)))
-    predicate = re.sub(r"\bwho I am\b", "who they are", predicate)
-    predicate = re.sub(r"\bI(?:'m|’m| am)\b", "they are", re.sub(r"\bI\b(?!'|’)", "they", predicate))
-    thing = re.sub(r"\bmy\b", "their", re.sub(r"\bMy\b", "User's", thing))
-    return m.group(0), f"{thing} {predicate}"
-
-
-# "These figurines I bought yesterday remind me of family love", "Here's the space I designed": the
-# user did something to the thing the sentence is about.
-MADE_BY_ME_RE = re.compile(
-    r"\b(?P<det>(?i:the|this|that|these|those|my))\s+(?P<np>(?:[\w'-]+\s+){0,2}?[\w'-]{3,})\s+(?:I|I've|I’ve)\s+"
-    r"(?:just\s+|recently\s+|finally\s+)?(?P<verb>bought|made|painted|drew|wrote|baked|cooked|built|designed|read|"
-    r"watched|found|took|visited|planted|knitted|sewed|crafted|created|won|received|adopted|finished|did|got|saw|"
-    r"went to|attended|tried|climbed|hiked|"
-    # what the user does habitually: "the desserts I bake", "the songs I write"
-    r"bake|make|cook|paint|draw|write|knit|sew|grow|build|design|collect|brew)\b"
-    # "after finishing my screenplay I got a rejection letter": the verb has its own object, no relative clause
-    r"(?:(?=\s+(?:a few|a couple|a while|the other day))"
-    r"|(?!\s+(?:a|an|the|my|our|some|this|that|these|those|his|her|their|its|it|him|them|\d+)\b))"
-    r"(?P<when>\s+(?:yesterday|today|last (?:week|weekend|month|year|night|\w+day)|this (?:week|weekend|month|year|"
-    r"morning)|recently|the other day|a while (?:ago|back)|(?:a few|a couple of|two|three|\d+) (?:days|weeks|months|years) ago))?"
-)
-_NOT_A_THING = frozenset("one thing way time day stuff lot kind bit".split())
-_HABIT_VERBS = frozenset("bake make cook paint draw write knit sew grow build design collect brew".split())
-
-
-def made_by_me(sentence: str) -> tuple[str, str] | None:
-    """(quote, statement) for "these figurines I bought yesterday" → "User bought figurines yesterday"."""
-    m = MADE_BY_ME_RE.search(sentence)
-    if not m or m.group("np").split()[-1].lower() in _NOT_A_THING or _EN_NOT_ABOUT_USER_RE.search(m.group("np")):
-        return None
-    np = m.group("np")
-    det, verb = m.group("det").lower(), m.group("verb")
-    if verb in _HABIT_VERBS:  # "the desserts I bake" → "User bakes desserts"
-        obj = np if np.endswith("s") and not np.endswith("ss") else f"their {np}" if det == "my" else np
-        return m.group(0), f"User {conjugate(verb)} {obj}"
-    if det == "my":
-        obj = f"their {np}"
-    elif np.endswith("s") and det in ("these", "those"):
-        obj = np
-    else:
-        obj = f"the {np}" if det in ("the", "that") else f"a {np}" if np[:1].lower() not in "aeiou" else f"an {np}"
-    return m.group(0), f"User {verb} {obj}{m.group('when') or ''}"
-
-
-# "Here's a pic of my cork board", "Check out my painting for the art show", "Here's one of my trophies from a
-# dance contest": showing something of one's own says the user has it.
-_SHOWN_MINE_RE = re.compile(
-    r"\b(?:here'?s|here’s|here is|here are|check out|check|take a look at|have a look at|look at|(?:a|another)\s+(?:pic|picture|"
-    r"photo|snap|shot|snapshot|peek)\s+(?:of|at))\s+(?:(?:a|another|the|this)\s+(?:pic|picture|photo|snap|shot|snapshot|"
-    r"peek)\s+(?:of|at)\s+)?(?P<one>(?:one|some|a few|two|a couple) of\s+)?my\s+(?P<np>[^,.!?;:()\-–—]{2,80})",
-    re.IGNORECASE,
-)
-_SHOWN_NP_END_RE = re.compile(
-    r"\s+(?:that|which|who|when|where|I|I'm|I’m|I've|I’ve|and|so|because|it|it's|they|we|you|if|but|to|as)\b.*$"
-    # "my dog playing in the snow": the activity is not the thing ("my painting for the show" is)
-    r"|(?<=\w)\s+\w+ing\s+(?:at|in|on|with|around|outside|by|together|the|a|an)\b.*$"
-    r"|\s+(?:now|today|yesterday|lately|recently|again|too|here|there|lol|haha)$",
-)
-# Not things one has: "my life", "my favorite", "my way", people (implied_possessions reads "my kids" …).
-_NOT_SHOWN = frozenset(
-    "life day week weekend year time way journey heart mind thoughts feelings favorite favourite fave place turn "
-    "family friend friends mom dad mother father wife husband son daughter kids children sister brother parents "
-    "partner boyfriend girlfriend baby grandma grandpa self own fam folks crew squad team gang buddies pals boys girls "
-    "fave favourite".split())
-
-
-def shown_mine(sentence: str) -> tuple[str, str] | None:
-    """(quote, statement) for "Here's a pic of my cork board" → "User has a cork board", or None."""
-    if sentence.rstrip().endswith("?") or EN_HYPOTHETICAL_RE.search(sentence):
-        return None
-    m = _SHOWN_MINE_RE.search(sentence)
-    if not m:
-        return None
-    np = _SHOWN_NP_END_RE.sub("", m.group("np").strip()).strip()
-    if re.match(r"(?:ideal|dream|future|next|perfect|imaginary)\b", np, re.I):
-        return None  # "Check my ideal dance studio": wished for, not had
-    words = np.split()
-    if not 1 <= len(words) <= 7:
-        return None
-    head = re.split(r"\s+(?:from|for|at|in|with|by|of|on)\s+", np)[0].split()[-1].lower()
-    if head in _NOT_SHOWN or head.rstrip("s") in _NOT_SHOWN or _EN_NOT_ABOUT_USER_RE.search(np):
-        return None
-    quote = m.group(0)[: m.start("np") - m.start() + len(np)]
-    if m.group("one"):  # "one of my trophies" → the user has trophies
-        return quote, f"User has {np}"
-    plural = head.endswith("s") and not head.endswith("ss")
-    article = "" if plural else ("an " if words[0][:1].lower() in "aeiou" else "a ")
-    return quote, f"User has {article}{np}"
-
-
-# "Oscar, my guinea pig", "my sister, Lena,": a name set beside what the person or pet is to the user.
-_APPOSITIVE_RE = re.compile(
-    r"\b(?:(?P<name>[A-Z][a-z]{2,})\s*,\s*my\s+(?P<x>(?:[\w'-]+\s+){0,2}?(?:%(nouns)s))\b"
-    r"|[Mm]y\s+(?P<x2>(?:[\w'-]+\s+){0,2}?(?:%(nouns)s))\s*,\s*(?P<name2>[A-Z][a-z]{2,})\s*(?:,|$|[.!]))"
-    % {"nouns": "dog|cat|puppy|kitten|pet|turtle|tortoise|horse|pony|bird|parrot|fish|hamster|guinea pig|rabbit|bunny|"
-                "snake|lizard|ferret|son|daughter|kid|baby|brother|sister|husband|wife|partner|boyfriend|girlfriend|"
-                "mom|dad|mother|father|grandma|grandpa|best friend|friend|nephew|niece|cousin|aunt|uncle"}
-)
-# Words that open a sentence with a capital letter and are no one's name ("Also, my partner …").
-_NOT_NAMES = frozenset(
-    """thanks thank yes yeah yep yup wow well hey oh sure okay cool nice aww haha hello hi also anyway anyways
-    besides plus still then now today tonight yesterday tomorrow lately recently meanwhile however maybe perhaps
-    sometimes btw ps and but so though although because since after before once again first second third
-    finally last next soon later here there yet instead otherwise indeed actually""".split()
-)
-
-
-def is_a_name(word: str) -> bool:
-    """A capitalised word that can be a name: not a discourse word ("Also", "Yep", "Honestly", "Anyway") that a
-    sentence happens to open with."""
-    low = word.lower().strip(" ,.!?")
-    return bool(low) and low not in _NOT_NAMES and not low.endswith("ly") and not LEAD_FILLER_RE.fullmatch(low + ",")
-
-
-def appositive_name(sentence: str) -> tuple[str, str] | None:
-    m = _APPOSITIVE_RE.search(sentence)
-    if not m:
-        return None
-    name, x = (m.group("name"), m.group("x")) if m.group("name") else (m.group("name2"), m.group("x2"))
-    if not is_a_name(name):
-        return None  # "Thankfully, my son is ok", "Also, my partner Sam and I …"
-    quote = m.group(0).rstrip(" ,.!")
-    return quote, f"User's {x} is named {name}"
-
-
-# "Our one-year-old is so cute, his name is Kyle", "My new puppy, her name is Shadow".
-NAMED_RE = re.compile(
-    r"^(?:[Mm]y|[Oo]ur)\s+(?P<x>(?:[\w'-]+\s+){0,2}?(?:kid|son|daughter|baby|[\w-]+-year-old|dog|cat|puppy|kitten|"
-    r"pet|turtle|horse|bird|parrot|fish|hamster|rabbit|bunny|snake|lizard|car|boat|band|store|shop|business|blog|"
-    r"channel|book|novel|screenplay|script|album|song|game|app|brother|sister|friend|boyfriend|girlfriend|husband|wife|"
-    r"partner|nephew|niece|cousin|grandson|granddaughter))\b[^.!?]{0,40}?,?\s+(?:and\s+)?(?:his|her|its|their)\s+"
-    r"name\s+is\s+(?P<name>[A-Z][\w'-]+(?:\s+[A-Z][\w'-]+)?)"
-)
-
-
-# "Her name is Shadow!" after "I just adopted this cute pup" / "What's your puppy's name?": the one pet or child
-# named in the last exchange.
-_PRONOUN_NAME_RE = re.compile(r"^(?:(?:oh|well|yes|yeah|haha|aw+),?\s+)?(?:[Hh]er|[Hh]is|[Ii]ts) name is (?P<name>[A-Z][\w'-]+)")
-_NAMEABLE_RE = re.compile(
-    r"\b(?:my|our|this|your|a|the)\s+(?:(?:new|little|cute|sweet|adorable|baby|rescue|tiny)\s+)*(?P<n>pup|puppy|dog|cat|"
-    r"kitten|kitty|bunny|rabbit|hamster|turtle|tortoise|bird|parrot|horse|pony|fish|snake|lizard|baby|son|daughter|"
-    r"guinea pig)\b", re.IGNORECASE,
-)
-
-
-def pronoun_name(sentence: str, *, before: str) -> tuple[str, str] | None:
-    """(quote, statement) for "Her name is Shadow" when exactly one pet or child was named in `before`."""
-    m = _PRONOUN_NAME_RE.match(sentence.strip())
-    if not m:
-        return None
-    nouns = {n.group("n").lower() for n in _NAMEABLE_RE.finditer(before)}
-    nouns = {"puppy" if n == "pup" else n for n in nouns}
-    if len(nouns) != 1:
-        return None
-    return m.group(0), f"User's {nouns.pop()} is named {m.group('name')}"
-
-
-def named_statement(sentence: str) -> tuple[str, str] | None:
-    m = NAMED_RE.match(sentence)
-    return (m.group(0), f"User's {m.group('x')} is named {m.group('name')}") if m else None
-
-
-# "Someone wrote me a letter after reading my blog post", "a stranger gave me flowers": something that
-# happened to the user, told with another person as the subject.
-TO_ME_RE = re.compile(
-    r"^(?P<who>(?:one of (?:the|my|our) (?:[\w'-]+ ){0,3}?[\w'-]+s(?:,\s*[A-Z][a-z]+,)?|someone|somebody|a (?:friend|stranger|reader|fan|neighbou?r|coworker|co-worker|colleague|student|"
-    r"customer|client|kid|child|woman|man|lady|guy|teacher|mentor|publisher|company|producer|director|recruiter)))\s+"
-    r"(?:(?:just|recently|even|finally)\s+)?(?P<verb>wrote|sent|gave|told|asked|invited|offered|called|messaged|emailed|"
-    r"texted|showed|taught|recommended|bought|made|hired|contacted|thanked)\s+(?:me|us)\b(?P<rest>[^,.!?;]{3,160})$",
-    re.IGNORECASE,
-)
-
-
-def to_me_statement(clause: str) -> tuple[str, str] | None:
-    m = TO_ME_RE.match(cut_tail(clause).rstrip(" ,;:-.!…"))
-    if not m or _EN_NOT_ABOUT_USER_RE.search(m.group("rest")):
-        return None
-    who = m.group("who")
-    rest = to_third_person_en(trailing_dropped(m.group("rest")))
-    return m.group(0), f"{who[:1].upper() + who[1:]} {m.group('verb')} User{rest}"
-
-
-# "Hi, Tracy here": the user introducing themself by name.
-NAME_HERE_RE = re.compile(r"^(?:hi|hello|hey|hiya|greetings)[,!.]?\s+(?P<name>[A-Za-z][a-z]{1,20})\s+here\b", re.IGNORECASE)
-_NOT_A_NAME = frozenset("there everyone everybody all guys folks friend buddy again just me you it".split())
-
-# "As a vegan, …" / "As a teacher I …": who the user is, said in passing.
-AS_A_RE = re.compile(
-    r"^(?:as|being)\s+(?P<x>(?:a|an)\s+(?!(?:kid|child|teen|teenager|boy|girl|baby|result|matter|whole|rule|side|"
-    r"reminder|joke|bonus|gift|treat|thank|favor|favour|friend|fellow|fan of)\b)[\w-]+(?:\s+[\w-]+)?)"
-    r"(?=\s*,|\s+(?:I|I'm|I’m|my|working|living|someone|it|that|this)\b)",
-    re.IGNORECASE,
-)
-
-# "… visit me in Kansas City where I just moved": where the user lives, said in a relative clause.
-WHERE_I_RE = re.compile(
-    r"\b(?:in|to)\s+(?P<place>[A-Za-z][\w.'-]*(?:\s+[A-Za-z][\w.'-]*){0,2}?),?\s+where\s+(?:I|I've|I’ve)\s+"
-    r"(?:(?:just|recently|finally|always)\s+)?(?P<verb>moved|lived|live|grew up|was born)\b"
-)
-
-
-def introduced_statements(sentence: str) -> list[tuple[str, str]]:
-    """(quote, statement) for "Hi, Tracy here", "As a vegan, …", "… in Kansas City where I just moved"."""
-    found = []
-    named = NAME_HERE_RE.match(sentence)
-    if named and named.group("name").lower() not in _NOT_A_NAME:
-        name = named.group("name")
-        found.append((named.group(0), f"User's name is {name[:1].upper() + name[1:]}"))
-    as_a = AS_A_RE.match(LEAD_FILLER_RE.sub("", sentence))
-    if as_a:
-        found.append((as_a.group(0), f"User is {as_a.group('x')}"))
-    where = WHERE_I_RE.search(sentence)
-    if where:
-        verb = where.group("verb")
-        verb = {"live": "lives in", "lived": "lived in", "moved": "moved to", "grew up": "grew up in",
-                "was born": "was born in"}[verb]
-        found.append((where.group(0), f"User {verb} {where.group('place')}"))
-    return found
-
-
 def habit_statement(quote: str) -> str | None:
     m = BACK_FROM_RE.match(quote)
     if not m:
@@ -759,7 +349,7 @@ def habit_statement(quote: str) -> str | None:
 
 
 def cut_tail(text: str) -> str:
-    m = _EN_TAIL_RE.search(text)
+    m = EN_TAIL_RE.search(text)
     if m and len(text[: m.start()].split()) >= 2:
         return text[: m.start()].rstrip(" ,;:-")
     return text
@@ -797,25 +387,25 @@ def en_clause(clause: str, *, sentence: str) -> str | None:
         _EN_ANY_VERB_RE.match(stripped)
     ):
         return None
+    return None if _not_a_disclosure(stripped) else stripped
+
+
+def _not_a_disclosure(stripped: str) -> bool:
+    """A first-person clause that still says nothing about the user: small talk ("I love that", "I'm good"),
+    a hypothetical, a request, the task at hand, or the assistant ("I love your idea")."""
     if _EN_GENERIC_RE.match(stripped) or _EN_MOMENT_RE.match(stripped) or _EN_REACTION_RE.match(stripped):
-        return None
-    if EN_HYPOTHETICAL_RE.search(stripped):
-        return None
-    if _EN_REQUEST_RE.search(stripped):
-        return None
+        return True
+    if EN_HYPOTHETICAL_RE.search(stripped) or _EN_REQUEST_RE.search(stripped):
+        return True
     if _EN_TASK_NOUN_RE.search(stripped) and _EN_TASK_VERB_RE.search(stripped):
-        return None
+        return True
     words = re.findall(r"[A-Za-z0-9'’]+", stripped)
     if len(words) < 2 or (len(words) == 2 and not re.match(r"^(?:I'm|I’m|Im)\s", stripped)):
-        return None
+        return True
     rest = [w.lower() for w in words[1:]]
-    meaningful = [w for w in content_tokens(" ".join(rest)) if w not in _EN_PRONOUN_ONLY]
-    if not meaningful:
-        return None
-    # "I love your idea" is about the assistant, not the user.
-    if _EN_NOT_ABOUT_USER_RE.search(stripped) and not _RELATION_EN_RE.search(stripped):
-        return None
-    return stripped
+    if not [w for w in content_tokens(" ".join(rest)) if w not in _EN_PRONOUN_ONLY]:
+        return True
+    return bool(EN_NOT_ABOUT_USER_RE.search(stripped)) and not _RELATION_EN_RE.search(stripped)
 
 
 def trailing_dropped(text: str) -> str:
@@ -846,51 +436,21 @@ def en_statement(quote: str) -> str:
     return text[:1].upper() + text[1:]
 
 
-# "my two older brothers were …" says the user has two older brothers.
-_IMPLIED_HAVE_RE = re.compile(
-    r"\b(?:[Mm]y|(?P<the>[Tt]he))\s+(?P<mods>(?:(?:\d+|two|three|four|five|six|seven|eight|nine|ten|older|younger|little|big|baby|"
-    r"twin|new|oldest|youngest|eldest|teenage|adult|grown)\s+){0,2})"
-    r"(?P<noun>kids|children|sons?|daughters?|grandchildren|grandkids|grandsons?|granddaughters?|sisters?|"
-    r"brothers?|wife|husband|boyfriend|girlfriend|fianc[eé]e?|dogs?|cats?|puppy|puppies|kittens?|horses?|"
-    r"baby|twins|pets?|job|car|truck|jeep|house|apartment|garden|farm|boat|bike|motorcycle)\b"
-)
-
-_NO_LONGER_HAS_RE = re.compile(
-    r"\b(?:quit|quitting|lost|losing|left|leaving|sold|selling|totaled|wrecked|crashed|miss|missed|missing|"
-    r"gave up|want|wants|wanted|need|needs|looking for|find|found|buy|buying|get|getting|dream of|wish)\b",
-    re.IGNORECASE,
-)
-_THINGS = frozenset("job car truck jeep house apartment garden farm boat bike motorcycle".split())
-_OWN_WITH_THE = frozenset("kids wife husband grandkids grandchildren twins".split())
-_PLURAL_NOUNS = re.compile(r"(?:s|children|grandchildren|puppies|twins)$")
-
-_COUNTED_FRAGMENT_RE = re.compile(
-    r"^(?P<q>(?P<n>\d+|two|three|four|five|six|seven|eight|nine|ten)\s+(?:(?:older|younger|little|grown)\s+)?"
-    r"(?:kids|children|sons|daughters|grandchildren|grandkids|grandsons|granddaughters|sisters|brothers|"
-    r"siblings|dogs|cats|horses|pets|chickens|birds))\b(?:\s+(?:now|already|so far))?[.!]*$",
-    re.IGNORECASE,
-)
+# Where a first-person clause starts inside a sentence without a comma before it: "Yes it sucks loosing I also
+# enjoy lawn mowing", "Me too. They play it at the races that I attend" (the last one a reader keeps or not).
+_LATE_SUBJECT_RE = re.compile(r"(?<=\s)(?:I|I'm|I’m|I've|I’ve|My)\b")
 
 
-def implied_possessions(sentence: str) -> list[tuple[str, str, str]]:
-    """(quote, statement, category) for what "my two sons" / "my car" / "5 grandkids now" say the user has."""
-    found = []
-    counted = _COUNTED_FRAGMENT_RE.match(LEAD_FILLER_RE.sub("", sentence.strip()))
-    if counted:
-        found.append((counted.group("q"), f"User has {counted.group('q')}", "relation"))
-    speaks_of_self = bool(re.search(r"\b(?:I|I'm|I’m|I've|I’ve|me|my)\b", sentence))
-    for m in _IMPLIED_HAVE_RE.finditer(sentence):
-        mods, noun = m.group("mods").strip(), m.group("noun").lower()
-        # "the kids" / "the wife" are the user's own only in a sentence about the user, and only for family.
-        if m.group("the") and not (speaks_of_self and noun in _OWN_WITH_THE):
-            continue
-        if _NO_LONGER_HAS_RE.search(sentence[max(0, m.start() - 25) : m.start()]):
-            continue  # "I quit my job", "we sold the house"
-        counted = bool(re.match(r"(?:\d+|two|three|four|five|six|seven|eight|nine|ten)\b", mods))
-        if counted or _PLURAL_NOUNS.search(noun):
-            phrase = f"{mods} {noun}".strip()
-        else:
-            phrase = f"{'an' if (mods or noun)[0] in 'aeiou' else 'a'} {(mods + ' ' + noun).strip()}"
-        category = "fact" if noun in _THINGS else "relation"
-        found.append((m.group(0), f"User has {phrase}", category))
-    return found
+def sentence_statement(sentence: str) -> tuple[str, str] | None:
+    """(quote, statement) for a first-person sentence, or its first-person tail, kept whole when no clause
+    reading took anything from it (extract._whole_sentence): "I am a vegitarian that likes eating fruit" →
+    "User is a vegitarian that likes eating fruit". Never a question, a hypothetical, a request or the task."""
+    said = LEAD_FILLER_RE.sub("", sentence.strip()).rstrip(" ,;:-.!…")
+    late = None if EN_START_RE.match(said) else _LATE_SUBJECT_RE.search(said)
+    bare = said[late.start():] if late else said if EN_START_RE.match(said) else ""
+    if late and re.search(r"\b(?:is|was|are|were)\b", bare):
+        return None  # "The band I like the most is rascal flats": the "I" opened a relative clause, not a sentence
+    if not bare or "?" in said or EN_HYPOTHETICAL_RE.search(said) or len(re.findall(r"[A-Za-z0-9'’]+", bare)) < 3 \
+            or _not_a_disclosure(bare):
+        return None
+    return bare, en_statement(bare)

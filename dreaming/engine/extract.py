@@ -8,23 +8,28 @@ For each user turn:
    the task at hand, small talk without content, or a sensitive clause (sensitive.py: health, religion,
    id numbers, credentials ... — taken out of the turn before anything else reads it);
 3. quote = the verbatim clause (a substring of the message), statement = the clause in the third
-   person, with category and importance from rules;
-4. keep the ten most important per session.
+   person, with category and importance from rules (english_clause.py reads one English clause,
+   english_sentences.py the whole sentence);
+4. an English first-person sentence no reading took anything from is kept whole, under the same
+   guards, at an importance below triage's "personal" bar (english.sentence_statement);
+5. keep the ten most important per session.
 """
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 from dreaming.engine import answers
 from dreaming.engine import chinese as zh
 from dreaming.engine import dates
 from dreaming.engine import english as en
+from dreaming.engine import english_clause as ec
+from dreaming.engine import english_sentences as es
 from dreaming.engine import resolve
 from dreaming.engine.quotes import quote_too_short
 from dreaming.engine.categories import category_by_definition
 from dreaming.engine.language import CJK_RE, content_tokens, in_own_words, sentences
-from dreaming.engine.third_person import _KIN_ZH, conjugate, to_third_person_en
+from dreaming.engine.third_person import _KIN_ZH
 from dreaming.protocol import ExtractedCandidate, Turn
 from dreaming.engine.sensitive import redact_sensitive, sensitive_category
 
@@ -116,179 +121,6 @@ _REACTION_RE = re.compile(
 MAX_CHARS_READ = 30_000
 
 
-# A greeting, thanks or yes / no and then a bare name: the name is the other side's ("Yep, John!"), not an answer.
-_VOCATIVE_RE = re.compile(
-    r"^\W*(?:thanks|thank you|thx|hi|hey|hello|wow|congrats|congratulations|aw+|oh|yes|yeah|yep|yup|yea|no|nope|nah|"
-    r"sure|ok|okay|right|exactly|absolutely|definitely|totally|true|indeed|of course|haha|lol|sorry),?\s+"
-    r"(?-i:[A-Z][a-z]+)\W*$", re.IGNORECASE,
-)
-
-
-_THEY_RE = re.compile(r"^(?P<they>They(?P<aux>'re|’re|'ve|’ve)?)\s+(?=[a-z])")
-
-
-def _they_reading(clause: str, *, they: str) -> tuple[str, str, bool] | None:
-    """"They were scared" after "How did the kids handle it?" → "User's kids were scared"."""
-    m = _THEY_RE.match(clause)
-    if not m:
-        return None
-    aux = {"'re": " are", "’re": " are", "'ve": " have", "’ve": " have"}.get(m.group("aux") or "", "")
-    head = f"My {they}{aux}"
-    read = en.en_clause(head + clause[len(m.group("they")):], sentence=clause)
-    if not read or len(read) <= len(head) + 1:
-        return None
-    quote = clause[: len(m.group("they")) + len(read) - len(head)]
-    return quote, en.en_statement(read), False
-
-
-_COMPANION_RE = re.compile(r"(?:[Mm]y|[Oo]ur)\s+(?P<who>(?:[\w'-]+\s+){0,2}?[\w'-]+)")
-_PLURAL_VERB = {"is": "are", "was": "were", "has": "have"}
-
-
-def _together(text: str, *, companion: tuple[int, int], start: int, quote: str, statement: str) -> tuple[str, str] | None:
-    """"My mom and I made dinner last night" → ("My mom and I made dinner last night", "User and their mom made
-    dinner …"): the clause split at "and I" would lose who the user did it with."""
-    c_start, c_end = companion
-    head = en.LEAD_FILLER_RE.sub("", text[c_start:c_end])
-    m = _COMPANION_RE.fullmatch(head)
-    said = text[start:]
-    if not m or not re.fullmatch(r"\s+and\s+", text[c_end:start]) or not said.startswith(quote) or not quote.startswith("I"):
-        return None
-    verb = re.match(r"^User (\w+)\b", statement)
-    if not verb or (verb.group(1).endswith("s") and verb.group(1) not in _PLURAL_VERB):
-        return None  # "User and their mom loves …" would not read; the plain clause is kept instead
-    rest = statement[verb.end():]
-    whole = text[c_end - len(head) : start + len(quote)]
-    return whole, f"User and their {m.group('who')} {_PLURAL_VERB.get(verb.group(1), verb.group(1))}{rest}"
-
-
-def _them_reading(clause: str, *, sentence: str, they: str) -> tuple[str, str, bool] | None:
-    """"I also like holding them" after "How are your turtles?" → "User likes holding their turtles"."""
-    m = re.search(r"\bthem\b", clause)
-    if not m or not re.match(r"^(?:I|i)\s", en.LEAD_FILLER_RE.sub("", clause)):
-        return None
-    named = f"my {they}"
-    read = en.en_clause(clause[: m.start()] + named + clause[m.end():], sentence=sentence)
-    if not read or not read.endswith(named) and named not in read:
-        return None
-    offset = len(clause) - len(en.LEAD_FILLER_RE.sub("", clause))
-    quote = clause[offset : offset + len(read) - len(named) + len("them")]
-    return quote, en.en_statement(read), False
-
-
-def _favourite(text: str) -> tuple[str, str, bool] | None:
-    """"Pizza is my favorite food" → "User's favorite food is Pizza" (quote, statement, borrowed)."""
-    m = answers.FAVOURITE_RE.match(text.strip())
-    if not m:
-        return None
-    # "This trilogy is one of my faves" names its thing ("the trilogy"); a bare "This is my favorite" does not.
-    x = re.sub(r"^(?:this|that)\s+(?=[a-z]{3,})", "the ", m.group("x").strip(), flags=re.I)
-    if (
-        re.match(r"^(?:it|that|this|they|those|these|he|she|I|i|my|here|there|what|which|who)\b", x, re.I)
-        # "…have you ever seen X, it's my favorite": the favourite is an "it" inside a question
-        or re.search(r"\b(?:you|your|it|that|this|they|he|she)$|\b(?:you|your)\b", x, re.I)
-    ):
-        return None
-    kind = f" {m.group('k')}" if m.group("k") else ""
-    if m.group("one"):
-        return m.group(0), f"{x[:1].upper() + x[1:]} is one of User's favorite{kind or 's'}", False
-    return m.group(0), f"User's favorite{kind} is {x}", False
-
-
-def _says_something(rest: str) -> bool:
-    """"… a rescue dog" does, "… it" / "… that" / "… there" does not."""
-    return bool([w for w in content_tokens(rest) if w not in en.PRONOUN_ONLY])
-
-
-_EMPTY_STATEMENT_RE = re.compile(r"^User (?:goes|does|has|gets|makes|takes|is|was|did|had|can't|can|will|works|tries|knows)$"
-                                 # "I want to but …" once the rest of the sentence was taken out: "User wants to"
-                                 r"|^User (?:[\w']+ ){1,3}to$")
-
-
-def _english_reading(
-    clause: str, *, sentence: str, at_sentence_start: bool, first_sentence: bool, starts_first_person: bool,
-    question: tuple[str, str] | None, previous_assistant: str | None, they: str | None = None,
-) -> tuple[str, str, bool] | None:
-    """(quote, statement, borrowed_from_a_question) for one English clause, or None.
-
-    The readings are tried from the most to the least specific: a short answer to the assistant's
-    wh-question, "we have …", a dropped "I" ("Just got home from work"), a second verb sharing the
-    sentence's "I", a short answer to a yes/no question, "X is my favourite", a plain first-person clause.
-    """
-    bare = en.LEAD_FILLER_RE.sub("", clause)
-    # "Thanks, Mel!" names the other side; it answers nothing.
-    if first_sentence and at_sentence_start and not _VOCATIVE_RE.match(sentence):
-        fragment = en.LEAD_FILLER_RE.sub("", sentence)
-        answer = answers.answer_to_wh_question(fragment, previous_assistant)
-        if answer:
-            return answer[0], answer[1], True
-    if they and at_sentence_start and not sentence.endswith("?"):
-        reading = _they_reading(bare, they=they)
-        if reading:
-            return reading
-    if en.WE_RE.match(bare):
-        we = en.WE_RE.match(en.cut_tail(bare).rstrip(" ,;:-.!"))
-        rest = (we.group("rest") or we.group("rest2") or "") if we else ""
-        if not we or not content_tokens(rest) or en.EN_HYPOTHETICAL_RE.search(clause):
-            return None
-        verb = we.group("verb") or we.group("verb2")
-        verb = {"have": "has", "own": "owns", "live": "lives", "raise": "raises", "rent": "rents"}.get(verb, verb)
-        return we.group(0), f"User's household {verb}{to_third_person_en(en.trailing_dropped(rest))}", False
-    we_did = en.WE_DID_RE.match(en.cut_tail(bare).rstrip(" ,;:-.!"))
-    if we_did and content_tokens(we_did.group("rest")) and not en.EN_HYPOTHETICAL_RE.search(clause):
-        rest = re.sub(r"\bour\b", "their", to_third_person_en(en.trailing_dropped(we_did.group("rest"))))  # "with our kids"
-        return we_did.group(0), f"User {we_did.group('verb')}{rest}", False
-    we_plan = en.WE_PLAN_RE.match(en.cut_tail(bare).rstrip(" ,;:-.!"))
-    if we_plan and _says_something(we_plan.group("rest")) and not en.EN_HYPOTHETICAL_RE.search(clause):
-        rest = re.sub(r"\bour\b", "their", to_third_person_en(en.trailing_dropped(we_plan.group("rest"))))
-        return we_plan.group(0), f"User is {we_plan.group('verb')}{rest}", False
-    we_like = en.WE_LIKE_RE.match(en.cut_tail(bare).rstrip(" ,;:-.!"))
-    if we_like and _says_something(we_like.group("rest")) and not en.EN_HYPOTHETICAL_RE.search(clause):
-        rest = re.sub(r"\bour\b", "their", to_third_person_en(en.trailing_dropped(we_like.group("rest"))))
-        verb, _, particle = we_like.group("verb").partition(" ")  # "look forward to" → "looks forward to"
-        return we_like.group(0), f"User {conjugate(verb)}{' ' + particle if particle else ''}{rest}", False
-    if at_sentence_start and en.PRO_DROP_RE.match(bare):
-        dropped = bare[:1].lower() + bare[1:]
-        if re.match(r"^(?:(?:just|still|recently)\s+)?(?:\w+ing|gonna)\b", dropped, re.I):
-            subject = "I am "
-        elif re.match(r"^(?:(?:just|still|recently)\s+)?been\b", dropped, re.I):
-            subject = "I have "
-        else:
-            subject = "I "
-        implicit = en.en_clause(subject + dropped, sentence=sentence)
-        if not implicit:
-            return None
-        quote = bare[: len(en.cut_tail(dropped).rstrip(" ,;:-.!"))]  # as said, capital letter and all
-        return quote, en.habit_statement(quote) or en.en_statement(implicit), False
-    if not at_sentence_start and starts_first_person and en.IMPLICIT_SUBJECT_RE.match(clause):
-        implicit = en.en_clause("I " + clause, sentence=sentence)
-        return (implicit[2:], en.en_statement(implicit), False) if implicit else None
-    bare = bare.rstrip(" .!…")
-    resolved = answers.resolve_answer(bare, question)
-    if resolved:
-        return bare, resolved, True
-    favourite = _favourite(bare) or _favourite(bare.split(",")[0])
-    if favourite:
-        return favourite
-    here = en.HERE_RE.match(bare) if at_sentence_start else None
-    if here:
-        described = re.sub(r"^(?:just\s+)?(?:a|an)\s+", "", here.group("x"), flags=re.I)
-        article = "" if described[:1].isdigit() else ("an " if described[:1].lower() in "aeiou" else "a ")
-        return here.group(0), f"User is {article}{described}", False
-    if not sentence.endswith("?") and not re.match(r"^(?:I|i)\b", bare):
-        value = en.value_statement(bare) or en.to_me_statement(bare)
-        if value:
-            return value[0], value[1], False
-    quote = en.en_clause(clause, sentence=sentence)
-    if not quote and they:
-        return _them_reading(clause, sentence=sentence, they=they)
-    if not quote:
-        return None
-    statement = en.habit_statement(quote) or en.en_statement(quote)
-    if _EMPTY_STATEMENT_RE.match(statement):
-        return None  # "I go all the time" → "User goes": nothing left once the fillers are gone
-    return quote, statement, False
-
 
 # Who a Chinese clause is about: 我, or a relative of mine ("我妹妹在上海工作" is about the sister).
 _ZH_SUBJECT_RE = re.compile(rf"^我(?:的)?(?:{_KIN_ZH})|^我")
@@ -307,33 +139,42 @@ def _chinese_reading(clause: str, *, subject: str | None) -> tuple[str, str] | N
     return None
 
 
+@dataclass
+class _TurnReading:
+    """What is known while one user turn is read, and the clauses found so far (see _turn_clauses)."""
+    turn: Turn
+    text: str
+    previous_assistant: str | None
+    user_initiated: bool
+    order: int
+    they: str | None = None
+    earlier: str = ""
+    found: list[_Clause] = field(default_factory=list)
+
+    def add(self, quote: str, statement: str, category: str, *, is_zh: bool, initiated: bool, bonus: float = 0.0,
+            lead: str = "", cap: float = 1.0) -> None:
+        self.order += 1
+        # An answer in the user's own words ("What are your hobbies?" → "I play chess") is self-disclosure
+        # that was asked for: deep sleep credits it partly as user-initiated, so it is not marked down here.
+        own_words = initiated or in_own_words(quote=quote, statement=statement)
+        importance = min(cap, _importance(category=category, quote=quote, chinese=is_zh, user_initiated=own_words) + bonus)
+        self.found.append(_Clause(quote, statement, category, round(importance, 2), initiated, self.turn.seq, self.order, lead))
+
+
 def _turn_clauses(
     turn: Turn, *, previous_assistant: str | None, order_start: int, they: str | None = None, earlier: str = "",
 ) -> list[_Clause]:
     """Every self-disclosure clause of one user turn, in order (see the module docstring)."""
     text = turn.content[:MAX_CHARS_READ]
     chinese = bool(CJK_RE.search(text)) and len(CJK_RE.findall(text)) >= len(re.findall(r"[A-Za-z]", text)) / 2
-    user_initiated = not answers.answers_a_question(previous_assistant, text, chinese=chinese)
-    found: list[_Clause] = []
-    order = order_start
-
-    def add(
-        quote: str, statement: str, category: str, *, is_zh: bool, initiated: bool, bonus: float = 0.0, lead: str = "",
-    ) -> None:
-        nonlocal order
-        order += 1
-        # An answer in the user's own words ("What are your hobbies?" → "I play chess") is self-disclosure
-        # that was asked for: deep sleep credits it partly as user-initiated, so it is not marked down here.
-        own_words = initiated or in_own_words(quote=quote, statement=statement)
-        importance = _importance(category=category, quote=quote, chinese=is_zh, user_initiated=own_words)
-        found.append(_Clause(quote, statement, category, round(importance + bonus, 2), initiated, turn.seq, order, lead))
-
+    reading = _TurnReading(turn, text, previous_assistant, not answers.answers_a_question(previous_assistant, text, chinese=chinese),
+                           order_start, they, earlier)
     # Text inside code fences is never about the user.
     fenced = [(m.start(), m.end()) for m in re.finditer(r"```[\s\S]*?(?:```|$)", text)]
     spans = sentences(text)
     # The answer to the assistant's question comes first, after any reaction ("That's cool. Pizza, you?").
     # "Thanks, Maria! Three times a week" — a greeting with a name is not the answer either.
-    first_start = next((a for a, b in spans if not _REACTION_RE.match(text[a:b]) and not _VOCATIVE_RE.match(text[a:b])),
+    first_start = next((a for a, b in spans if not _REACTION_RE.match(text[a:b]) and not ec.VOCATIVE_RE.match(text[a:b])),
                        spans[0][0] if spans else 0)
     # Questions are found once per turn (a long paste would make a per-sentence search quadratic).
     frames = list(answers.QUESTION_FRAME_RE.finditer(text))
@@ -343,91 +184,128 @@ def _turn_clauses(
         first_sentence = s_start == first_start
         if any(a <= s_start < b for a, b in fenced) or (not first_sentence and not _WORTH_A_LOOK_RE.search(sentence)):
             continue
-        is_zh = bool(CJK_RE.search(sentence))
         # Only the opening sentence can be the short answer; what follows it the user adds on their own.
-        volunteered = user_initiated or not first_sentence
-        if first_sentence and previous_assistant and not is_zh:
+        volunteered = reading.user_initiated or not first_sentence
+        if CJK_RE.search(sentence):
+            _chinese_sentence(reading, s_start, s_end, first_sentence=first_sentence, volunteered=volunteered)
+            continue
+        before = len(reading.found)
+        if first_sentence and previous_assistant:
             echo = answers.ECHO_RE.match(sentence)
             echoed = answers.echoed_statement(previous_assistant) if echo else None
             if echoed:
-                add(echo.group("echo"), echoed, en.category_en(echoed), is_zh=False, initiated=False)
-        if is_zh:
-            if zh.ZH_HYPOTHETICAL_RE.search(sentence):
-                continue
-            subject = None
-            for c_start, c_end in _split_clauses(text, s_start, s_end, zh.ZH_CLAUSE_SPLIT_RE):
-                clause = text[c_start:c_end]
-                reading = _chinese_reading(clause, subject=subject) or zh.zh_value(clause)
-                if reading is None and first_sentence and c_start == s_start and zh.ZH_OPENING_STATE_RE.match(clause):
-                    reading = (clause, "用户" + clause.rstrip("。！!~～ "))
-                named = _ZH_SUBJECT_RE.match(reading[0]) if reading else None
-                # a clause with its own 我… sets the subject; one read as a continuation keeps the one before
-                subject = None if reading is None else named.group(0) if named else subject or "我"
-                if reading:
-                    add(reading[0], reading[1], zh.category_zh(reading[0]), is_zh=True, initiated=volunteered)
-            continue
+                reading.add(echo.group("echo"), echoed, en.category_en(echoed), is_zh=False, initiated=False)
         # The question a short answer refers to: an earlier one of the user's own, or the assistant's last one.
         question = answers.question_before(frames, s_start) or assistant_question
-        starts_first_person = bool(en.EN_START_RE.match(en.LEAD_FILLER_RE.sub("", sentence[:80])))
-        previous_piece = (s_start, s_start)
-        for c_start, c_end, suffix in en.subordinate_split(text, _split_clauses(text, s_start, s_end, en.EN_CLAUSE_SPLIT_RE)):
-            companion_piece, previous_piece = previous_piece, (c_start, c_end)
-            # after a dash or a semicolon the clause starts afresh: "Been quite a ride - had an audition yesterday"
-            fresh = c_start == s_start or bool(re.search(r"[-–—;]\s*$", text[s_start:c_start]))
-            reading = _english_reading(
-                text[c_start:c_end], sentence=sentence.strip(), at_sentence_start=fresh,
-                first_sentence=first_sentence, starts_first_person=starts_first_person, question=question,
-                previous_assistant=previous_assistant, they=they,
-            )
-            if reading is None:
-                continue
-            quote, statement, borrowed = reading
-            category = en.category_en(statement)  # "… when they were a kid" does not make it about a kid
-            if suffix and not borrowed:
-                statement = f"{statement.rstrip(' .!')}{suffix}"
-            if borrowed and sensitive_category(statement):
-                continue  # "Do you take insulin?" → "I do" says more than the user's two words
-            said = text[c_start:c_end]
-            together = _together(text, companion=companion_piece, start=c_start, quote=quote, statement=statement)
-            if together:
-                quote, statement, said = together[0], together[1], together[0]
-                category = en.category_en(statement)
-            lead = said[: said.find(quote)] if quote in said else ""
-            before = text[s_start:c_start] if not together else ""
-            if before.strip() and not en.LEAD_FILLER_RE.sub("", before).strip() and dates.plan_phrase_en(before):
-                # "Tomorrow, I'm flying to Denver": the plan's time was split off with the comma. (A past time split off
-                # this way is not added: dated news of the day waits in the pool, see docs/engine.md round 4.)
-                lead = before + lead
-            add(quote, statement, category, is_zh=False, initiated=volunteered, lead=lead)
-            if borrowed:
-                continue
-            bare = en.LEAD_FILLER_RE.sub("", text[c_start:c_end])
-            especially = en.ESPECIALLY_RE.match(bare)
-            if especially:
-                implied = en.en_statement(f"{especially.group('head')} {especially.group('x')}")
-                add(especially.group("quote"), implied, "preference", is_zh=False, initiated=volunteered)
-            relative = en.RELATIVE_LIKE_RE.match(bare)
-            if relative:
-                implied = en.en_statement(f"I {relative.group('verb')[:-1]} {relative.group('x')}")
-                add(relative.group("quote"), implied, "preference", is_zh=False, initiated=volunteered)
+        _english_clauses(reading, s_start, s_end, first_sentence=first_sentence, volunteered=volunteered, question=question)
         if not sentence.rstrip().endswith("?") and not en.EN_HYPOTHETICAL_RE.search(sentence):
-            quoted = " ".join(c.quote for c in found)
-            # "I love music, black sabbath is my favorite": the favourite after the comma is a second reading.
-            tail = _favourite(sentence.rstrip(" .!…").rsplit(",", 1)[-1]) if "," in sentence else None
-            readings = [en.made_by_me(sentence), en.named_statement(en.LEAD_FILLER_RE.sub("", sentence)),
-                        tail[:2] if tail else None, en.shown_mine(sentence), en.appositive_name(sentence),
-                        en.love_of(sentence), en.pronoun_name(sentence, before=f"{earlier} {(previous_assistant or '')[-300:]}")]
-            for reading in readings + en.introduced_statements(sentence):
-                if reading and reading[0] not in quoted:
-                    add(reading[0], reading[1], en.category_en(reading[1]), is_zh=False, initiated=volunteered,
-                        lead=sentence[: max(0, sentence.find(reading[0]))])
-            stated = " ".join(c.statement.lower() for c in found)
-            for quote, statement, category in en.implied_possessions(sentence):
-                noun = re.escape(statement.split()[-1].lower())
-                # Already said: "User has two sons", or the clause is about them: "User's son is a pilot".
-                if not re.search(rf"\b(?:has|have|had|owns|own)\b[^.]*\b{noun}\b|user's {noun}\b", stated):
-                    add(quote, statement, category, is_zh=False, initiated=volunteered, bonus=-0.1)
-    return found
+            _sentence_readings(reading, sentence, volunteered=volunteered)
+        _whole_sentence(reading, sentence, before=before, volunteered=volunteered)
+    return reading.found
+
+
+def _chinese_sentence(reading: _TurnReading, s_start: int, s_end: int, *, first_sentence: bool, volunteered: bool) -> None:
+    text = reading.text
+    if zh.ZH_HYPOTHETICAL_RE.search(text[s_start:s_end]):
+        return
+    subject = None
+    for c_start, c_end in _split_clauses(text, s_start, s_end, zh.ZH_CLAUSE_SPLIT_RE):
+        clause = text[c_start:c_end]
+        said = _chinese_reading(clause, subject=subject) or zh.zh_value(clause)
+        if said is None and first_sentence and c_start == s_start and zh.ZH_OPENING_STATE_RE.match(clause):
+            said = (clause, "用户" + clause.rstrip("。！!~～ "))
+        named = _ZH_SUBJECT_RE.match(said[0]) if said else None
+        # a clause with its own 我… sets the subject; one read as a continuation keeps the one before
+        subject = None if said is None else named.group(0) if named else subject or "我"
+        if said:
+            reading.add(said[0], said[1], zh.category_zh(said[0]), is_zh=True, initiated=volunteered)
+
+
+def _english_clauses(reading: _TurnReading, s_start: int, s_end: int, *, first_sentence: bool, volunteered: bool,
+                     question: tuple[str, str] | None) -> None:
+    text, sentence = reading.text, reading.text[s_start:s_end]
+    starts_first_person = bool(en.EN_START_RE.match(en.LEAD_FILLER_RE.sub("", sentence[:80])))
+    previous_piece = (s_start, s_start)
+    for c_start, c_end, suffix in ec.subordinate_split(text, _split_clauses(text, s_start, s_end, en.EN_CLAUSE_SPLIT_RE)):
+        companion_piece, previous_piece = previous_piece, (c_start, c_end)
+        # after a dash or a semicolon the clause starts afresh: "Been quite a ride - had an audition yesterday"
+        fresh = c_start == s_start or bool(re.search(r"[-–—;]\s*$", text[s_start:c_start]))
+        said = ec.english_reading(
+            text[c_start:c_end], sentence=sentence.strip(), at_sentence_start=fresh, first_sentence=first_sentence,
+            starts_first_person=starts_first_person, question=question, previous_assistant=reading.previous_assistant,
+            they=reading.they,
+        )
+        if said is None:
+            continue
+        quote, statement, borrowed = said
+        category = en.category_en(statement)  # "… when they were a kid" does not make it about a kid
+        if suffix and not borrowed:
+            statement = f"{statement.rstrip(' .!')}{suffix}"
+        if borrowed and sensitive_category(statement):
+            continue  # "Do you take insulin?" → "I do" says more than the user's two words
+        clause = text[c_start:c_end]
+        together = ec.together_reading(text, companion=companion_piece, start=c_start, quote=quote, statement=statement)
+        if together:
+            quote, statement, clause = together[0], together[1], together[0]
+            category = en.category_en(statement)
+        lead = clause[: clause.find(quote)] if quote in clause else ""
+        before = text[s_start:c_start] if not together else ""
+        if before.strip() and not en.LEAD_FILLER_RE.sub("", before).strip() and dates.plan_phrase_en(before):
+            # "Tomorrow, I'm flying to Denver": the plan's time was split off with the comma. (A past time split off
+            # this way is not added: dated news of the day waits in the pool, see docs/engine.md round 4.)
+            lead = before + lead
+        reading.add(quote, statement, category, is_zh=False, initiated=volunteered, lead=lead)
+        if not borrowed:
+            _implied_likes(reading, en.LEAD_FILLER_RE.sub("", text[c_start:c_end]), volunteered=volunteered)
+
+
+def _implied_likes(reading: _TurnReading, bare: str, *, volunteered: bool) -> None:
+    """"I love music, especially jazz" → also "User loves jazz"; "Reading, which I love" → "User loves reading"."""
+    especially = en.ESPECIALLY_RE.match(bare)
+    if especially:
+        implied = en.en_statement(f"{especially.group('head')} {especially.group('x')}")
+        reading.add(especially.group("quote"), implied, "preference", is_zh=False, initiated=volunteered)
+    relative = en.RELATIVE_LIKE_RE.match(bare)
+    if relative:
+        implied = en.en_statement(f"I {relative.group('verb')[:-1]} {relative.group('x')}")
+        reading.add(relative.group("quote"), implied, "preference", is_zh=False, initiated=volunteered)
+
+
+def _sentence_readings(reading: _TurnReading, sentence: str, *, volunteered: bool) -> None:
+    """Readings of the whole sentence: "… made by me", "my dog Max", "I'm Ana, a nurse", what "my two sons" implies."""
+    quoted = " ".join(c.quote for c in reading.found)
+    # "I love music, black sabbath is my favorite": the favourite after the comma is a second reading.
+    tail = ec.favourite(sentence.rstrip(" .!…").rsplit(",", 1)[-1]) if "," in sentence else None
+    before = f"{reading.earlier} {(reading.previous_assistant or '')[-300:]}"
+    readings = [es.made_by_me(sentence), es.named_statement(en.LEAD_FILLER_RE.sub("", sentence)),
+                tail[:2] if tail else None, es.shown_mine(sentence), es.appositive_name(sentence),
+                es.love_of(sentence), es.pronoun_name(sentence, before=before)]
+    for said in readings + es.introduced_statements(sentence):
+        if said and said[0] not in quoted:
+            reading.add(said[0], said[1], en.category_en(said[1]), is_zh=False, initiated=volunteered,
+                        lead=sentence[: max(0, sentence.find(said[0]))])
+    stated = " ".join(c.statement.lower() for c in reading.found)
+    for quote, statement, category in es.implied_possessions(sentence):
+        noun = re.escape(statement.split()[-1].lower())
+        # Already said: "User has two sons", or the clause is about them: "User's son is a pilot".
+        if not re.search(rf"\b(?:has|have|had|owns|own)\b[^.]*\b{noun}\b|user's {noun}\b", stated):
+            reading.add(quote, statement, category, is_zh=False, initiated=volunteered, bonus=-0.1)
+
+
+# A sentence kept whole stays under the importance at which triage counts a turn as personal
+# (triage.session_signals): it widens what is remembered of a session, never whether it is dreamed.
+_WHOLE_SENTENCE_IMPORTANCE_CAP = 0.45
+
+
+def _whole_sentence(reading: _TurnReading, sentence: str, *, before: int, volunteered: bool) -> None:
+    """A first-person sentence no clause reading took anything from ("I am a vegitarian that likes eating
+    fruit", "Yes it sucks loosing I also enjoy lawn mowing") is kept whole, as its own statement."""
+    if len(reading.found) > before:
+        return
+    said = en.sentence_statement(sentence)
+    if said and not sensitive_category(said[0]):
+        reading.add(said[0], said[1], en.category_en(said[1]), is_zh=False, initiated=volunteered, bonus=-0.1,
+                    cap=_WHOLE_SENTENCE_IMPORTANCE_CAP)
 
 
 def _without_sensitive(turn: Turn) -> Turn:
@@ -462,7 +340,7 @@ def extract_candidates(turns: list[Turn], *, limit: int = MAX_CANDIDATES) -> lis
         for clause in _turn_clauses(turn, previous_assistant=previous_assistant, order_start=len(clauses), they=they,
                                     earlier=previous_user):
             clause = _read_in_context(clause, people=people, before=said_before, group=they)
-            if _EMPTY_STATEMENT_RE.match(clause.statement):
+            if ec.EMPTY_STATEMENT_RE.match(clause.statement):
                 continue  # "User works, Maria" once the name said to the other side is gone: nothing left
             said_before.append(clause.statement)
             clause = _dated(clause, said_at=turn.created_at)

@@ -229,3 +229,39 @@ def test_only_the_opening_sentence_of_an_answer_is_a_passing_mention():
     found = {c.statement: c for c in _extract(*turns)}
     assert found["用户喜欢爬山和摄影"].user_initiated is False
     assert found["用户的女朋友是老师"].user_initiated is True
+
+
+@pytest.mark.parametrize("message, statement", [
+    # the "I" comes late, after a phrase the clause rules do not split off
+    ("In all my sixty years I never did see a library in somalia.", "User never did see a library in somalia"),
+    # a new "I" without a comma before it: the first-person tail is the statement
+    ("Yes it sucks loosing I also enjoy lawn mowing on sunny days.", "User enjoys lawn mowing on sunny days"),
+])
+def test_a_first_person_sentence_no_clause_reading_takes_is_kept_whole(message, statement):
+    found = _by_statement(_extract(_user(0, message)))
+    assert list(found) == [statement]
+    assert quote_in_text(quote=found[statement].quote, text=message)
+    # kept whole, it does not make the turn personal for triage (that takes an importance of 0.5)
+    assert found[statement].importance <= 0.45
+
+
+@pytest.mark.parametrize("message", [
+    "If I had a bigger yard I'd keep bees.",  # a hypothetical, even where the "I" comes late
+    "Honestly I wonder whether I should quit?",  # a question
+    "Maybe I will try pottery one day.",
+    "I love that!",  # says nothing
+    "Well I need you to write me a cover letter.",  # a request
+])
+def test_a_sentence_kept_whole_is_never_a_question_a_hypothetical_a_request_or_small_talk(message):
+    assert _extract(_user(0, message)) == []
+
+
+def test_a_sensitive_sentence_is_not_kept_whole_and_the_rest_of_the_turn_is():
+    found = {c.statement for c in _extract(_user(0, "Yes it sucks loosing I also take insulin every day. I have a cat named Pixel."))}
+    assert "User has a cat named Pixel" in found
+    assert not any("insulin" in s for s in found)
+
+
+def test_an_i_that_opens_a_relative_clause_is_not_read_as_a_sentence_of_its_own():
+    found = {c.statement for c in _extract(_user(0, "The band I like the most is rascal flats."))}
+    assert not any("likes the most is" in s for s in found)

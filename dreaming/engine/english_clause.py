@@ -1,0 +1,297 @@
+"""Readings of one English clause of a user turn: (quote, statement, borrowed_from_a_question).
+
+extract.py splits a turn into sentences and clauses; this module says what one clause discloses. The
+readings are tried from the most to the least specific: a short answer to the assistant's wh-question,
+"they …" / "them" naming a group the user spoke of, "we have …", a dropped "I" ("Just got home from
+work"), a second verb sharing the sentence's "I", a short answer to a yes/no question, "X is my
+favourite", a plain first-person clause.
+"""
+from __future__ import annotations
+
+import re
+
+from dreaming.engine import answers
+from dreaming.engine import english as en
+from dreaming.engine.language import content_tokens
+from dreaming.engine import english_sentences as es
+from dreaming.engine.third_person import conjugate, to_third_person_en
+
+# "After finishing my screenplay I got a rejection letter", "When I was younger, we had money problems": the
+# main clause after a subordinate opening says what happened. (A sentence ending in a subordinate tail is cut by
+# en.EN_TAIL_RE instead.)
+_SUBORDINATE_OPENING_RE = re.compile(
+    r"(?:[A-Z][a-z]+,\s+|(?:oh|well|yeah|yes|so|and|but|then|also|anyway),?\s+)?"
+    r"(?P<sub>(?:(?:especially|right|just|even|ever|only)\s+)?(?:after|when|once|since|before|while|as soon as)\s+"
+    r"(?P<body>[^,;?]{3,80}?))"
+    # without a comma only "I" can open the main clause ("after finishing my screenplay I got …")
+    r"(?:\s*,\s*(?=(?:I|I'm|I’m|I've|I’ve|I'd|I’d|I'll|I’ll|my|My|we|We|we've|we’ve|we're|we’re)\b)"
+    r"|\s+(?=(?:I|I'm|I’m|I've|I’ve|I'd|I’d|I'll|I’ll)\s))",
+    re.IGNORECASE,
+)
+# The subordinate clause is itself news when it is a first-person deed: "after I failed the test recently, …".
+_SUBORDINATE_DEED_RE = re.compile(r"(?:I|i)\s+(?:(?:just|recently|finally)\s+)?(?!was\b|were\b|had been\b)[a-z]{2,}ed\b|"
+                                  r"(?:I|i)\s+(?:(?:just|recently|finally)\s+)?(?:got|went|won|lost|met|made|took|saw|"
+                                  r"left|quit|began|ran|wrote|bought|found|gave|sold|built|drove|flew)\b")
+# "when I was younger" / "when I was a kid": when the main clause happened, kept in its statement.
+_CHILDHOOD_RE = re.compile(r"when (?:I|i) was (?P<x>younger|little|young|a kid|a child|a teenager|a teen|a boy|a girl|"
+                           r"growing up|in (?:high school|middle school|college|school))$", re.IGNORECASE)
+
+
+_SUBORDINATE_ONLY_RE = re.compile(
+    r"(?:[A-Z][a-z]+,\s+|(?:oh|well|yeah|yes|so|and|but|then|also|anyway),?\s+)?"
+    r"(?P<sub>(?:(?:especially|right|just|even|ever|only)\s+)?(?:after|when|once|since|before|while|as soon as)\s+"
+    r"(?P<body>[^,;?]{3,80}?))[\s,]*$",
+    re.IGNORECASE,
+)
+
+
+def subordinate_split(text: str, pieces: list[tuple[int, int]]) -> list[tuple[int, int, str]]:
+    """(start, end, suffix) clauses: a piece opening with "after …" / "when …" is split before its main clause
+    (or, split off by a comma already, is only the subordinate part); the subordinate part stays only when it
+    is a first-person deed; suffix is "when they were younger" for a main clause about the user's childhood."""
+    out, carried = [], ""
+    for start, end in pieces:
+        m = _SUBORDINATE_OPENING_RE.match(text, start, end)
+        if not m or m.end() >= end:
+            m = _SUBORDINATE_ONLY_RE.match(text, start, end)
+            if not m:
+                out.append((start, end, carried))
+                carried = ""
+                continue
+        if _SUBORDINATE_DEED_RE.match(text, m.start("body"), m.end("body")):
+            out.append((m.start("body"), m.end("body"), ""))
+        childhood = _CHILDHOOD_RE.search(m.group("sub"))
+        suffix = f" when they were {childhood.group('x').lower()}" if childhood else ""
+        if m.end() < end and m.re is _SUBORDINATE_OPENING_RE:
+            out.append((m.end(), end, suffix))
+            carried = ""
+        else:
+            carried = suffix  # the main clause is the next piece
+    return out
+
+
+# "We have a dog and a cat" / "We live in Ohio": the user's household.
+WE_RE = re.compile(
+    r"^(?:[Ww]e|[Ww]e've|[Ww]e’ve)\s+(?:(?:also|still|just|recently|now)\s+)?"
+    r"(?:(?P<verb>live|lived|moved|rent)\b(?P<rest>.*)|(?P<verb2>have|own|bought|adopted|got|raise)\b"
+    r"(?P<rest2>.*\b(?:kids?|children|sons?|daughters?|babies|baby|twins|dogs?|cats?|pets?|puppy|horses?|chickens|"
+    r"house|home|apartment|flat|farm|garden|cabin|boat|car|cars|truck)\b.*))$"
+)
+
+# "We explored the old town", "we went to the beach recently": something the user did with others (it is
+# still something the user did). Only past activities: "we think", "we should", "we are" say nothing lasting.
+WE_DID_RE = re.compile(
+    r"^(?:[Ww]e)\s+(?:(?:also|just|recently|finally|even|all)\s+)?(?P<verb>went|explored|visited|tried|made|took|watched|"
+    r"played|spent|celebrated|threw|hosted|saw|finished|camped|hiked|travel(?:l)?ed|toured|baked|cooked|built|painted|"
+    r"ran|won|volunteered|attended|climbed|planted|adopted|drove|flew|swam|had|did|held|organized|organised|raised|"
+    r"worked|performed|danced|donated|roasted|launched|opened|started|put on|put together|got to)\b(?P<rest>.+)$"
+)
+
+# "We're putting together a talent show next month", "we're considering adopting a rescue dog": the
+# user's plans, made with others.
+WE_PLAN_RE = re.compile(
+    r"^(?:[Ww]e(?:'re|’re| are))\s+(?:(?:also|now|still|finally|even)\s+)?(?P<verb>putting together|planning|considering|"
+    r"thinking about|thinking of|going to|hoping to|organizing|organising|hosting|adopting|starting|opening|launching|"
+    r"building|renovating|saving up for|saving for|moving|getting|expecting|trying to)\b(?P<rest>.+)$"
+)
+
+# "We always look forward to our family camping trip", "We love painting together": what the user's
+# household does and likes.
+WE_LIKE_RE = re.compile(
+    r"^(?:[Ww]e)\s+(?:(?:all|both|really|always|usually|also|just|still|often)\s+)*(?P<verb>love|like|enjoy|adore|"
+    r"look forward to|go|visit|play|watch|cook|bake|hike|camp|travel|volunteer)\b(?P<rest>.+)$"
+)
+
+
+# "Big country music fan here", "65 here": the user describing themself without a verb.
+HERE_RE = re.compile(
+    r"^(?P<x>(?:(?:a|an|just a|just an)\s+)?(?:[\w'-]+\s+){0,3}(?:fan|lover|person|guy|girl|boy|gal|man|woman|mom|"
+    r"dad|mother|father|grandma|grandpa|student|nurse|teacher|veteran|vet|nerd|geek|introvert|extrovert|"
+    r"homebody|foodie|gamer|runner|reader|writer|artist|musician|engineer|programmer|\d{1,3}))\s+here\b",
+    re.IGNORECASE,
+)
+
+
+# A greeting, thanks or yes / no and then a bare name: the name is the other side's ("Yep, John!"), not an answer.
+VOCATIVE_RE = re.compile(
+    r"^\W*(?:thanks|thank you|thx|hi|hey|hello|wow|congrats|congratulations|aw+|oh|yes|yeah|yep|yup|yea|no|nope|nah|"
+    r"sure|ok|okay|right|exactly|absolutely|definitely|totally|true|indeed|of course|haha|lol|sorry),?\s+"
+    r"(?-i:[A-Z][a-z]+)\W*$", re.IGNORECASE,
+)
+
+
+_THEY_RE = re.compile(r"^(?P<they>They(?P<aux>'re|’re|'ve|’ve)?)\s+(?=[a-z])")
+
+
+def _they_reading(clause: str, *, they: str) -> tuple[str, str, bool] | None:
+    """"They were scared" after "How did the kids handle it?" → "User's kids were scared"."""
+    m = _THEY_RE.match(clause)
+    if not m:
+        return None
+    aux = {"'re": " are", "’re": " are", "'ve": " have", "’ve": " have"}.get(m.group("aux") or "", "")
+    head = f"My {they}{aux}"
+    read = en.en_clause(head + clause[len(m.group("they")):], sentence=clause)
+    if not read or len(read) <= len(head) + 1:
+        return None
+    quote = clause[: len(m.group("they")) + len(read) - len(head)]
+    return quote, en.en_statement(read), False
+
+
+_COMPANION_RE = re.compile(r"(?:[Mm]y|[Oo]ur)\s+(?P<who>(?:[\w'-]+\s+){0,2}?[\w'-]+)")
+_PLURAL_VERB = {"is": "are", "was": "were", "has": "have"}
+
+
+def together_reading(text: str, *, companion: tuple[int, int], start: int, quote: str, statement: str) -> tuple[str, str] | None:
+    """"My mom and I made dinner last night" → ("My mom and I made dinner last night", "User and their mom made
+    dinner …"): the clause split at "and I" would lose who the user did it with."""
+    c_start, c_end = companion
+    head = en.LEAD_FILLER_RE.sub("", text[c_start:c_end])
+    m = _COMPANION_RE.fullmatch(head)
+    said = text[start:]
+    if not m or not re.fullmatch(r"\s+and\s+", text[c_end:start]) or not said.startswith(quote) or not quote.startswith("I"):
+        return None
+    verb = re.match(r"^User (\w+)\b", statement)
+    if not verb or (verb.group(1).endswith("s") and verb.group(1) not in _PLURAL_VERB):
+        return None  # "User and their mom loves …" would not read; the plain clause is kept instead
+    rest = statement[verb.end():]
+    whole = text[c_end - len(head) : start + len(quote)]
+    return whole, f"User and their {m.group('who')} {_PLURAL_VERB.get(verb.group(1), verb.group(1))}{rest}"
+
+
+def _them_reading(clause: str, *, sentence: str, they: str) -> tuple[str, str, bool] | None:
+    """"I also like holding them" after "How are your turtles?" → "User likes holding their turtles"."""
+    m = re.search(r"\bthem\b", clause)
+    if not m or not re.match(r"^(?:I|i)\s", en.LEAD_FILLER_RE.sub("", clause)):
+        return None
+    named = f"my {they}"
+    read = en.en_clause(clause[: m.start()] + named + clause[m.end():], sentence=sentence)
+    if not read or not read.endswith(named) and named not in read:
+        return None
+    offset = len(clause) - len(en.LEAD_FILLER_RE.sub("", clause))
+    quote = clause[offset : offset + len(read) - len(named) + len("them")]
+    return quote, en.en_statement(read), False
+
+
+def favourite(text: str) -> tuple[str, str, bool] | None:
+    """"Pizza is my favorite food" → "User's favorite food is Pizza" (quote, statement, borrowed)."""
+    m = answers.FAVOURITE_RE.match(text.strip())
+    if not m:
+        return None
+    # "This trilogy is one of my faves" names its thing ("the trilogy"); a bare "This is my favorite" does not.
+    x = re.sub(r"^(?:this|that)\s+(?=[a-z]{3,})", "the ", m.group("x").strip(), flags=re.I)
+    if (
+        re.match(r"^(?:it|that|this|they|those|these|he|she|I|i|my|here|there|what|which|who)\b", x, re.I)
+        # "…have you ever seen X, it's my favorite": the favourite is an "it" inside a question
+        or re.search(r"\b(?:you|your|it|that|this|they|he|she)$|\b(?:you|your)\b", x, re.I)
+    ):
+        return None
+    kind = f" {m.group('k')}" if m.group("k") else ""
+    if m.group("one"):
+        return m.group(0), f"{x[:1].upper() + x[1:]} is one of User's favorite{kind or 's'}", False
+    return m.group(0), f"User's favorite{kind} is {x}", False
+
+
+def _says_something(rest: str) -> bool:
+    """"… a rescue dog" does, "… it" / "… that" / "… there" does not."""
+    return bool([w for w in content_tokens(rest) if w not in en.PRONOUN_ONLY])
+
+
+EMPTY_STATEMENT_RE = re.compile(r"^User (?:goes|does|has|gets|makes|takes|is|was|did|had|can't|can|will|works|tries|knows)$"
+                                 # "I want to but …" once the rest of the sentence was taken out: "User wants to"
+                                 r"|^User (?:[\w']+ ){1,3}to$")
+
+
+def english_reading(
+    clause: str, *, sentence: str, at_sentence_start: bool, first_sentence: bool, starts_first_person: bool,
+    question: tuple[str, str] | None, previous_assistant: str | None, they: str | None = None,
+) -> tuple[str, str, bool] | None:
+    """(quote, statement, borrowed_from_a_question) for one English clause, or None (the order: see the module)."""
+    bare = en.LEAD_FILLER_RE.sub("", clause)
+    # "Thanks, Mel!" names the other side; it answers nothing.
+    if first_sentence and at_sentence_start and not VOCATIVE_RE.match(sentence):
+        fragment = en.LEAD_FILLER_RE.sub("", sentence)
+        answer = answers.answer_to_wh_question(fragment, previous_assistant)
+        if answer:
+            return answer[0], answer[1], True
+    if they and at_sentence_start and not sentence.endswith("?"):
+        reading = _they_reading(bare, they=they)
+        if reading:
+            return reading
+    reading = _we_reading(bare, clause=clause)
+    if reading or WE_RE.match(bare):  # a "we have …" that says nothing is not read as anything else
+        return reading
+    if at_sentence_start and en.PRO_DROP_RE.match(bare):
+        return _dropped_subject_reading(bare, sentence=sentence)
+    if not at_sentence_start and starts_first_person and en.IMPLICIT_SUBJECT_RE.match(clause):
+        implicit = en.en_clause("I " + clause, sentence=sentence)
+        return (implicit[2:], en.en_statement(implicit), False) if implicit else None
+    bare = bare.rstrip(" .!…")
+    resolved = answers.resolve_answer(bare, question)
+    if resolved:
+        return bare, resolved, True
+    liked = favourite(bare) or favourite(bare.split(",")[0])
+    if liked:
+        return liked
+    here = HERE_RE.match(bare) if at_sentence_start else None
+    if here:
+        described = re.sub(r"^(?:just\s+)?(?:a|an)\s+", "", here.group("x"), flags=re.I)
+        article = "" if described[:1].isdigit() else ("an " if described[:1].lower() in "aeiou" else "a ")
+        return here.group(0), f"User is {article}{described}", False
+    if not sentence.endswith("?") and not re.match(r"^(?:I|i)\b", bare):
+        value = es.value_statement(bare) or es.to_me_statement(bare)
+        if value:
+            return value[0], value[1], False
+    quote = en.en_clause(clause, sentence=sentence)
+    if not quote and they:
+        return _them_reading(clause, sentence=sentence, they=they)
+    if not quote:
+        return None
+    statement = en.habit_statement(quote) or en.en_statement(quote)
+    if EMPTY_STATEMENT_RE.match(statement):
+        return None  # "I go all the time" → "User goes": nothing left once the fillers are gone
+    return quote, statement, False
+
+
+def _we_reading(bare: str, *, clause: str) -> tuple[str, str, bool] | None:
+    """"We have two dogs" → "User's household has two dogs"; "we went / are moving / love …" → "User …"."""
+    said = en.cut_tail(bare).rstrip(" ,;:-.!")
+    if en.EN_HYPOTHETICAL_RE.search(clause):
+        return None
+    if WE_RE.match(bare):
+        we = WE_RE.match(said)
+        rest = (we.group("rest") or we.group("rest2") or "") if we else ""
+        if not we or not content_tokens(rest):
+            return None
+        verb = we.group("verb") or we.group("verb2")
+        verb = {"have": "has", "own": "owns", "live": "lives", "raise": "raises", "rent": "rents"}.get(verb, verb)
+        return we.group(0), f"User's household {verb}{to_third_person_en(en.trailing_dropped(rest))}", False
+    we_did = WE_DID_RE.match(said)
+    if we_did and content_tokens(we_did.group("rest")):
+        rest = re.sub(r"\bour\b", "their", to_third_person_en(en.trailing_dropped(we_did.group("rest"))))  # "with our kids"
+        return we_did.group(0), f"User {we_did.group('verb')}{rest}", False
+    we_plan = WE_PLAN_RE.match(said)
+    if we_plan and _says_something(we_plan.group("rest")):
+        rest = re.sub(r"\bour\b", "their", to_third_person_en(en.trailing_dropped(we_plan.group("rest"))))
+        return we_plan.group(0), f"User is {we_plan.group('verb')}{rest}", False
+    we_like = WE_LIKE_RE.match(said)
+    if we_like and _says_something(we_like.group("rest")):
+        rest = re.sub(r"\bour\b", "their", to_third_person_en(en.trailing_dropped(we_like.group("rest"))))
+        verb, _, particle = we_like.group("verb").partition(" ")  # "look forward to" → "looks forward to"
+        return we_like.group(0), f"User {conjugate(verb)}{' ' + particle if particle else ''}{rest}", False
+    return None
+
+
+def _dropped_subject_reading(bare: str, *, sentence: str) -> tuple[str, str, bool] | None:
+    """"Just got home from work" → "User got home from work"; "Been busy with the garden" → "User has been …"."""
+    dropped = bare[:1].lower() + bare[1:]
+    if re.match(r"^(?:(?:just|still|recently)\s+)?(?:\w+ing|gonna)\b", dropped, re.I):
+        subject = "I am "
+    elif re.match(r"^(?:(?:just|still|recently)\s+)?been\b", dropped, re.I):
+        subject = "I have "
+    else:
+        subject = "I "
+    implicit = en.en_clause(subject + dropped, sentence=sentence)
+    if not implicit:
+        return None
+    quote = bare[: len(en.cut_tail(dropped).rstrip(" ,;:-.!"))]  # as said, capital letter and all
+    return quote, en.habit_statement(quote) or en.en_statement(implicit), False
