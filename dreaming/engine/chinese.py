@@ -7,7 +7,8 @@ import re
 from dreaming.engine.language import CJK_RE
 from dreaming.engine.third_person import to_third_person_zh
 
-ZH_CLAUSE_SPLIT_RE = re.compile(r"[，,：:]")
+# "我的爱好有很多，比如滑板、书法和烘焙": the examples after 比如 / 包括 belong to the clause before them.
+ZH_CLAUSE_SPLIT_RE = re.compile(r"[，,：:](?!\s*(?:比如|例如|譬如|包括|像是)[\u4e00-\u9fff])")
 
 _ZH_LEAD_FILLER_RE = re.compile(
     r"^(?:(?:你好|您好|嗨|哈喽|哈哈+|嘿|嗯+|啊|哦|噢|哇|好的|好吧|是的|是啊|对|对啊|对呀|没错|当然|谢谢你?|"
@@ -41,12 +42,13 @@ _ZH_DISCLOSURE_RE = re.compile(
     r"我(?:今年|已经)?\d{1,3}岁|我(?:[\u4e00-\u9fff]{0,5}?)(?:是|叫|住|在|喜欢|爱|讨厌|不喜欢|养|有|去|来自|搬|学|做|当|开|买|看|读|听|玩|"
     r"练|跑|打|弹|画|唱|跳|写|拍|参加|加入|结婚|离婚|毕业|工作|上班|上学|出生|长大|最近|今天|昨天|刚|已经|"
     r"一直|经常|每天|每周|周末|平时|从小|特别|很|非常|超|挺|比较|更|还|也|都|正在|打算|计划|准备|想去|想学|"
-    r"热爱|迷上|爱上|擅长|会|感到|觉得自己|心情|有点|好|终于|决定|换了|辞职|退休|怀念|想念|成为|变得|家|老家|"
+    r"热爱|热衷|沉迷|痴迷|酷爱|钟爱|喜爱|迷上|爱上|擅长|会|感到|觉得自己|心情|有点|好|终于|决定|换了|辞职|退休|怀念|想念|成为|变得|家|老家|"
     r"妈|爸|父母|男朋友|女朋友|老公|老婆|孩子|儿子|女儿|哥|姐|弟|妹|朋友|同事|室友|的|拿到|收到|找到|入职|考上|升职)"
 )
 
 ZH_CONTINUATION_RE = re.compile(
-    r"^(?:也|还|都|又|就|现在|目前|平时|每天|经常|常常|周末|偶尔|一直|已经|今年|去年|上个月|最近|下个月|下周|明年|马上|快要|要)*"
+    r"^(?:也|还|都|又|就|现在|目前|平时|平常|每天|每周|每晚|每个周末|经常|常常|周末|偶尔|一直|已经|今年|去年|上个月|最近|"
+    r"下个月|下周|明年|马上|快要|要|有空(?:的时候|时)?|业余时间|空闲时间|闲暇时)*"
     r"(?:在[\u4e00-\u9fffA-Za-z]{1,15}?(?:工作|上班|上学|读书|住|做|当|教)|\d{1,3}岁|"
     r"住在|喜欢|爱上|讨厌|养了|是一名|是个|当了?|开了|买了|搬到|搬去|换了|开始|去|会去|打算|准备|计划|正在学|"
     r"学了|有一个|有两个|有一只)"
@@ -66,7 +68,8 @@ _RELATION_ZH_RE = re.compile(
     r"外公|外婆|姥姥|姥爷|家人|朋友|闺蜜|同事|室友|同学|结婚|离婚|恋爱|分手"
 )
 
-_PREFERENCE_ZH_RE = re.compile(r"喜欢|爱|讨厌|最爱|热爱|偏爱|爱好|受不了|着迷|迷上|感兴趣|兴趣")
+_PREFERENCE_ZH_RE = re.compile(r"喜欢|爱|讨厌|最爱|热爱|偏爱|爱好|受不了|着迷|迷上|感兴趣|兴趣|热衷|沉迷|痴迷|喜爱")
+_TITLE_ZH_RE = re.compile(r"《[^》]{0,40}》")
 
 _EMOTION_ZH_RE = re.compile(
     r"开心|高兴|快乐|难过|伤心|焦虑|紧张|压力|累|孤独|寂寞|生气|烦|郁闷|兴奋|感动|失望|担心|害怕|心情|沮丧|委屈|幸福|满足"
@@ -80,6 +83,7 @@ SPECIFIC_ZH_RE = re.compile(r"\d|[一二两三四五六七八九十百千万]+(?
 
 
 def category_zh(text: str) -> str:
+    text = _TITLE_ZH_RE.sub("《》", text)  # a title's words are not the user's: 《听妈妈的话》 is a song, not a relation
     if _RELATION_ZH_RE.search(text):
         return "relation"
     if _PREFERENCE_ZH_RE.search(text):

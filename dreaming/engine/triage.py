@@ -206,7 +206,15 @@ _TASK_TALK_RE = re.compile(
     r"\b(?:the user|file|files|code|prompt|prompts|session|command|script|function|error|output|system|"
     r"text|essay|article|document|paragraph|translation|chapter|story|character|program|app|project|notes|"
     r"presentation|mistakes|sentences?|email|letter|list|words|questions?|table|website|post|send you)\b|"
-    r"代码|文件|作文|文章|论文|翻译|程序",
+    r"代码|文件|作文|文章|论文|翻译|程序|发给你|给你发|发送",
+    re.IGNORECASE,
+)
+
+
+# "Write a story about me …": the first person of the story (and of its continuations) is a character.
+_FICTION_REQUEST_RE = re.compile(
+    r"\b(?:write|continue|make|create|tell)\b[^.?!\n]{0,40}\b(?:story|stories|scene|chapter|episode|fanfic|"
+    r"fan-fiction|roleplay|role-play)\b|写(?:一个|一篇|个)?(?:故事|小说)|续写",
     re.IGNORECASE,
 )
 
@@ -219,6 +227,15 @@ class Disclosure:
     quote: str
     importance: float
     user_initiated: bool
+
+
+def _about_the_user(d: Disclosure, text: str, needed: float) -> bool:
+    """A disclosure that says something about the user: said on their own, important enough, not about
+    the task (its tools, files, text), and not a sentence deep inside someone else's pasted text."""
+    if not d.user_initiated or d.importance < needed or _TASK_TALK_RE.search(d.quote) or _CODE_WORDS_RE.search(d.quote):
+        return False
+    at = text.find(d.quote)
+    return not (len(text) >= 600 and at > 300 and _first_person_density(text[200:]) < 0.02)
 
 
 def _turn_kind(text: str, weight: float = 1.0) -> tuple[str | None, _Score]:
@@ -268,6 +285,7 @@ def session_signals(turns: list[Turn], *, disclosures: list[Disclosure] = ()) ->
     signals = {kind: [] for kind in SKIP_KINDS}
     total = 0.0
     previous: str | None = None
+    fiction = False
     personal: list[int] = []
     own_kinds: list[str | None] = []
     for turn in user_turns:
@@ -281,12 +299,11 @@ def session_signals(turns: list[Turn], *, disclosures: list[Disclosure] = ()) ->
             for signal in score.signals[kind]:
                 if signal not in signals[kind]:
                     signals[kind].append(signal)
-        if own is None:
+        fiction = fiction or bool(_FICTION_REQUEST_RE.search(turn.content[:400]))
+        if own is None and not fiction:
             needed = 0.6 if previous else 0.5
-            for d in by_seq.get(turn.seq, []):
-                if d.user_initiated and d.importance >= needed and not _TASK_TALK_RE.search(d.quote):
-                    personal.append(turn.seq)
-                    break
+            if any(_about_the_user(d, turn.content, needed) for d in by_seq.get(turn.seq, [])):
+                personal.append(turn.seq)
         previous = kind
     for turn in turns:
         if turn.role == "assistant":

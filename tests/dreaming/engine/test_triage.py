@@ -99,3 +99,38 @@ def test_a_session_without_user_messages_is_normal():
     assert LocalDreamer().triage(turns=[Turn(seq=0, role="assistant", content="Hi!")], ctx=CallContext()).kind == (
         "normal"
     )
+
+
+def _reading(*user_texts: str, disclosures):
+    from dreaming.engine.triage import session_signals
+
+    turns = [Turn(seq=2 * i, role="user", content=text) for i, text in enumerate(user_texts)]
+    return session_signals(turns, disclosures=disclosures)
+
+
+def test_what_the_user_says_about_their_tools_or_their_pasted_text_is_not_personal():
+    from dreaming.engine.triage import Disclosure
+
+    tools = _reading("I'm using node.js and my regex keeps the backslashes",
+                     disclosures=[Disclosure(0, "I'm using node.js", 0.6, True)])
+    assert tools.personal == []
+    quote = "Moving between the top and bottom quartiles results in an 11 percent swing"
+    abstract = ("Express your interest in the paper below.\n\n" + "The firm grows revenue by ten percent. " * 20
+                + quote + ". " + "Taxes fall as executives change. " * 5)
+    pasted = _reading(abstract, disclosures=[Disclosure(0, quote, 0.9, True)])
+    assert abstract.find(quote) > 300 and pasted.personal == []
+    sending = _reading("我会给你发送活动的详细介绍内容", disclosures=[Disclosure(0, "我会给你发送活动的详细介绍内容", 0.6, True)])
+    assert sending.personal == []
+
+
+def test_the_first_person_of_a_requested_story_is_a_character_not_the_user():
+    from dreaming.engine.triage import Disclosure
+
+    story = _reading("Write a story about me, a college guy. I'm a skinny guy with a basic style.",
+                     "I get a real perm to look like my roommate.",
+                     disclosures=[Disclosure(0, "I'm a skinny guy with a basic style", 0.7, True),
+                                  Disclosure(2, "I get a real perm to look like my roommate", 0.65, True)])
+    assert story.personal == []
+    real = _reading("I moved to Lisbon last year with my wife.",
+                    disclosures=[Disclosure(0, "I moved to Lisbon last year with my wife", 0.8, True)])
+    assert real.personal == [0]
