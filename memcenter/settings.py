@@ -41,6 +41,7 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "django.contrib.postgres",
+    "django.forms",  # the form renderer below finds Django's own widget templates here
     "django_htmx",
     "template_partials",
     "django_q",
@@ -86,6 +87,8 @@ TEMPLATES = [
         },
     },
 ]
+# Widgets render through TEMPLATES, so templates/admin/widgets/ can give admin's date and time boxes labels.
+FORM_RENDERER = "django.forms.renderers.TemplatesSetting"
 
 # --- Database: Postgres only -------------------------------------------------------------
 DATABASE_URL = env_str("DATABASE_URL")
