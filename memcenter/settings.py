@@ -87,6 +87,13 @@ TEMPLATES = [
         },
     },
 ]
+CACHES = {
+    "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
+    # Rendered memory cards (memcenter/cards.py), per process. Keyed by everything a card shows, so a
+    # changed memory is simply a new key; 5,000 cards are about 15 MB.
+    "cards": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "memory-cards",
+              "OPTIONS": {"MAX_ENTRIES": 5000}},
+}
 # Widgets render through TEMPLATES, so templates/admin/widgets/ can give admin's date and time boxes labels.
 FORM_RENDERER = "django.forms.renderers.TemplatesSetting"
 
