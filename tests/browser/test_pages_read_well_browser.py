@@ -89,7 +89,7 @@ def test_memory_center_reads_well(browser, live_server, world, artifacts, settin
     nav_fits(page, width)
     no_sideways_scroll(page)
     height = page.evaluate("() => document.documentElement.scrollHeight")
-    assert height < (6500 if width > 500 else 9000), f"25 memories make a {height}px page"
+    assert height < (6500 if width > 500 else 5800), f"25 memories make a {height}px page"  # 7,860 px on a phone before the compact phone card
     page.screenshot(path=shot("memories"), full_page=True)
     serious["memories"] = axe_serious(page)
     card = page.locator(f"#memory-{world['corgi'].pk}") if lang == "en" else page.locator(".memory-card").filter(has_text=statement).first
