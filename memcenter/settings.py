@@ -90,7 +90,7 @@ TEMPLATES = [
 CACHES = {
     "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
     # Rendered memory cards (memcenter/cards.py), per process. Keyed by everything a card shows, so a
-    # changed memory is simply a new key; 5,000 cards are about 15 MB.
+    # changed memory is simply a new key; 5,000 cards (3–4 kB each) are about 20 MB.
     "cards": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "memory-cards",
               "OPTIONS": {"MAX_ENTRIES": 5000}},
 }
