@@ -41,6 +41,7 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "django.contrib.postgres",
+    "django.forms",  # the form renderer below finds Django's own widget templates here
     "django_htmx",
     "template_partials",
     "django_q",
@@ -86,6 +87,15 @@ TEMPLATES = [
         },
     },
 ]
+CACHES = {
+    "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
+    # Rendered memory cards (memcenter/cards.py), per process. Keyed by everything a card shows, so a
+    # changed memory is simply a new key; 5,000 cards (3–4 kB each) are about 20 MB.
+    "cards": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "memory-cards",
+              "OPTIONS": {"MAX_ENTRIES": 5000}},
+}
+# Widgets render through TEMPLATES, so templates/admin/widgets/ can give admin's date and time boxes labels.
+FORM_RENDERER = "django.forms.renderers.TemplatesSetting"
 
 # --- Database: Postgres only -------------------------------------------------------------
 DATABASE_URL = env_str("DATABASE_URL")

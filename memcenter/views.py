@@ -25,6 +25,7 @@ from dreaming.memory import selectors, services
 from dreaming.memory.context import count_tokens, memory_md_get
 from dreaming.engine.voice import to_second_person
 from dreaming.models import Candidate, Memory, MemorySettings
+from memcenter.cards import memory_cards_html
 from memcenter.exports import user_export
 from memcenter.login_links import LoginLinkInvalid, login_link_use
 from memcenter.forms import (
@@ -99,14 +100,16 @@ def memories(request):
     form, filters = _memory_filters(request, request.GET)
     found, by_meaning = selectors.memory_find(user=request.user, **filters)
     page = Paginator(found, MEMORIES_PER_PAGE).get_page(request.GET.get("page"))
-    page.object_list = list(selectors.memory_list_prefetch(page.object_list))
+    page.object_list = list(page.object_list)
+    selectors.memory_card_stamps(page.object_list)
+    expanded = request.GET.get("view") == "full"
     context = {
         "form": form,
         "filters": filters,
         "page": page,
         "by_meaning": by_meaning,
-        "expanded": request.GET.get("view") == "full",
-        "in_memory_md": selectors.memory_ids_in_documents(user=request.user),
+        "expanded": expanded,
+        "cards": memory_cards_html(request=request, memories=page.object_list, expanded=expanded),
         "memory_enabled": MemorySettings.is_on(user_id=request.user.pk),
         "md_budget": settings.MEMORY_MD_TOKENS,
     }

@@ -54,3 +54,11 @@ def _one_lane(settings):
     """Lanes run in threads with connections of their own, which cannot see a test's uncommitted rows:
     one lane unless a test (with transaction=True) asks for more."""
     settings.DREAM_MODEL_CONCURRENCY = 1
+
+
+@pytest.fixture(autouse=True)
+def _no_cached_cards():
+    """The list page's card cache lives in the process: each test starts without another's cards."""
+    from django.core.cache import caches
+
+    caches["cards"].clear()

@@ -3,7 +3,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from django.db.models import Count, OuterRef, Prefetch, Q, QuerySet, Subquery
+from django.db.models import Count, OuterRef, Prefetch, Q, QuerySet, Subquery, prefetch_related_objects
+from django.db.models.expressions import RawSQL
 from django.db.models.functions import Coalesce, Substr
 from pgvector.django import CosineDistance
 
@@ -42,8 +43,8 @@ def memory_list(
         memories = memories.filter(persona_id=int(scope)) if scope.isdigit() else memories.none()
     if q:
         memories = memories.filter(statement__icontains=q)
-    # The vector is never shown; leaving it out keeps a page of 25 cards from hauling 25 embeddings.
-    return memories.select_related("persona").defer("embedding").order_by(
+    # The vectors are never shown; leaving them out keeps a page of 25 cards from hauling 25 embeddings.
+    return memories.select_related("persona").defer("embedding", "recall_key").order_by(
         *MEMORY_SORTS.get(sort, MEMORY_SORTS["confidence"])
     )
 
@@ -77,9 +78,9 @@ def memory_find(*, user, q: str | None = None, **filters) -> tuple[QuerySet[Memo
     return found, False
 
 
-def memory_list_prefetch(memories) -> QuerySet[Memory]:
+def _card_prefetches() -> tuple[Prefetch, ...]:
     """What a memory card needs besides its own row: sources, superseded history, the pending verdict."""
-    return memories.prefetch_related(
+    return (
         Prefetch(
             "sources",
             queryset=MemorySource.objects.select_related("message").only(
@@ -92,6 +93,47 @@ def memory_list_prefetch(memories) -> QuerySet[Memory]:
         ).order_by("-valid_to"), to_attr="older_versions"),
         Prefetch("feedback", queryset=Feedback.objects.filter(applied_at__isnull=True), to_attr="pending_feedback"),
     )
+
+
+def memory_list_prefetch(memories) -> QuerySet[Memory]:
+    """The memories with everything their cards show besides their own rows."""
+    return memories.prefetch_related(*_card_prefetches())
+
+
+def memory_cards_prefetch(memories: list[Memory]) -> None:
+    """memory_list_prefetch for memories already loaded (the cards the card cache did not have)."""
+    prefetch_related_objects(memories, *_card_prefetches())
+
+
+# What a card shows besides its own row, as one short text per memory computed by Postgres: a
+# digest of its sources (with their message's place), of its older versions, its pending verdicts,
+# and whether it is in a MEMORY.md. The card cache (memcenter/cards.py) checks a card against it
+# without loading those rows. format() keeps a NULL's place (as ''), so no two states read alike.
+CARD_STAMP_SQL = """format('%%s/%%s/%%s',
+  (SELECT md5(string_agg(format('%%s:%%s:%%s:%%s:%%s:%%s', s.id, s.quote, s.said_at, s.message_id, m.session_id, m.seq),
+                         chr(30) ORDER BY s.id))
+     FROM dreaming_memorysource s LEFT JOIN chat_message m ON m.id = s.message_id WHERE s.memory_id = dreaming_memory.id),
+  (SELECT md5(string_agg(format('%%s:%%s:%%s', o.id, o.statement, o.valid_to), chr(30) ORDER BY o.id))
+     FROM dreaming_memory o WHERE o.superseded_by_id = dreaming_memory.id),
+  (SELECT string_agg(format('%%s:%%s', f.id, f.verdict), ',' ORDER BY f.id)
+     FROM dreaming_feedback f WHERE f.memory_id = dreaming_memory.id AND f.applied_at IS NULL))"""
+IN_MEMORY_MD_SQL = """EXISTS (SELECT 1 FROM dreaming_memorydocument d
+  WHERE d.user_id = dreaming_memory.user_id AND d.memory_ids @> to_jsonb(dreaming_memory.id))"""
+
+
+def memory_card_stamps(memories: list[Memory]) -> None:
+    """Set `card_stamp` (CARD_STAMP_SQL) and `in_memory_md` on each of a page's memories, in one query.
+
+    A query of its own rather than an annotation of the page's: Postgres would compute the stamps of
+    every row an OFFSET skips (3,000 of them on page 120).
+    """
+    stamps = {
+        pk: (stamp, in_md) for pk, stamp, in_md in Memory.objects.filter(pk__in=[m.pk for m in memories])
+        .annotate(card_stamp=RawSQL(CARD_STAMP_SQL, ()), in_memory_md=RawSQL(IN_MEMORY_MD_SQL, ()))
+        .values_list("pk", "card_stamp", "in_memory_md")
+    }
+    for memory in memories:
+        memory.card_stamp, memory.in_memory_md = stamps.get(memory.pk, ("", False))
 
 
 def memory_ids_in_documents(*, user) -> set[int]:

@@ -20,6 +20,7 @@ from chat.admin import ChatSessionAdmin
 from chat.models import ChatSession
 from dreaming import models
 from dreaming.staff.admin_actions import candidates_promote_by_staff
+from dreaming.staff.admin_forms import LabelledTabularInline
 from dreaming.staff.audit import audit_examples, audit_jsonl, candidates_dismiss, candidates_label, quote_highlight
 from dreaming.memory.context import memory_md_render_all
 from dreaming.memory.traces import neutral_repr
@@ -339,7 +340,7 @@ class CandidateAdmin(NeutralLogAdmin):
 # --- Memories --------------------------------------------------------------------------------
 
 
-class MemorySourceInline(admin.TabularInline):
+class MemorySourceInline(LabelledTabularInline):
     model = models.MemorySource
     extra = 0
     raw_id_fields = ("message",)
