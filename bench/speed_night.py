@@ -4,18 +4,22 @@ Every user has one pending, verified candidate (what light sleep leaves behind) 
 close to it, so each user's night asks the model once (compare: does the candidate reinforce the
 memory?); a night with nothing to compare makes no model call and would measure only CPU. The nightly
 units are planned, then N worker processes (tests/stress/dream_worker.py units --remote) claim and run
-them against the in-process fake OpenAI server, which answers every call after LATENCY seconds (a
-plausible model's wait). Each worker runs DREAM_MODEL_CONCURRENCY=CONCURRENCY users at once: 2, so
-that 4 workers' CPU fits this machine's 2 cores (workers on separate hosts do not share cores; with
-more lanes per worker a 2-core bench measures the cores, not the scale-out). Two disjoint sets of
-users, so both runs do the same work. Checked: every unit done, one compare call per user, 0 users
-processed twice (one deep DreamRun per user), 0 missed.
+them against the fake OpenAI server, which answers every call after LATENCY seconds (a
+plausible model's wait; the server runs in a process of its own). Each worker runs
+DREAM_MODEL_CONCURRENCY=CONCURRENCY users at once: 1, so that 4 workers' CPU (~0.15-0.2 s per user)
+fits this machine's 2 cores — workers on separate hosts do not share cores, and with more lanes per
+worker a 2-core bench measures the cores, not the scale-out (lanes have their own row: light sleep,
+8 lanes against 1). Two disjoint sets of users, so both runs do the same work. Checked: every unit
+done, one compare call per user, 0 users processed twice (one deep DreamRun per user), 0 missed.
 """
 from __future__ import annotations
 
+import multiprocessing
+import signal
 import time
 from contextlib import contextmanager
 from datetime import timedelta
+from types import SimpleNamespace
 
 from django.contrib.auth import get_user_model
 from django.db.models import Count
@@ -29,7 +33,7 @@ from dreaming.providers import get_embedder
 from dreaming.pipeline.units import units_plan
 
 LATENCY = 0.3
-CONCURRENCY = 2
+CONCURRENCY = 1
 
 
 def _seed(prefix: str, users: int) -> list[int]:
@@ -57,8 +61,8 @@ def _seed(prefix: str, users: int) -> list[int]:
     return [u.pk for u in people]
 
 
-@contextmanager
-def _slow_model():
+def _serve_slow_model(conn) -> None:
+    """The fake model's process: the OpenAI wire format, every answer after LATENCY seconds."""
     from bench.fake_llm import _responder
     from tests.support.fake_openai import FakeOpenAI
 
@@ -69,10 +73,26 @@ def _slow_model():
         return _responder(recorded)  # the rules engine's answers, as a model would give them
 
     fake.set_chat_responder(answer)
+    conn.send(fake.url)
+    signal.pause()
+
+
+@contextmanager
+def _slow_model():
+    """The fake model in a process of its own (forked; it never touches the database): its answers
+    are computed by the rules engine, which must not take the GIL of the light-sleep lanes measured
+    in this process — a real model's compute is not the worker's."""
+    forked = multiprocessing.get_context("fork")
+    ours, theirs = forked.Pipe()
+    server = forked.Process(target=_serve_slow_model, args=(theirs,), daemon=True)
+    server.start()
     try:
-        yield fake
+        if not ours.poll(60):
+            raise RuntimeError("the fake model server did not start within 60 s")
+        yield SimpleNamespace(url=ours.recv())
     finally:
-        fake.stop()
+        server.terminate()
+        server.join(10)
 
 
 def _night(ctx, *, fake, prefix: str, users: int, workers: int) -> dict:
