@@ -19,7 +19,8 @@ from bench.eval_engine import _first_person, _gold_sentences, token_f1
 from bench.runner import django_setup
 from bench.split import PARTS, part_of
 from dreaming.engine.self_statements import self_statements
-from dreaming.engine.sensitive import mask_secrets, redact_sensitive
+from dreaming.engine.credentials import mask_secrets
+from dreaming.engine.sensitive import redact_sensitive
 from dreaming.protocol import SKIPPED_KINDS, SessionInfo, Turn
 from dreaming.providers.local import LocalDreamer
 

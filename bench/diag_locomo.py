@@ -80,7 +80,8 @@ def engine_buckets(conversations: list) -> dict[tuple[str, str], dict]:
 
     from dreaming.engine.extract import MAX_CANDIDATES, extract_candidates, most_important
     from dreaming.protocol import Turn
-    from dreaming.engine.sensitive import mask_secrets, sensitive_category
+    from dreaming.engine.credentials import mask_secrets
+    from dreaming.engine.sensitive import sensitive_category
 
     result = {}
     for view, speaker, conversation in _views(conversations):

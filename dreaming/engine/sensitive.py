@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from itertools import pairwise
 
-from dreaming.engine.credentials import SECRET, card_spans, mask_secrets, secret_spans  # noqa: F401  (mask_secrets re-exported)
+from dreaming.engine.credentials import SECRET, card_spans, secret_spans
 
 # --- sensitive categories -------------------------------------------------------------------------
 

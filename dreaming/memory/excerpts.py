@@ -31,9 +31,10 @@ from dataclasses import dataclass
 from django.db import connection
 
 from chat.models import ChatSession, Message, SearchTerm
+from dreaming.engine.credentials import mask_secrets
 from dreaming.engine.language import CJK_CHARS, CJK_RUN_RE, STOP_WORDS, is_chinese, sentences
 from dreaming.engine.quotes import normalize_for_match
-from dreaming.engine.sensitive import mask_secrets, redact_sensitive, sensitive_category
+from dreaming.engine.sensitive import redact_sensitive, sensitive_category
 from dreaming.memory.tombstones import tombstone_digest
 from dreaming.models import Candidate, MemorySource, Tombstone
 

@@ -30,8 +30,9 @@ from django.conf import settings
 from django.utils import timezone
 
 from chat.models import ChatSession, Message
+from dreaming.engine.credentials import mask_secrets
 from dreaming.engine.self_statements import self_statements
-from dreaming.engine.sensitive import mask_secrets, redact_sensitive
+from dreaming.engine.sensitive import redact_sensitive
 from dreaming.memory.tombstones import TombstoneIndex
 from dreaming.models import DreamRun, Phase
 from dreaming.pipeline.claims import claim_keep_failed, claim_release, claim_stamp, sessions_claim, sessions_claimable

@@ -15,7 +15,8 @@ from dreaming.memory.context import memory_md_render
 from dreaming.pipeline.deep import deep_sleep_user
 from dreaming.pipeline.light import light_sleep_sweep
 from dreaming.models import Candidate, DiaryEntry, DreamRun, LLMCall, Memory, MemoryDocument, MemorySource
-from dreaming.engine.sensitive import KINDS, mask_secrets, redact_sensitive, sensitive_category
+from dreaming.engine.credentials import mask_secrets
+from dreaming.engine.sensitive import KINDS, redact_sensitive, sensitive_category
 from tests.factories import UserFactory
 from tests.support.fake_openai import default_chat_answer
 
