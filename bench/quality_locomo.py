@@ -111,6 +111,16 @@ def _sessions(conversation: dict, *, speaker: str, username: str) -> tuple[list[
     return sessions, speaker_of
 
 
+def user_questions(conversation: dict, *, speaker: str, speaker_of: dict[str, str]):
+    """The questions of categories 1–4 with evidence this speaker said, each with its evidence ids."""
+    for qa in conversation["qa"]:
+        if qa.get("category") not in CATEGORIES:
+            continue
+        evidence = evidence_ids(qa.get("evidence"))
+        if any(speaker_of.get(e) == speaker for e in evidence):
+            yield qa, evidence
+
+
 def conversation_half(conversation: dict) -> str:
     """"tuning" or "checking", fixed by the conversation's id (sha1, last hex digit even = tuning):
     recall's fusion weights are tuned on the tuning half only; the checking half says whether they hold."""
@@ -169,12 +179,7 @@ def evaluate(ctx, users: list[tuple], *, recall_context=None) -> list[Figure]:
         turn_words = [len(words(m["content"])) for m in turns]
         bm25 = BM25([m["content"] for m in turns])
         half = conversation_half(conversation)
-        for qa in conversation["qa"]:
-            if qa.get("category") not in CATEGORIES:
-                continue
-            evidence = evidence_ids(qa.get("evidence"))
-            if not any(speaker_of.get(e) == speaker for e in evidence):
-                continue
+        for qa, evidence in user_questions(conversation, speaker=speaker, speaker_of=speaker_of):
             question = str(qa["question"])
             context = recall_context(username, question)
             md_hit = any(sources.get(i, set()) & evidence for i in context["memory_md_ids"])
@@ -207,7 +212,6 @@ def evaluate(ctx, users: list[tuple], *, recall_context=None) -> list[Figure]:
 
     share = lambda values: sum(values) / len(values) if values else 0.0  # noqa: E731
     all_ours = [h for v in ours_hits.values() for h in v]
-    all_bm25 = [h for v in bm25_hits.values() for h in v]
     mean_words = sum(context_words) / max(1, len(context_words))
     median_words = sorted(context_words)[len(context_words) // 2] if context_words else 0
     halves = {

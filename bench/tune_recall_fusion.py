@@ -45,7 +45,7 @@ def main(argv=None) -> int:
     from django.utils import timezone
 
     from bench.pipeline import source_message_ids, user_export
-    from bench.quality_locomo import (BM25, CATEGORIES, _sessions, bm25_hit, conversation_half, evidence_ids, words)
+    from bench.quality_locomo import BM25, _sessions, bm25_hit, conversation_half, user_questions, words
     from dreaming.memory import recall as R
     from dreaming.memory.context import memory_md_get, memory_md_render
     from dreaming.memory.excerpts import excerpt_candidates
@@ -71,12 +71,7 @@ def main(argv=None) -> int:
             turn_ids = [m["external_id"] for m in turns]
             turn_words = [len(words(m["content"])) for m in turns]
             bm25 = BM25([m["content"] for m in turns])
-            for qa in conversation["qa"]:
-                if qa.get("category") not in CATEGORIES:
-                    continue
-                evidence = evidence_ids(qa.get("evidence"))
-                if not any(speaker_of.get(e) == speaker for e in evidence):
-                    continue
+            for qa, evidence in user_questions(conversation, speaker=speaker, speaker_of=speaker_of):
                 question = str(qa["question"])
                 vector = embedder.embed([question], kind="query")[0]
                 memories = R._memories_ranked(user_id=user.pk, persona_id=None, query=question, vector=vector,

@@ -19,12 +19,6 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def client_in(client, user):
-    client.force_login(user)
-    return client
-
-
-@pytest.fixture
 def offline(settings):
     settings.LLM_BACKEND = "local"
     settings.EMBEDDING_BACKEND = "local"

@@ -23,12 +23,6 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def client_in(client, user):
-    client.force_login(user)
-    return client
-
-
-@pytest.fixture
 def milo(user):
     session = ChatSessionFactory(user=user)
     message = MessageFactory(session=session, seq=4, content="Oh, I have a dog named Milo")

@@ -24,12 +24,6 @@ HX = {"HTTP_HX_REQUEST": "true"}
 
 
 @pytest.fixture
-def client_in(client, user):
-    client.force_login(user)
-    return client
-
-
-@pytest.fixture
 def memory(user):
     session = ChatSessionFactory(user=user, title="Morning chat")
     message = MessageFactory(session=session, seq=4, content="Oh, I have a dog named Milo <3")

@@ -21,12 +21,6 @@ from tests.factories import (
 HX = {"HTTP_HX_REQUEST": "true"}
 
 
-@pytest.fixture
-def client_in(client, user):
-    client.force_login(user)
-    return client
-
-
 @pytest.mark.parametrize("canonical,shown", [
     ("User has a corgi named Mochi", "You have a corgi named Mochi"),
     ("User is from Ohio", "You are from Ohio"),
