@@ -7,25 +7,38 @@ import re
 from dreaming.engine.language import CJK_RE
 from dreaming.engine.third_person import to_third_person_zh
 
-# "我的爱好有很多，比如滑板、书法和烘焙": the examples after 比如 / 包括 belong to the clause before them.
-ZH_CLAUSE_SPLIT_RE = re.compile(r"[，,：:](?!\s*(?:比如|例如|譬如|包括|像是)[\u4e00-\u9fff])")
+# "我的爱好有很多，比如滑板、书法和烘焙": the examples after 比如 / 包括 belong to the clause before them; so does
+# the name after a comma ("我养了一只猫，叫Milo", "我有个妹妹，她叫小美"), never "，叫我小雪就好".
+ZH_CLAUSE_SPLIT_RE = re.compile(
+    r"[，,：:](?!\s*(?:(?:比如|例如|譬如|包括|像是)[\u4e00-\u9fff]|(?:它|他|她)?(?:的名字|名字)?(?:名)?叫(?!我)))"
+)
 
 _ZH_LEAD_FILLER_RE = re.compile(
     r"^(?:(?:你好|您好|嗨|哈喽|哈哈+|嘿|嗯+|啊|哦|噢|哇|好的|好吧|是的|是啊|对|对啊|对呀|没错|当然|谢谢你?|"
     r"AI伴侣|ai伴侣|AI|小助手|其实|而且|所以|但是|不过|可是|然后|还有|另外|说实话|老实说|因为|并且|"
-    r"我跟你说|跟你说|告诉你)[，,！!。~～\s]*)+"
+    r"我跟你说|跟你说|告诉你|比如说?|例如|譬如)[，,！!。~～\s]*)+"
 )
 
-_ZH_FIRST_PERSON_RE = re.compile(r"^(?:(?![我你他她它这那])[\u4e00-\u9fff]){0,6}?(?<![自忘])我(?!们)")
+# 我国 / 我校 / 我司 / 我县 …: the institution's "our" (a textbook's 我国, a company's 我司), not the speaker; not
+# 我国庆 (National Day), 我军训, 我院子, 我司机朋友, 我省钱 / 我方便 / 我社交 (省 方 社 市 局 stay: too often the user's).
+_ZH_INSTITUTION_ME = r"(?!们|国(?!庆)|校(?!对)|司(?!机)|院(?!子)|军(?!训)|党|县|区(?!别|分)|厂)"
+
+_ZH_FIRST_PERSON_RE = re.compile(r"^(?:(?![我你他她它这那])[\u4e00-\u9fff]){0,6}?(?<![自忘])我" + _ZH_INSTITUTION_ME)
 
 _ZH_OBJECT_ME_RE = re.compile(r"[给对让帮跟和叫告诉陪教问带替向]我(?!们)")
 
 _ZH_QUESTION_RE = re.compile(r"[？?]$|吗$|呢$|什么|怎么|为什么|哪|吗[，。！]|你觉得|你认为|你有没有|能不能|可不可以|是不是|有没有")
 
-_ZH_REQUEST_RE = re.compile(r"请你|帮我|给我|你能|你可以|麻烦你|推荐|建议我|告诉我|请教|想问|问你|和你聊|跟你聊|想听听")
+# 给我 asks for something ("给我写一份回复"); "朋友给我发了个定位" (给我 + a verb with 了) tells what someone did.
+# "我会给你发送…" / "我发给你" announce what comes next in the chat: about the conversation, not the user.
+_ZH_REQUEST_RE = re.compile(
+    r"请你|帮我|给我(?![\u4e00-\u9fff]{1,3}了)|你能|你可以|麻烦你|推荐|建议我|告诉我|请教|想问|问你|和你聊|跟你聊|想听听|"
+    r"给你(?:发|看|讲|说|写|介绍|提供|补充|贴)|发给你|发你|你(?:的|说的)(?:话|建议|意见|推荐|指导|陪伴|帮助)"
+)
 
 _ZH_GENERIC_RE = re.compile(
-    r"^我(?:也|还|一定|就|真的)*(?:觉得|认为|想想|知道了?|明白了?|懂了?|同意|同感|也是|会去看|会的|会试|会注意|"
+    r"^我(?:也|还|一定|就|真的|很|非常)*(?:觉得|认为|想想|知道了?|明白了?|懂了?|同意|同感|也是|会去看|会的|会试|会注意|"
+    r"感谢|感激|可以|"
     r"会努力|会加油|相信你|理解|猜|希望你|谢谢|很好|挺好|还好|没事|不知道|不太清楚|不确定|看看|试试|"
     r"已经记下|记下来|记住了|会(?:好好|去试|试着|尝试|努力|注意|考虑|坚持|按照|参考|去找|记住|多|先|认真)|"
     r"(?:准备|要|先|得)?去(?:吃|睡|洗|休息)|该去)|再见|晚安|拜拜"

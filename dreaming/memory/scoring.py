@@ -14,7 +14,8 @@ score = Σ weight[part] × part / Σ weight, every part in 0..1, weights in sett
 - feedback        0.5 when nobody said anything; the latest verdict on the memory it reinforces
                   (agree 1.0, doubt 0.25, reject 0)
 - stability       how long the statement stays true: 1 for identity facts, relations, preferences and
-                  habits ("lives in", "works as", "has a corgi named", "loves", "every morning"), 0 for
+                  habits ("lives in", "works as", "has a corgi named", "loves", "every morning") and a
+                  pastime the user did (for now in Chinese: "今天我去了公园散步"), 0 for
                   a state of the moment ("can't stop smiling", "still unpacking", a passing feeling),
                   0.25 for the news of the day ("yesterday", "this morning"), 0.5 otherwise. A preference the user volunteered is promoted the first night; small
                   talk waits until it comes up again.
@@ -91,6 +92,13 @@ _MOMENT_RE = re.compile(
     r"|这会儿|此刻|有点(?:累|困|饿|焦虑|紧张|烦)|睡不好|舍不得|很期待|好累",
     re.IGNORECASE,
 )
+# A pastime the user did ("今天我去了公园散步", "昨天我又跑步了"): done for its own sake, it tells what the user
+# does for pleasure, which outlasts the day it was told on, unlike the news of the day ("去了一家新开的餐厅").
+_PASTIME_ZH_RE = re.compile(
+    r"散步|跑步|慢跑|晨跑|夜跑|游泳|爬山|登山|徒步|骑行|骑车|健身|瑜伽|攀岩|钓鱼|露营|滑雪|滑冰|冲浪|"
+    r"打(?:篮球|羽毛球|乒乓球|网球|排球|高尔夫)|踢(?:足球|球)|摄影|画画|绘画|写生|练琴|弹(?:钢琴|吉他|琴)|唱歌|"
+    r"跳舞|书法|下棋|演唱会|音乐会"
+)
 # A one-off happening, dated relative to when it was said: worth keeping a while, not for ever.
 _DATED_RE = re.compile(
     r"\b(?:today|tonight|yesterday|this (?:morning|afternoon|evening))\b|今天|今晚|昨天|刚才|这周|这几天",
@@ -99,15 +107,17 @@ _DATED_RE = re.compile(
 
 
 def stability(*, statement: str, category: str) -> float:
-    """1.0 lasting (identity, relation, preference, habit, a milestone event), 0.0 a state of the moment or a feeling,
-    0.25 the news of the day ("yesterday", "this morning"), 0.5 anything else (events included: they
-    fade by their own half-life)."""
+    """1.0 lasting (identity, relation, preference, habit, a milestone event, a pastime done), 0.0 a state of the
+    moment or a feeling, 0.25 the news of the day ("yesterday", "this morning"), 0.5 anything else (events
+    included: they fade by their own half-life)."""
     habit = bool(_HABIT_RE.search(statement))
     if _MOMENT_RE.search(statement) and not habit:
         return 0.0
     if category == "event" and is_milestone(statement):
         return 1.0  # "won their first tournament", "moved to Tokyo": part of the user's story from now on
     if habit or category in ("relation", "preference") or _STABLE_RE.search(statement):
+        return 1.0
+    if category in ("event", "fact") and _PASTIME_ZH_RE.search(statement):
         return 1.0
     if category == "emotion":
         return 0.0
@@ -219,7 +229,9 @@ _EXCLAMATION_AS_STATEMENT = re.compile(
 # A list cut short after a comma: "User loves climbing, sliding", "User watches movies, hike".
 _CUT_LIST_EN = re.compile(r"^User\b[^,]*,\s*(?P<p>(?!(?:too|though|lol|haha|again|now|then|anyway|either|also|thanks|please|"
                           r"sorry|right|yeah|yes|no|ok|okay)\b)(?![a-z]+ly\b)[a-z]+)\s*$")
-_ZH_PRONOUN_END = re.compile(r"^用户(?P<body>.*?)(?P<p>它们|它|这个|那个|这些|那些|他们|她们|这样|那样)[了啊呀吧呢！!。~]*$")
+_ZH_PRONOUN_END = re.compile(
+    r"^用户(?P<body>.*?)(?P<p>它们|它|这个|那个|这些|那些|他们|她们|这样|那样|其中|[这那]种[\u4e00-\u9fff]{0,2})[了啊呀吧呢！!。~]*$"
+)
 # 这个 / 那个 as the subject of what the user thinks: "用户觉得这个很有意思".
 _ZH_PRONOUN_TOPIC = re.compile(
     r"^用户(?:也|还|真的|一直)?(?:觉得|认为|感觉|发现|知道)?(?P<p>这个|那个|它)(?:很|真|太|挺|特别|非常|有点|也|都)"

@@ -55,3 +55,43 @@ def test_fresh_events_matter_now_and_stale_plans_less():
 def test_specificity_rewards_names_numbers_and_detail_in_both_languages():
     assert specificity("User has a dog named Milo") > specificity("User likes it")
     assert specificity("用户养了一只叫米洛的狗") > specificity("用户喜欢茶")
+
+
+# --- a pastime the user did is not the news of the day (Chinese) ---------------------------------
+def _told_today(statement: str, *, category: str = "event") -> ScoreInput:
+    """A statement volunteered once, in the words light sleep gives a dated Chinese clause."""
+    return item(statement=statement, category=category, importance=0.45, last_said_at=NOW - timedelta(days=3))
+
+
+@pytest.mark.parametrize("statement", ["4月28日用户去了公园散步", "4月30日用户去爬山了", "4月28日用户又跑步了",
+                                       "4月27日用户去了附近的公园慢跑了一个小时"])
+def test_a_pastime_told_as_todays_news_is_remembered_the_first_night(statement):
+    score, breakdown = score_compute(item=_told_today(statement), now=NOW)
+    assert breakdown["parts"]["stability"] == 1.0
+    assert score_decision(score) == "promote"
+
+
+@pytest.mark.parametrize("statement", ["4月29日用户去了一家新开的西餐厅", "5月5日用户做了一道番茄炒蛋", "5月6日用户去了书店",
+                                       "4月29日用户去了一家咖啡店"])
+def test_the_news_of_the_day_still_waits_for_a_second_mention(statement):
+    score, breakdown = score_compute(item=_told_today(statement), now=NOW)
+    assert breakdown["parts"]["stability"] == 0.25
+    assert score_decision(score) == "pending"
+
+
+def test_a_feeling_about_a_pastime_stays_a_feeling():
+    _, breakdown = score_compute(item=_told_today("用户跑步的时候很焦虑", category="emotion"), now=NOW)
+    assert breakdown["parts"]["stability"] == 0.0
+
+
+@pytest.mark.parametrize("statement", ["用户经常去散步", "用户每天傍晚散步", "用户平时喜欢写作", "用户一直都喜欢写作"])
+def test_a_habit_in_chinese_is_lasting(statement):
+    _, breakdown = score_compute(item=_told_today(statement, category="fact"), now=NOW)
+    assert breakdown["parts"]["stability"] == 1.0
+
+
+@pytest.mark.parametrize("statement, word", [("用户非常享受这种感觉", "这种感觉"), ("用户就会陷入其中", "其中"),
+                                             ("用户听说了这种方法", "这种方法")])
+def test_a_chinese_statement_ending_on_what_it_does_not_name_is_never_promoted(statement, word):
+    score, breakdown = score_compute(item=item(statement=statement), now=NOW)
+    assert word in breakdown["vague"] and score_decision(score) != "promote"
