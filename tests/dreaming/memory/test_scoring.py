@@ -63,20 +63,17 @@ def _told_today(statement: str, *, category: str = "event") -> ScoreInput:
     return item(statement=statement, category=category, importance=0.45, last_said_at=NOW - timedelta(days=3))
 
 
-@pytest.mark.parametrize("statement", ["4月28日用户去了公园散步", "4月30日用户去爬山了", "4月28日用户又跑步了",
-                                       "4月27日用户去了附近的公园慢跑了一个小时"])
-def test_a_pastime_told_as_todays_news_is_remembered_the_first_night(statement):
+@pytest.mark.parametrize("statement, stability, decision", [
+    *[(s, 1.0, "promote") for s in ("4月28日用户去了公园散步", "4月30日用户去爬山了", "4月28日用户又跑步了",
+                                     "4月27日用户去了附近的公园慢跑了一个小时")],
+    # the news of the day still waits for a second mention
+    *[(s, 0.25, "pending") for s in ("4月29日用户去了一家新开的西餐厅", "5月5日用户做了一道番茄炒蛋", "5月6日用户去了书店",
+                                      "4月29日用户去了一家咖啡店")],
+])
+def test_a_pastime_told_as_todays_news_is_remembered_the_first_night(statement, stability, decision):
     score, breakdown = score_compute(item=_told_today(statement), now=NOW)
-    assert breakdown["parts"]["stability"] == 1.0
-    assert score_decision(score) == "promote"
-
-
-@pytest.mark.parametrize("statement", ["4月29日用户去了一家新开的西餐厅", "5月5日用户做了一道番茄炒蛋", "5月6日用户去了书店",
-                                       "4月29日用户去了一家咖啡店"])
-def test_the_news_of_the_day_still_waits_for_a_second_mention(statement):
-    score, breakdown = score_compute(item=_told_today(statement), now=NOW)
-    assert breakdown["parts"]["stability"] == 0.25
-    assert score_decision(score) == "pending"
+    assert breakdown["parts"]["stability"] == stability
+    assert score_decision(score) == decision
 
 
 def test_a_feeling_about_a_pastime_stays_a_feeling():
