@@ -2,6 +2,7 @@
 and an echo of the assistant's advice against a self-statement said after it."""
 import pytest
 
+from dreaming.engine.chinese import category_zh
 from dreaming.engine.extract import extract_candidates
 from dreaming.engine.quotes import quote_in_text
 from dreaming.protocol import Turn
@@ -76,3 +77,12 @@ def test_thanks_and_taking_the_assistants_word_are_about_the_chat(message):
 def test_an_example_opening_the_sentence_is_not_part_of_the_statement():
     statements = _statements(("user", "比如我周末在准备攀岩用的装备。"))
     assert statements == ["用户周末在准备攀岩用的装备"]
+
+
+@pytest.mark.parametrize("clause, category", [
+    ("我真的感到很幸运", "emotion"), ("我现在感觉好多了", "emotion"), ("我感到很乏味", "emotion"),
+    ("我感觉这本书很好看", "fact"),  # an opinion, not a feeling
+    ("我很喜欢画画，感觉很放松", "preference"),
+])
+def test_how_the_user_feels_is_an_emotion(clause, category):
+    assert category_zh(clause) == category
