@@ -56,7 +56,8 @@ class _Grammar:
 
 _GRAMMARS = {
     "ru": _Grammar(
-        first_person=r"я|мне|меня|мной|мой|моя|моё|мое|мои|моего|моей|моих|моему|моим|мою|мы|нас|нам|наш\w*",
+        first_person=r"я|мне|меня|мной|мой|моя|моё|мое|мои|моего|моей|моих|моему|моим|мою|мы|нас|нам|наш\w*|"
+                     r"работаю|живу|учусь|болею|лечусь|принимаю|молюсь|голосую|голосовал\w*|переехал\w*|родил\w*",
         question=r"как|что|почему|зачем|где|когда|куда|откуда|сколько|как\w+|кто|чем|ли|можно ли|могу ли",
         request=r"ты|тебя|тебе|тобой|вы|вас|вам|вами|ваш\w*|тво\w+|пожалуйста|напиши\w*|сделай\w*|помоги\w*|придумай\w*|"
                 r"переведи\w*|объясни\w*|дай|дайте|расскажи\w*|составь\w*|перепиши\w*|исправь\w*|продолжи\w*|опиши\w*|"
@@ -202,6 +203,11 @@ _IMPERATIVE_ME = (r"(?<![^\W\d_])(?:[^\W\d_]+-(?:moi|nous|me)|dis moi|dit moi|di
 
 
 _COMPILED = {code: _compile(g) for code, g in _GRAMMARS.items()}
+# A first-person word of any of these languages (sensitive_languages.py: a topic word is a disclosure beside one).
+FIRST_PERSON_ANY_RE = re.compile(
+    r"(?<![^\W\d_])(?:" + "|".join(g.first_person for g in _GRAMMARS.values()) + rf"|у\s+меня)(?:{_E}|(?<=['’]))",
+    re.IGNORECASE,
+)
 LANGUAGES = tuple(_COMPILED)
 
 

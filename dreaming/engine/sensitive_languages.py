@@ -4,10 +4,12 @@ Spanish, Portuguese, French, German, Dutch and Italian (multilingual.py extracts
 sensitive.py asks `foreign_sensitive_spans` for every text, next to its own English and Chinese rules;
 the language-independent patterns there (e-mail, phone numbers, IBAN, Luhn-valid card numbers, tokens
 and keys) already hold for any language. What is added here, per language:
-- health, religion, sexual orientation, political opinion, ethnicity: any term of the lexicon in a
-  clause makes it sensitive. Unlike the English rules these do not look for a first-person subject
-  first: without a grammar of the language, holding back "my daughter is a nurse in a hospital" is the
-  price of never keeping "I was in hospital for a month";
+- health, religion, sexual orientation, political opinion, ethnicity: a term of the lexicon in a
+  sentence that has a first-person word of any of these languages ("я", "mi", "tengo", "ik", "mijn"…).
+  That is wider than the English rules (which look for the subject of the term): without a grammar of
+  the language, holding back "mi hermana trabaja en un hospital" is the price of never keeping
+  "estuve en el hospital un mes". multilingual.py reads only sentences with such a word, so none of
+  its candidates can hold a topic word this rule let through;
 - government ids, bank accounts, phone numbers and addresses said with their label ("паспорт 4509
   123456", "mi DNI es 12345678Z", "Musterstraße 12"), and credentials with or without a label
   ("пароль: кошка123", "mot de passe est soleil", "el código de la puerta es 4721").
@@ -21,6 +23,7 @@ from __future__ import annotations
 import re
 
 from dreaming.engine.language import CJK_RE, STOP_WORDS, foreign_language, sentences, words
+from dreaming.engine.multilingual import FIRST_PERSON_ANY_RE
 
 _W = r"[^\W\d_]"  # a letter of any script
 _B, _E = rf"(?<!{_W})", rf"(?!{_W})"  # word edges that know Cyrillic and accented letters
@@ -202,7 +205,7 @@ _CREDENTIAL_RE = re.compile(
 
 def foreign_sensitive_spans(text: str) -> list[tuple[int, int, str]]:
     """(start, end, kind) of each sensitive piece the lexicons of this module find in `text`."""
-    found = [(*m.span(), kind) for kind, regex in TOPIC_RES.items() for m in regex.finditer(text)]
+    found = [(*m.span(), kind) for kind, regex in TOPIC_RES.items() for m in regex.finditer(text) if _said_of_oneself(text, m)]
     found += _shared_spans(text)
     for m in _IDENTIFIER_RE.finditer(text):
         if len(re.sub(r"\W", "", m.group("v"))) >= 5:
@@ -210,6 +213,19 @@ def foreign_sensitive_spans(text: str) -> list[tuple[int, int, str]]:
     found += [(*m.span(), "address") for regex in _ADDRESS_RES for m in regex.finditer(text)]
     found += [(*m.span(), "credential") for m in _CREDENTIAL_RE.finditer(text)]
     return found
+
+
+_BOUNDARY_RE = re.compile(r"[.!?…](?=\s)|\n")
+
+
+def _said_of_oneself(text: str, m: re.Match) -> bool:
+    """A first-person word in the sentence of the term ("Ik slaap veel, heb stemmingswisselingen", "mi madre
+    tiene cáncer"): "Nouveau quartier / hôpital par l'architecte" is a topic, not a disclosure."""
+    # The sentence ends only where language.sentences ends one too ("3.5" does not), so a sentence the
+    # reader keeps never holds a term judged without its first-person word.
+    start = max((b.end() for b in _BOUNDARY_RE.finditer(text, 0, m.start())), default=0)
+    after = _BOUNDARY_RE.search(text, m.end())
+    return FIRST_PERSON_ANY_RE.search(text, start, after.start() if after else len(text)) is not None
 
 
 def _shared_spans(text: str) -> list[tuple[int, int, str]]:
@@ -221,7 +237,7 @@ def _shared_spans(text: str) -> list[tuple[int, int, str]]:
         if not whole and not foreign_language(sentence):
             continue
         found += [(start + m.start(), start + m.end(), kind) for kind, regex in SHARED_RES.items()
-                  for m in regex.finditer(sentence)]
+                  for m in regex.finditer(sentence) if _said_of_oneself(sentence, m)]
     return found
 
 
