@@ -189,11 +189,11 @@ def _turn_clauses(
             continue
         # Only the opening sentence can be the short answer; what follows it the user adds on their own.
         volunteered = reading.user_initiated or not first_sentence
-        if foreign and not CJK_RE.search(sentence):
-            said = multilingual.sentence_reading(sentence, turn_language=foreign)
+        if foreign and not CJK_RE.search(sentence) and not multilingual.plainly_english(sentence):
+            said = multilingual.sentence_reading(sentence, turn=text, turn_language=foreign)
             if said:
                 reading.add(*said, "fact", is_zh=False, initiated=volunteered, cap=multilingual.IMPORTANCE)
-                continue
+            continue  # the English readings would take "I benefici…" for an "I"
         if CJK_RE.search(sentence):
             _chinese_sentence(reading, s_start, s_end, first_sentence=first_sentence, volunteered=volunteered)
             continue

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 from dreaming.engine.language import STOP_WORDS, foreign_language, sentences, words
 
@@ -69,7 +70,7 @@ _GRAMMARS = {
         task_verb=r"написать|переписать|перевести|сделать|составить|исправить|улучшить|сократить|пересказать|"
                   r"оформить|дописать|создать|придумать|проверить|решить|отредактировать",
         filler=r"привет|здравствуйте|здравствуй|добрый день|да|нет|ну|спасибо|ок|хорошо|кстати|вообще|итак|так|и|но|а",
-        talk=r"понимаю|понял\w*|поняла|имею в виду|думаю|кажется|считаю|знаю|согласен|согласна|уверен\w*|извините|прости\w*",
+        talk=r"понимаю|понял\w*|поняла|имею в виду|думаю|кажется|по-моему|считаю|знаю|согласен|согласна|уверен\w*|извините|прости\w*",
         self_words=r"я\s+(?:работаю|живу|учусь|родил\w*|переехал\w*|занимаюсь|преподаю|владею|готовлюсь)|"
                    r"я\s+(?:студент\w*|учитель\w*|врач|инженер\w*|программист\w*|менеджер\w*|юрист\w*|дизайнер\w*)|"
                    r"(?:мой|моя|моё|мои)\s+(?:муж|жена|сын|дочь|дети|работа|профессия|компания|бизнес|магазин|"
@@ -87,7 +88,7 @@ _GRAMMARS = {
                   r"resumen|párrafo|cuento|poema|canción|función|guion|guión",
         task_verb=r"escribir|reescribir|traducir|hacer|redactar|corregir|mejorar|resumir|crear|generar|preparar|revisar",
         filler=r"hola|buenas|sí|si|no|bueno|gracias|vale|ok|pues|bien|también|además|oye|y|pero",
-        talk=r"entiendo|quiero decir|creo|pienso|sé|estoy de acuerdo|perdón|lo siento|disculpa",
+        talk=r"entiendo|quiero decir|creo|pienso|sé|me parece|estoy de acuerdo|perdón|lo siento|disculpa",
         self_words=r"(?:yo\s+)?(?:soy|trabajo|vivo|estudio|nací|me mudé|enseño|tengo \d+ años)|me llamo|"
                    r"mis? (?:espos[oa]|marido|mujer|hij[oa]s?|trabajo|empresa|negocio|tienda|profesión|familia|nombre)",
     ),
@@ -102,7 +103,7 @@ _GRAMMARS = {
                   r"parágrafo|história|poema|música|função|roteiro",
         task_verb=r"escrever|reescrever|traduzir|fazer|redigir|corrigir|melhorar|resumir|criar|gerar|preparar|revisar",
         filler=r"olá|ola|oi|sim|não|bom|obrigad[oa]|ok|bem|então|também|e|mas",
-        talk=r"entendo|quero dizer|acho|penso|sei|concordo|desculpa|desculpe",
+        talk=r"entendo|quero dizer|acho|penso|sei|me parece|concordo|desculpa|desculpe",
         self_words=r"(?:eu\s+)?(?:sou|trabalho|moro|estudo|nasci|me mudei|ensino|tenho \d+ anos)|me chamo|meu nome|"
                    r"(?:meu|minha|meus|minhas) (?:marido|esposa|mulher|filh[oa]s?|trabalho|empresa|negócio|loja|família)",
     ),
@@ -118,7 +119,7 @@ _GRAMMARS = {
         task_verb=r"écrire|réécrire|traduire|faire|rédiger|corriger|améliorer|résumer|créer|générer|préparer|relire|"
                   r"reformuler",
         filler=r"bonjour|salut|oui|non|bon|merci|ok|d['’]accord|alors|aussi|en fait|bref|et|mais",
-        talk=r"comprends|veux dire|pense|crois|sais|suis d['’]accord|désolée?|excuse\w*|craign\w*",
+        talk=r"comprends|veux dire|pense|crois|sais|me semble|suis d['’]accord|désolée?|excuse\w*|craign\w*",
         self_words=r"je suis|j['’]habite|je travaille|j['’]étudie|je vis|je m['’]appelle|je suis né\w*|j['’]ai \d+ ans|"
                    r"(?:mon|ma|mes) (?:mari|femme|fils|fille|enfants|travail|métier|entreprise|société|boutique|famille|"
                    r"client\w*)|nous sommes",
@@ -135,7 +136,7 @@ _GRAMMARS = {
         task_verb=r"schreiben|umschreiben|übersetzen|machen|verfassen|korrigieren|verbessern|zusammenfassen|"
                   r"erstellen|generieren|vorbereiten|überarbeiten",
         filler=r"hallo|hi|ja|nein|gut|danke|ok|also|übrigens|naja|und|aber",
-        talk=r"verstehe|ich meine(?=,| damit| das| dass)|denke|glaube|weiß|stimme zu|sorry|entschuldigung",
+        talk=r"verstehe|scheint mir|mir scheint|ich meine(?=,| damit| das| dass)|denke|glaube|weiß|stimme zu|sorry|entschuldigung",
         self_words=r"ich (?:bin|arbeite|wohne|lebe|studiere|unterrichte|heiße|bin \d+)|"
                    r"mein\w* (?:mann|frau|sohn|tochter|kinder|arbeit|beruf|firma|unternehmen|laden|familie|name)",
     ),
@@ -150,12 +151,14 @@ _GRAMMARS = {
         task_verb=r"schrijven|herschrijven|vertalen|maken|opstellen|corrigeren|verbeteren|samenvatten|genereren|"
                   r"voorbereiden",
         filler=r"hallo|hoi|ja|nee|goed|bedankt|ok|oké|nou|trouwens|en|maar",
-        talk=r"snap|begrijp|bedoel|denk|weet|sorry|excuses",
+        talk=r"snap|begrijp|bedoel|denk|weet|lijkt me|sorry|excuses",
         self_words=r"ik (?:ben|werk|woon|studeer|geef les|heet)|mijn (?:man|vrouw|zoon|dochter|kinderen|werk|baan|"
                    r"beroep|bedrijf|winkel|familie|naam|bedrijfsarts)",
     ),
     "it": _Grammar(
-        first_person=r"io|sono|ho|mi|me|mio|mia|miei|mie|noi|nostr[oaie]|abbiamo|siamo|" + _PRO_DROP["it"],
+        # "sono" is "I am" and "they are": only "sono un…", "sono nata…" say the first.
+        first_person=r"io|sono (?:un|una|uno|un'|nat[oa]|cresciut[oa]|sposat[oa]|stat[oa]|appena|qui|di)|ho|mi|me|mio|"
+                     r"mia|miei|mie|noi|nostr[oaie]|abbiamo|siamo|" + _PRO_DROP["it"],
         question=r"cosa|che cosa|come|perché|perche|dove|quando|chi|quale|quali|quant[oaie]|posso|potrei|dovrei",
         request=r"tu|te|ti|tuo|tua|tuoi|puoi|potresti|per favore|per piacere|scrivi\w*|aiutami|aiuta|dammi|dimmi|"
                 r"spiega\w*|traduci\w*|correggi\w*|riassumi\w*|crea|genera|voglio che|vorrei che",
@@ -164,7 +167,7 @@ _GRAMMARS = {
                   r"relazione|riassunto|paragrafo|storia|poesia|canzone|funzione|script",
         task_verb=r"scrivere|riscrivere|tradurre|fare|redigere|correggere|migliorare|riassumere|creare|generare|preparare",
         filler=r"ciao|salve|sì|si|no|bene|grazie|ok|allora|comunque|anche|e|ma",
-        talk=r"capisco|intendo|penso|credo|so|sono d['’]accordo|scusa\w*",
+        talk=r"capisco|intendo|penso|credo|so|mi sembra|mi pare|sono d['’]accordo|scusa\w*",
         self_words=r"(?:io\s+)?(?:sono|lavoro|vivo|abito|studio|insegno|ho \d+ anni)|mi chiamo|"
                    r"(?:mio|mia|miei|mie) (?:marito|moglie|figli[oa]?|lavoro|azienda|negozio|famiglia|nome)",
     ),
@@ -275,12 +278,32 @@ def is_self_statement(quote: str) -> bool:
     return language in _COMPILED and bool(_COMPILED[language].self_words.search(quote))
 
 
-def sentence_reading(sentence: str, *, turn_language: str) -> tuple[str, str] | None:
-    """extract.py's hook: the sentence of a turn in `turn_language` kept whole, or None. A sentence of the
-    turn that is itself plainly English ("Thanks, I love it") is left to the English rules' reading."""
-    language = foreign_language(sentence) or (None if _plainly_english(sentence) else turn_language)
-    return sentence_statement(sentence, language=language) if language else None
+def sentence_reading(sentence: str, *, turn: str, turn_language: str) -> tuple[str, str] | None:
+    """extract.py's hook: the sentence of a turn in `turn_language` kept whole, or None (a sentence of the
+    turn that is plainly English, "Thanks, I love it", is left to the English rules). Nothing of a pasted
+    text (a long turn with hardly a first-person word) or of a quoted line is read."""
+    language = foreign_language(sentence) or (None if plainly_english(sentence) else turn_language)
+    if not language or _QUOTED_RE.match(sentence) or pasted(turn, language=turn_language):
+        return None
+    return sentence_statement(sentence, language=language)
 
 
-def _plainly_english(sentence: str) -> bool:
-    return sum(1 for w in words(sentence) if w in STOP_WORDS) >= 2
+# A line of someone's speech: it opens with a quote mark or a dialogue dash ("— Я устал, — сказал он").
+_QUOTED_RE = re.compile(r"^\s*[\"“”„«»‹›'‘]|^\s*[—–-]\s*[^\W\d_]")
+_PASTE_CHARS = 600
+_PASTE_FIRST_PERSON = 0.02
+
+
+@lru_cache(maxsize=32)
+def pasted(turn: str, *, language: str) -> bool:
+    """A long turn with hardly a first-person word is a text the user brought (an essay, an article), not the
+    user talking: the same density triage uses to tell a paste from a message."""
+    if len(turn) < _PASTE_CHARS or language not in _COMPILED:
+        return False
+    sample = turn[:20_000]
+    return len(_COMPILED[language].first_person.findall(sample)) / max(1, len(_WORD_RE.findall(sample))) \
+        < _PASTE_FIRST_PERSON
+
+
+def plainly_english(sentence: str) -> bool:
+    return foreign_language(sentence) is None and sum(1 for w in words(sentence) if w in STOP_WORDS) >= 2

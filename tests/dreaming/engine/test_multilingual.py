@@ -257,3 +257,20 @@ def test_no_sensitive_clause_of_any_language_reaches_an_openai_request(lang, ope
         assert not any(_holds(sent, word) for word in words), f"{kind}: {words} was sent to the model"
         assert harmless in sent, f"the harmless part ({harmless!r}) never reached the model"
 
+
+
+def test_a_pasted_essay_and_a_quoted_line_give_nothing():
+    essay = ("Attraverso una presenza attiva sui vari canali social, le imprese sono in grado di raggiungere segmenti "
+             "di pubblico in precedenza non esplorati. ") * 8 + "I benefici che ne scaturiscono sono molteplici e tangibili."
+    assert extract_candidates([Turn(seq=1, role="user", content=essay)]) == []
+    story = "“Oh oui Marc, je ne marchais plus droit depuis des jours”, dit-elle."
+    assert extract_candidates([Turn(seq=1, role="user", content=story)]) == []
+
+
+@pytest.mark.parametrize("sentence, lang", [
+    ("Mi sembra che un certo Markov abbia una teoria in merito", "it"),
+    ("Мне кажется, что это неправильный ответ", "ru"),
+    ("Me parece que la respuesta es incorrecta", "es"),
+])
+def test_an_opinion_about_the_conversation_is_not_a_statement(sentence, lang):
+    assert sentence_statement(sentence, language=lang) is None
