@@ -186,7 +186,7 @@ class _Compiled:
 
 
 def _compile(g: _Grammar) -> _Compiled:
-    word = lambda alternation: rf"(?<![^\W\d_])(?:{alternation}){_E}"  # noqa: E731
+    word = lambda alternation: rf"(?<![^\W\d_])(?:{alternation}){_E}"
     return _Compiled(
         first_person=re.compile(rf"(?<![^\W\d_])(?:{g.first_person})(?:{_E}|(?<=['’]))", re.IGNORECASE),
         question=re.compile(rf"^\W*(?:{g.question}){_E}|[¿]|(?<![^\W\d_])ли{_E}", re.IGNORECASE),

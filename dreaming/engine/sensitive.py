@@ -19,7 +19,11 @@ from functools import lru_cache
 from itertools import pairwise
 
 from dreaming.engine.credentials import SECRET, card_spans, secret_spans
-from dreaming.engine.sensitive_languages import FOREIGN_CLAUSE_START_RE, foreign_sensitive_spans, foreign_sentence
+from dreaming.engine.sensitive_languages import (
+    FOREIGN_CLAUSE_START_RE,
+    foreign_sensitive_spans,
+    foreign_sentence,
+)
 
 # --- sensitive categories -------------------------------------------------------------------------
 

@@ -22,7 +22,13 @@ from __future__ import annotations
 
 import re
 
-from dreaming.engine.language import CJK_RE, STOP_WORDS, foreign_language, sentences, words
+from dreaming.engine.language import (
+    CJK_RE,
+    STOP_WORDS,
+    foreign_language,
+    sentences,
+    words,
+)
 from dreaming.engine.multilingual import FIRST_PERSON_ANY_RE
 
 _W = r"[^\W\d_]"  # a letter of any script

@@ -2,8 +2,7 @@
 the sensitive zoo of every one of those languages (sensitive_languages.py): the sensitive clause of a turn never
 becomes a candidate, the harmless clause said beside it does."""
 import logging
-from datetime import datetime
-from datetime import timezone as tz
+from datetime import UTC, datetime
 
 import pytest
 
@@ -228,11 +227,17 @@ def test_ordinary_talk_is_not_sensitive(text):
 @pytest.mark.django_db
 @pytest.mark.parametrize("lang", list(ZOO))
 def test_a_night_of_the_zoo_stores_no_sensitive_clause_and_keeps_the_harmless_facts(lang, caplog):
-    from tests.dreaming.engine.test_sensitive_clause_zoo import _everything_stored, _holds, _learned, _logs, _night_of_the_zoo
+    from tests.dreaming.engine.test_sensitive_clause_zoo import (
+        _everything_stored,
+        _holds,
+        _learned,
+        _logs,
+        _night_of_the_zoo,
+    )
 
     caplog.set_level(logging.DEBUG)
     zoo = [(kind, text, [sensitive], harmless) for kind, text, sensitive, harmless in ZOO[lang]]
-    user, light = _night_of_the_zoo(zoo, start=datetime(2026, 5, 4, 9, 0, tzinfo=tz.utc))
+    user, light = _night_of_the_zoo(zoo, start=datetime(2026, 5, 4, 9, 0, tzinfo=UTC))
 
     stored, logs = _everything_stored(user), _logs(caplog)
     assert [(kind, word) for kind, _text, words, _ in zoo for word in words if _holds(stored, word) or _holds(logs, word)] == []
@@ -244,12 +249,16 @@ def test_a_night_of_the_zoo_stores_no_sensitive_clause_and_keeps_the_harmless_fa
 @pytest.mark.django_db
 @pytest.mark.parametrize("lang", list(ZOO))
 def test_no_sensitive_clause_of_any_language_reaches_an_openai_request(lang, openai_backend, caplog):
-    from tests.dreaming.engine.test_sensitive_clause_zoo import _greedy_model, _holds, _night_of_the_zoo
+    from tests.dreaming.engine.test_sensitive_clause_zoo import (
+        _greedy_model,
+        _holds,
+        _night_of_the_zoo,
+    )
 
     caplog.set_level(logging.DEBUG)
     openai_backend.set_chat_responder(_greedy_model)
     zoo = [(kind, text, [sensitive], harmless) for kind, text, sensitive, harmless in ZOO[lang]]
-    _night_of_the_zoo(zoo, start=datetime(2026, 5, 4, 9, 0, tzinfo=tz.utc))
+    _night_of_the_zoo(zoo, start=datetime(2026, 5, 4, 9, 0, tzinfo=UTC))
 
     assert openai_backend.chat_requests, "the model was never asked: the checks below would prove nothing"
     sent = "\n".join(m["content"] for r in openai_backend.chat_requests for m in r.messages if m["role"] != "system")
