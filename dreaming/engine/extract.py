@@ -25,10 +25,11 @@ from dreaming.engine import dates
 from dreaming.engine import english as en
 from dreaming.engine import english_clause as ec
 from dreaming.engine import english_sentences as es
+from dreaming.engine import multilingual
 from dreaming.engine import resolve
 from dreaming.engine.quotes import quote_too_short
 from dreaming.engine.categories import category_by_definition
-from dreaming.engine.language import CJK_RE, content_tokens, in_own_words, sentences
+from dreaming.engine.language import CJK_RE, content_tokens, foreign_language, in_own_words, sentences
 from dreaming.engine.third_person import _KIN_ZH
 from dreaming.protocol import ExtractedCandidate, Turn
 from dreaming.engine.sensitive import redact_sensitive, sensitive_category
@@ -179,13 +180,20 @@ def _turn_clauses(
     # Questions are found once per turn (a long paste would make a per-sentence search quadratic).
     frames = list(answers.QUESTION_FRAME_RE.finditer(text))
     assistant_question = answers.last_question(previous_assistant[-300:]) if previous_assistant else None
+    foreign = None if chinese else foreign_language(text)  # Russian, Spanish, French…: multilingual.py reads them
     for s_start, s_end in spans:
         sentence = text[s_start:s_end]
         first_sentence = s_start == first_start
-        if any(a <= s_start < b for a, b in fenced) or (not first_sentence and not _WORTH_A_LOOK_RE.search(sentence)):
+        if any(a <= s_start < b for a, b in fenced) or (
+                not first_sentence and not foreign and not _WORTH_A_LOOK_RE.search(sentence)):
             continue
         # Only the opening sentence can be the short answer; what follows it the user adds on their own.
         volunteered = reading.user_initiated or not first_sentence
+        if foreign and not CJK_RE.search(sentence) and not multilingual.plainly_english(sentence):
+            said = multilingual.sentence_reading(sentence, turn=text, turn_language=foreign)
+            if said:
+                reading.add(*said, "fact", is_zh=False, initiated=volunteered, cap=multilingual.IMPORTANCE)
+            continue  # the English readings would take "I benefici…" for an "I"
         if CJK_RE.search(sentence):
             _chinese_sentence(reading, s_start, s_end, first_sentence=first_sentence, volunteered=volunteered)
             continue
@@ -378,6 +386,8 @@ def _long_enough(quote: str, text: str) -> str:
 
 def _read_in_context(clause: _Clause, *, people: list, before: list[str], group: str | None = None) -> _Clause:
     """The clause's statement with its pronoun or missing object filled from what came before."""
+    if multilingual.is_verbatim(clause.statement):
+        return clause  # the user's own sentence, quoted: nothing to resolve
     statement = resolve.resolve_ellipsis(resolve.resolve_pronoun(clause.statement, people=people), before=before)
     statement = resolve.resolve_them(statement, group=group)
     if not CJK_RE.search(statement[:4]):
@@ -390,6 +400,8 @@ def _read_in_context(clause: _Clause, *, people: list, before: list[str], group:
 
 def _dated(clause: _Clause, *, said_at) -> _Clause:
     """"yesterday" → "on 7 May 2023" in the statement, counted from when the user said it (dates.py)."""
+    if multilingual.is_verbatim(clause.statement):
+        return clause
     if CJK_RE.search(clause.statement[:4]):
         statement = dates.absolute_dates(clause.statement, said_at=said_at, chinese=True)
     else:

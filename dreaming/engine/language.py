@@ -17,7 +17,9 @@ WIDE_CHARS = (
 )
 CJK_RE = re.compile(f"[{CJK_CHARS}]")
 CJK_RUN_RE = re.compile(f"[{CJK_CHARS}]+")
-_WORD_RE = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")
+# Latin letters with their accents, Greek and Cyrillic: "océano" and "дочь" are words (Chinese has its bigrams).
+_LETTERS = "a-z0-9\u00df-\u00f6\u00f8-\u024f\u0370-\u03ff\u0400-\u04ff"
+_WORD_RE = re.compile(f"[{_LETTERS}]+(?:'[a-z]+)?")
 
 STOP_WORDS = frozenset(
     """
@@ -96,3 +98,59 @@ def sentences(text: str) -> list[tuple[int, int]]:
         if e > s:
             out.append((s, e))
     return out
+
+
+# --- the other languages the rules read (multilingual.py): which one a text is in ------------------------
+
+# Common words of each language that are not English words; Cyrillic text is read as Russian unless it
+# has the letters only Ukrainian or Belarusian write (і ї є ґ ў), which no lexicon here covers.
+_MARKERS = {
+    "es": "el la los las de del que y en es un una por para con al lo se yo soy tengo mi mis gusta muy pero como "
+          "está estoy hola también porque quiero puedo tiene hay este esta pero más cuando trabajo vivo muy años "
+          "toco corro viajo juego hablo voy hago",
+    "pt": "o os as de do da dos das que e em um uma para com não no na eu sou tenho meu minha você muito mas como "
+          "está estou também porque quero posso tem isso ele ela mais quando trabalho moro toco jogo falo vou faço",
+    "fr": "le la les de des du un une et est en que qui pour pas dans je suis j ai mon ma mes ce cette avec sur mais "
+          "au aux très aussi parce ne il elle nous vous c est moi suis ai avec mais être fait",
+    "de": "der die das und ist ich nicht ein eine zu den mit von sich auf für es im dem mein meine bin habe auch "
+          "aber wie wir uns sehr oder wenn mir mich du dich bitte einen einem kann kannst war hat haben sind noch nur "
+          "schon als",
+    "nl": "de het een en van ik is dat niet je met op te zijn voor mijn ben heb ook maar als wat er aan bij nog "
+          "al wij ze naar dan mij jij jou wel geen werk woon heet",
+    "it": "il lo la i gli le di che e è un una per con non del della in mi sono ho mio mia anche ma come molto "
+          "io questo questa ci sei lavoro abito suono vado gioco parlo faccio",
+}
+# English words among them ("in", "die", "come", "war", "pour", "met") say nothing about the language.
+_ENGLISH_TOO = frozenset("come die den war hat im pour met er per non con hay sin son ben".split())
+_MARKER_SETS = {code: frozenset(text.split()) - STOP_WORDS - _ENGLISH_TOO for code, text in _MARKERS.items()}
+_LETTER_WORD_RE = re.compile(r"[^\W\d_]+")
+_CYRILLIC_RE = re.compile(r"[а-яё]", re.IGNORECASE)
+_NOT_RUSSIAN_RE = re.compile(r"[іїєґў]", re.IGNORECASE)
+# Letters of Latin-script languages no lexicon here covers (Czech, Polish, Turkish, Romanian, Hungarian, Nordic…).
+_OTHER_LATIN_RE = re.compile(r"[ěščřžůťďňłąęśźżńşğıășțőűåøæ]")  # matched on the lower-cased text
+FOREIGN_LANGUAGES = ("ru", *_MARKERS)
+# English stop words no other language here writes too ("a", "me", "he", "in" are Spanish, Italian or Dutch too).
+_ENGLISH_ONLY = STOP_WORDS - frozenset().union(*_MARKER_SETS.values()) - {"a", "me", "he", "mi", "so", "do", "we"}
+
+
+def foreign_language(text: str) -> str | None:
+    """"ru", "es", "pt", "fr", "de", "nl" or "it" when `text` is written in that language, else None
+    (English, Chinese, or a language the rules do not read)."""
+    sample = text[:3000]
+    cyrillic = len(_CYRILLIC_RE.findall(sample))
+    latin = len(re.findall(r"[A-Za-z]", sample))
+    if cyrillic and cyrillic >= latin:
+        return None if _NOT_RUSSIAN_RE.search(sample) else "ru"
+    if CJK_RE.search(sample) and is_chinese(sample):
+        return None
+    if len(_OTHER_LATIN_RE.findall(sample.lower())) >= 2:
+        return None
+    tokens = [w.lower() for w in _LETTER_WORD_RE.findall(sample)]
+    if len(tokens) < 2:
+        return None
+    english = sum(1 for w in tokens if w in _ENGLISH_ONLY)
+    scores = {code: sum(1 for w in tokens if w in markers) for code, markers in _MARKER_SETS.items()}
+    best = max(scores, key=lambda code: (scores[code], -list(scores).index(code)))
+    # A short text (what is left of a turn once a sensitive clause is out: "y corro maratones") needs one word.
+    enough = 2 if len(tokens) > 6 or english else 1
+    return best if scores[best] >= enough and scores[best] > english else None

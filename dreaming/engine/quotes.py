@@ -48,7 +48,7 @@ MIN_QUOTE_CJK = 4
 # Words a faithful third-person rewrite adds without saying anything new.
 _REWRITE_WORDS = frozenset(
     """user user's users their theirs they them themself themselves has have is are was were does do did
-    name named called household who whose which that someone something currently""".split()
+    name named called household who whose which that someone something currently said""".split()
 )
 # A date worked out from a relative time needs one in the quote (English and Chinese time words).
 _RELATIVE_TIME_RE = re.compile(
@@ -74,7 +74,8 @@ _PRONOUN_RE = re.compile(r"\b(?:it|they|them|he|she|him|her|this|that|there|thos
                          re.IGNORECASE)
 _YEAR_RE = re.compile(r"\b(?:19|20)\d{2}\b")
 _NUMBER_RE = re.compile(r"\d+(?:[.,]\d+)?")
-_LATIN_WORD_RE = re.compile(r"[A-Za-z0-9]+(?:'[A-Za-z]+)?")
+# A word of any alphabet ("дочь", "océano"); Chinese is counted by its characters.
+_LATIN_WORD_RE = re.compile(r"[^\W_]+(?:'[^\W_]+)?")
 
 
 def quote_too_short(quote: str) -> bool:

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import re
 
+from dreaming.engine import multilingual
 from dreaming.engine.extract import extract_candidates
 from dreaming.engine.triage import _CODE_LINE_RE, _STACK_TRACE_RE, _symbol_density
 from dreaming.protocol import ExtractedCandidate, Turn
@@ -75,7 +76,7 @@ def self_statements(turns: list[Turn], *, kind: str) -> list[ExtractedCandidate]
            for t in turns if t.role == "user"]
     own = [t for t in own if t.content.strip()]
     found = [c for c in extract_candidates(own, limit=10_000)
-             if c.user_initiated and _SELF_STATEMENT_RE.search(c.quote.strip())]
+             if c.user_initiated and (_SELF_STATEMENT_RE.search(c.quote.strip()) or multilingual.is_self_statement(c.quote))]
     quoted = {c.quote for c in found}
     for turn in own:
         for m in _MY_VENTURE_RE.finditer(turn.content):

@@ -19,6 +19,11 @@ from functools import lru_cache
 from itertools import pairwise
 
 from dreaming.engine.credentials import SECRET, card_spans, secret_spans
+from dreaming.engine.sensitive_languages import (
+    FOREIGN_CLAUSE_START_RE,
+    foreign_sensitive_spans,
+    foreign_sentence,
+)
 
 # --- sensitive categories -------------------------------------------------------------------------
 
@@ -312,7 +317,7 @@ def sensitive_spans(text: str, *, anyone: bool = False) -> list[tuple[int, int, 
     """(start, end, kind) of every sensitive piece of `text`, in order."""
     if not text:
         return []
-    return sorted(_identifier_spans(text) + _topic_spans(text, anyone=anyone))
+    return sorted(_identifier_spans(text) + _topic_spans(text, anyone=anyone) + foreign_sensitive_spans(text))
 
 
 def sensitive_category(text: str) -> str | None:
@@ -356,7 +361,8 @@ class Redaction:
 
 
 def _clauses(text: str, start: int, end: int) -> list[tuple[int, int]]:
-    cuts = [start] + [m.start() for m in _CLAUSE_START_RE.finditer(text, start, end) if m.start() > start] + [end]
+    splitter = FOREIGN_CLAUSE_START_RE if foreign_sentence(text[start:end]) else _CLAUSE_START_RE
+    cuts = [start] + [m.start() for m in splitter.finditer(text, start, end) if m.start() > start] + [end]
     return [(a, b) for a, b in pairwise(cuts) if b > a]
 
 
