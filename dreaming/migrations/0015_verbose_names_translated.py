@@ -87,7 +87,7 @@ class Migration(migrations.Migration):
         migrations.AlterField(
             model_name='candidate',
             name='embedding',
-            field=pgvector.django.vector.VectorField(blank=True, dimensions=512, null=True, verbose_name='embedding'),
+            field=pgvector.django.vector.VectorField(blank=True, dimensions=settings.EMBEDDING_DIM, null=True, verbose_name='embedding'),
         ),
         migrations.AlterField(
             model_name='candidate',
@@ -517,7 +517,7 @@ class Migration(migrations.Migration):
         migrations.AlterField(
             model_name='memory',
             name='embedding',
-            field=pgvector.django.vector.VectorField(blank=True, dimensions=512, null=True, verbose_name='embedding'),
+            field=pgvector.django.vector.VectorField(blank=True, dimensions=settings.EMBEDDING_DIM, null=True, verbose_name='embedding'),
         ),
         migrations.AlterField(
             model_name='memory',
