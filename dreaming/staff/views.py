@@ -80,7 +80,7 @@ def dashboard(request):
     return render(request, "dreaming/dashboard.html", {
         "report": report, "charts": _charts(report), "days": days, "day_choices": DAY_CHOICES, "days_error": error,
         "rejection_percent": None if rate is None else rate * 100,
-        "nights": [night_progress(phase=phase) for phase in PHASES],
+        "nights": [(Phase(phase).label, night_progress(phase=phase)) for phase in PHASES],
         "skip_tally": [(str(TRIAGE_LABELS.get(kind, kind)), n) for kind, n in report["skipped_by_kind"].items()],
         "embedding_problem": embedding_space_problem(),  # says what to run when the embedder changed
     })
