@@ -227,3 +227,15 @@ def test_the_diary_page_speaks_to_its_owner_and_the_download_keeps_the_file(clie
     html = client_in.get(reverse("memcenter:diary")).content.decode()
     assert "“You have a corgi” and “Your sister is Ann”" in html and "“你养了一只猫”" in html
     assert "User has a corgi" in client_in.get(reverse("memcenter:diary_download")).content.decode()
+
+
+@pytest.mark.django_db
+def test_the_confirmations_speak_to_their_owner(client_in, user):
+    candidate = CandidateFactory(user=user, status="pending", statement="User might like jazz")
+    memory = MemoryFactory(user=user, statement="User has a corgi named Mochi")
+    MemoryFactory(user=user, statement="用户养了一只叫 Mochi 的柯基")  # offered as a near-duplicate to forget too
+    dismiss = client_in.get(reverse("memcenter:candidate_dismiss", args=[candidate.pk])).content.decode()
+    assert "You might like jazz" in dismiss and "User might" not in dismiss
+    delete = client_in.get(reverse("memcenter:memory_delete", args=[memory.pk])).content.decode()
+    assert "You have a corgi named Mochi" in delete and "User has" not in delete
+    assert "你养了一只叫 Mochi 的柯基" in delete and "用户养" not in delete
