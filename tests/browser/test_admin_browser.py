@@ -79,6 +79,7 @@ def _admin_pages(world) -> list[tuple[str, str]]:
     ]
     pages += [(f"{model}-list", reverse(f"admin:chat_{model}_changelist"))
               for model in ("message", "persona", "client", "clientuser", "apikey")]
+    pages += [("axes-accessattempt-list", reverse("admin:axes_accessattempt_changelist"))]
     return pages
 
 

@@ -1,11 +1,11 @@
-"""The admin in Chinese: every label of the project's models and admins has a Chinese translation."""
+"""The admin in Chinese: every label of the project's models and admins (and django-axes') has a Chinese translation."""
 from django.utils import translation
 
 from dreaming.staff.admin import CandidateAdmin
 from tests.support.admin_labels import admin_labels, untranslated_labels
 
 
-def test_every_admin_label_of_chat_and_dreaming_reads_in_chinese():
+def test_every_admin_label_of_chat_dreaming_and_axes_reads_in_chinese():
     assert len(admin_labels()) > 300  # the registry was read (fields, columns, filters, actions of every admin)
     assert untranslated_labels() == set()
 
