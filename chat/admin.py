@@ -10,8 +10,12 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.html import format_html
 from django.utils.text import Truncator
+from django.utils.translation import gettext, gettext_lazy as _, ngettext_lazy
 
 from chat import models
+
+RELEASED = ngettext_lazy("Released %(n)d claim.", "Released %(n)d claims.", "n")
+REVOKED = ngettext_lazy("Revoked %(n)d key.", "Revoked %(n)d keys.", "n")
 
 
 @admin.register(models.Persona)
@@ -55,23 +59,23 @@ class ChatSessionAdmin(admin.ModelAdmin):
     def get_queryset(self, request):
         return super().get_queryset(request).annotate(n_messages=Count("messages"))
 
-    @admin.display(description="messages", ordering="n_messages")
+    @admin.display(description=_("messages"), ordering="n_messages")
     def message_count(self, obj):
         return obj.n_messages
 
-    @admin.display(description="error", boolean=True)
+    @admin.display(description=_("error"), boolean=True)
     def has_error(self, obj):
         return bool(obj.last_error)
 
-    @admin.display(description="candidates")
+    @admin.display(description=_("candidates"))
     def candidates_link(self, obj):
         url = reverse("admin:dreaming_candidate_changelist") + f"?session__id__exact={obj.pk}"
-        return format_html('<a href="{}">candidates heard in this session</a>', url)
+        return format_html('<a href="{}">{}</a>', url, gettext("candidates heard in this conversation"))
 
-    @admin.action(description="Release a stuck claim (light sleep picks it up again)")
+    @admin.action(description=_("Release a stuck claim (light sleep picks it up again)"))
     def release_claim(self, request, queryset):
         n = queryset.exclude(claimed_at=None).update(claimed_at=None, claimed_by="")
-        self.message_user(request, f"Released {n} claim(s).", messages.SUCCESS)
+        self.message_user(request, RELEASED % {"n": n}, messages.SUCCESS)
 
 
 @admin.register(models.Message)
@@ -82,7 +86,7 @@ class MessageAdmin(admin.ModelAdmin):
     list_select_related = ("session",)
     raw_id_fields = ("session",)
 
-    @admin.display(description="content")
+    @admin.display(description=_("content"))
     def content_short(self, obj):
         return Truncator(obj.content).chars(100)
 
@@ -114,11 +118,11 @@ class ApiKeyAdmin(admin.ModelAdmin):
     def has_add_permission(self, request):
         return False  # the secret is shown once: create keys with `manage.py create_api_key`
 
-    @admin.display(description="active", boolean=True)
+    @admin.display(description=_("active"), boolean=True)
     def active(self, obj):
         return obj.is_active
 
-    @admin.action(description="Revoke selected keys")
+    @admin.action(description=_("Revoke selected keys"))
     def revoke(self, request, queryset):
         n = queryset.filter(revoked_at=None).update(revoked_at=timezone.now())
-        self.message_user(request, f"Revoked {n} key(s).", messages.SUCCESS)
+        self.message_user(request, REVOKED % {"n": n}, messages.SUCCESS)

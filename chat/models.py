@@ -7,17 +7,20 @@ from django.contrib.postgres.indexes import GinIndex
 from django.contrib.postgres.search import SearchVectorField
 from django.db import models
 from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
 
 
 class Persona(models.Model):
     """A companion users talk to. Sessions without one talk to the assistant in general."""
 
-    slug = models.SlugField(max_length=64, unique=True)
-    name = models.CharField(max_length=120)
-    description = models.TextField(blank=True)
-    created_at = models.DateTimeField(auto_now_add=True)
+    slug = models.SlugField(_("slug"), max_length=64, unique=True)
+    name = models.CharField(_("name"), max_length=120)
+    description = models.TextField(_("description"), blank=True)
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
 
     class Meta:
+        verbose_name = _("persona")
+        verbose_name_plural = _("personas")
         ordering = ["name"]
 
     def __str__(self) -> str:
@@ -26,40 +29,45 @@ class Persona(models.Model):
 
 class ChatSession(models.Model):
     class Source(models.TextChoices):
-        API = "api", "API"
-        IMPORT = "import", "Import"
-        CHAT = "chat", "Chat page"
+        API = "api", _("API")
+        IMPORT = "import", _("Import")
+        CHAT = "chat", _("Chat page")
 
     class Triage(models.TextChoices):
-        NORMAL = "normal", "Normal"
-        EMPTY = "empty", "Empty"
-        ROLEPLAY = "roleplay", "Roleplay"
-        DOCUMENT = "document", "Document"
-        CODING = "coding", "Coding"
-        TRANSLATION = "translation", "Translation"
+        NORMAL = "normal", _("Normal")
+        EMPTY = "empty", _("Empty")
+        ROLEPLAY = "roleplay", _("Roleplay")
+        DOCUMENT = "document", _("Document")
+        CODING = "coding", _("Coding")
+        TRANSLATION = "translation", _("Translation")
 
     SKIPPED_KINDS = (Triage.ROLEPLAY, Triage.DOCUMENT, Triage.CODING, Triage.TRANSLATION)
 
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="chat_sessions")
-    persona = models.ForeignKey(Persona, null=True, blank=True, on_delete=models.SET_NULL, related_name="sessions")
-    external_id = models.CharField(max_length=200, blank=True)
-    source = models.CharField(max_length=16, choices=Source.choices, default=Source.API)
-    title = models.CharField(max_length=200, blank=True)
-    started_at = models.DateTimeField()
-    last_active_at = models.DateTimeField()
-    created_at = models.DateTimeField(auto_now_add=True)
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, verbose_name=_("user"), on_delete=models.CASCADE,
+                             related_name="chat_sessions")
+    persona = models.ForeignKey(Persona, verbose_name=_("persona"), null=True, blank=True, on_delete=models.SET_NULL,
+                                related_name="sessions")
+    external_id = models.CharField(_("external id"), max_length=200, blank=True)
+    source = models.CharField(_("source"), max_length=16, choices=Source.choices, default=Source.API)
+    title = models.CharField(_("title"), max_length=200, blank=True)
+    started_at = models.DateTimeField(_("started at"))
+    last_active_at = models.DateTimeField(_("last active at"))
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
     # Light sleep bookkeeping: claimed = a worker is on it; done = processed up to processed_seq.
-    claimed_at = models.DateTimeField(null=True, blank=True)
-    claimed_by = models.CharField(max_length=120, blank=True)
-    dreamed_at = models.DateTimeField(null=True, blank=True)
-    processed_seq = models.IntegerField(default=0, help_text="Highest message seq light sleep has processed.")
-    attempts = models.PositiveIntegerField(default=0)
-    last_error = models.TextField(blank=True)
-    triage_kind = models.CharField(max_length=16, choices=Triage.choices, blank=True)
-    triage_reason = models.TextField(blank=True)
-    skipped = models.BooleanField(default=False)
+    claimed_at = models.DateTimeField(_("claimed at"), null=True, blank=True)
+    claimed_by = models.CharField(_("claimed by"), max_length=120, blank=True)
+    dreamed_at = models.DateTimeField(_("dreamed at"), null=True, blank=True)
+    processed_seq = models.IntegerField(_("processed up to turn"), default=0,
+                                        help_text=_("Highest message seq light sleep has processed."))
+    attempts = models.PositiveIntegerField(_("attempts"), default=0)
+    last_error = models.TextField(_("last error"), blank=True)
+    triage_kind = models.CharField(_("triage"), max_length=16, choices=Triage.choices, blank=True)
+    triage_reason = models.TextField(_("triage reason"), blank=True)
+    skipped = models.BooleanField(_("skipped"), default=False)
 
     class Meta:
+        verbose_name = _("conversation")
+        verbose_name_plural = _("conversations")
         ordering = ["-last_active_at"]
         constraints = [
             models.UniqueConstraint(
@@ -90,21 +98,24 @@ class ChatSession(models.Model):
 
 class Message(models.Model):
     class Role(models.TextChoices):
-        USER = "user", "User"
-        ASSISTANT = "assistant", "Assistant"
-        SYSTEM = "system", "System"
+        USER = "user", _("User")
+        ASSISTANT = "assistant", _("Assistant")
+        SYSTEM = "system", _("System")
 
-    session = models.ForeignKey(ChatSession, on_delete=models.CASCADE, related_name="messages")
-    seq = models.PositiveIntegerField()
-    role = models.CharField(max_length=16, choices=Role.choices)
-    content = models.TextField()
-    created_at = models.DateTimeField()
-    external_id = models.CharField(max_length=200, blank=True)
+    session = models.ForeignKey(ChatSession, verbose_name=_("session"), on_delete=models.CASCADE,
+                                related_name="messages")
+    seq = models.PositiveIntegerField(_("turn"))
+    role = models.CharField(_("role"), max_length=16, choices=Role.choices)
+    content = models.TextField(_("content"))
+    created_at = models.DateTimeField(_("created at"))
+    external_id = models.CharField(_("external id"), max_length=200, blank=True)
     # Recall's full-text search over the user's own words: set by light sleep for the user turns of
     # a session it kept (dreaming/memory/excerpts.py), NULL for everything else.
-    search = SearchVectorField(null=True, blank=True, editable=False)
+    search = SearchVectorField(_("search index"), null=True, blank=True, editable=False)
 
     class Meta:
+        verbose_name = _("message")
+        verbose_name_plural = _("messages")
         ordering = ["session_id", "seq"]
         indexes = [GinIndex(fields=["search"], name="chat_message_search_idx")]
         constraints = [
@@ -125,9 +136,13 @@ class SearchTerm(models.Model):
     them."""
 
     pk = models.CompositePrimaryKey("user_id", "lexeme")
-    user_id = models.BigIntegerField()
-    lexeme = models.TextField()
-    turns = models.IntegerField()
+    user_id = models.BigIntegerField(_("user id"))
+    lexeme = models.TextField(_("word"))
+    turns = models.IntegerField(_("turns"))
+
+    class Meta:
+        verbose_name = _("search term")
+        verbose_name_plural = _("search terms")
 
     def __str__(self) -> str:
         return f"{self.role}: {self.content[:60]}"
@@ -137,10 +152,12 @@ class Client(models.Model):
     """One chat product. Its API keys (several, so they can be rotated) see only the users it created,
     each addressed by the client's own username; web sign-ups belong to no client."""
 
-    name = models.CharField(max_length=120, unique=True)
-    created_at = models.DateTimeField(auto_now_add=True)
+    name = models.CharField(_("name"), max_length=120, unique=True)
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
 
     class Meta:
+        verbose_name = _("client")
+        verbose_name_plural = _("clients")
         ordering = ["name"]
 
     def __str__(self) -> str:
@@ -152,12 +169,15 @@ class ClientUser(models.Model):
     (`account_username`) that the sign-up and admin forms cannot produce, so no web account can
     squat it and no client can reach a web account or another client's user by naming it."""
 
-    client = models.ForeignKey(Client, on_delete=models.PROTECT, related_name="users")
-    username = models.CharField(max_length=150)
-    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="client_account")
-    created_at = models.DateTimeField(auto_now_add=True)
+    client = models.ForeignKey(Client, verbose_name=_("client"), on_delete=models.PROTECT, related_name="users")
+    username = models.CharField(_("username"), max_length=150)
+    user = models.OneToOneField(settings.AUTH_USER_MODEL, verbose_name=_("user"), on_delete=models.CASCADE,
+                                related_name="client_account")
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
 
     class Meta:
+        verbose_name = _("client user")
+        verbose_name_plural = _("client users")
         ordering = ["client", "username"]
         constraints = [models.UniqueConstraint(fields=["client", "username"], name="chat_client_user_unique_username")]
 
@@ -178,19 +198,21 @@ class ApiKey(models.Model):
 
     PREFIX = "mc_"
 
-    client = models.ForeignKey(Client, on_delete=models.PROTECT, related_name="keys")
-    name = models.CharField(max_length=120, unique=True)
-    prefix = models.CharField(max_length=16, db_index=True)
-    hashed_key = models.CharField(max_length=64, unique=True)
-    created_at = models.DateTimeField(auto_now_add=True)
-    last_used_at = models.DateTimeField(null=True, blank=True)
-    revoked_at = models.DateTimeField(null=True, blank=True)
+    client = models.ForeignKey(Client, verbose_name=_("client"), on_delete=models.PROTECT, related_name="keys")
+    name = models.CharField(_("name"), max_length=120, unique=True)
+    prefix = models.CharField(_("prefix"), max_length=16, db_index=True)
+    hashed_key = models.CharField(_("hashed key"), max_length=64, unique=True)
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+    last_used_at = models.DateTimeField(_("last used at"), null=True, blank=True)
+    revoked_at = models.DateTimeField(_("revoked at"), null=True, blank=True)
     # Per-key rate limit: a fixed one-minute window counted in Postgres (one UPDATE … RETURNING per
     # request), so every web worker shares the same count; a per-process cache would not.
-    rate_window_start = models.DateTimeField(null=True, blank=True)
-    rate_window_count = models.PositiveIntegerField(default=0)
+    rate_window_start = models.DateTimeField(_("rate window start"), null=True, blank=True)
+    rate_window_count = models.PositiveIntegerField(_("requests in the window"), default=0)
 
     class Meta:
+        verbose_name = _("API key")
+        verbose_name_plural = _("API keys")
         ordering = ["name"]
 
     def __str__(self) -> str:

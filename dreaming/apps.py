@@ -1,10 +1,11 @@
 from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
 from django.core import checks
 
 
 class DreamingConfig(AppConfig):
     name = "dreaming"
-    verbose_name = "Dreaming"
+    verbose_name = _("Dreaming")
 
     def ready(self) -> None:
         # The admin lives with the other staff tools; Django's autodiscover only looks for dreaming.staff.admin.

@@ -254,6 +254,11 @@ def _concepts(text: str, chinese: bool) -> tuple[frozenset[str], str]:
     return frozenset(found), rest
 
 
+def concepts_in(text: str) -> frozenset[str]:
+    """The lexicon concepts a text names, in either language ("my dog" → pet:dog, "狗" → pet:dog)."""
+    return _concepts(text, is_chinese(text))[0]
+
+
 # A statement is "about its things" when at most this much of it is something else.
 _MOSTLY = 1
 _FILLER_EN = frozenset("every day daily always usually often still now lot much time times year years week weeks "

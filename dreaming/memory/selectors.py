@@ -1,6 +1,7 @@
 """Memory-center reads: the memory list with everything a card shows, in a fixed number of queries."""
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from django.db.models import Count, OuterRef, Prefetch, Q, QuerySet, Subquery, prefetch_related_objects
@@ -9,6 +10,7 @@ from django.db.models.functions import Coalesce, Substr
 from pgvector.django import CosineDistance
 
 from chat.models import ChatSession, Message, Persona
+from dreaming.engine.kinds import words_meaning
 from dreaming.memory.salient import near_duplicate, salient_units
 from dreaming.models import Candidate, DiaryEntry, Feedback, Memory, MemoryDocument, MemorySettings, MemorySource
 
@@ -67,15 +69,35 @@ def memory_search_by_meaning(*, memories: QuerySet[Memory], q: str) -> QuerySet[
     )
 
 
-def memory_find(*, user, q: str | None = None, **filters) -> tuple[QuerySet[Memory], bool]:
-    """memory_list; when no statement contains the words of `q`, the memories closest in meaning.
+def concept_regex(q: str) -> str | None:
+    """A Postgres regular expression for the statements about what `q` names (engine/kinds.py: "dog" is
+    about a corgi, "宠物" about every pet), in either language; None when `q` names nothing known."""
+    words = words_meaning(q)
+    if not words:
+        return None
+    english = "|".join(re.escape(w) for w in words if w.isascii())
+    # \m \M: word boundaries for English words (with a plural s); Chinese has none, a word is a substring.
+    parts = ([rf"\m(?:{english})(?:e?s)?\M"] if english else []) + [re.escape(w) for w in words if not w.isascii()]
+    return "|".join(parts)
 
-    Returns the memories and whether they were found by meaning (the page says so).
+
+def memory_find(*, user, q: str | None = None, **filters) -> tuple[QuerySet[Memory], bool]:
+    """memory_list; when no statement contains the words of `q`, the memories about what it means.
+
+    By meaning: the statements that name the query's concept or one of its kinds (works offline, with
+    the hashing embedder), together with the nearest by the embedder (a semantic one finds what the
+    lexicon does not know). Returns the memories and whether they were found by meaning (the page says so).
     """
     found = memory_list(user=user, q=q, **filters)
-    if q and not found.exists():
-        return memory_search_by_meaning(memories=memory_list(user=user, **filters), q=q), True
-    return found, False
+    if not q or found.exists():
+        return found, False
+    everything = memory_list(user=user, **filters)
+    nearest = memory_search_by_meaning(memories=everything, q=q)
+    pattern = concept_regex(q)
+    if pattern is None:
+        return nearest, True
+    nearest_ids = list(nearest.values_list("pk", flat=True))
+    return everything.filter(Q(statement__iregex=pattern) | Q(pk__in=nearest_ids)), True
 
 
 def _card_prefetches() -> tuple[Prefetch, ...]:

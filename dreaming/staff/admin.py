@@ -7,19 +7,19 @@ through the same forget path as the memory center so nothing lingers in MEMORY.m
 import json
 
 from django.contrib import admin, messages
-from django.db.models import Count
-from django.db.models.expressions import RawSQL
 from django.http import HttpResponseRedirect
 from django.http import HttpResponse
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.html import format_html, format_html_join
 from django.utils.text import Truncator
+from django.utils.translation import gettext, gettext_lazy as _, ngettext_lazy
 
 from chat.admin import ChatSessionAdmin
 from chat.models import ChatSession
 from dreaming import models
 from dreaming.staff.admin_actions import candidates_promote_by_staff
+from dreaming.staff.admin_filters import ReasonFilter, RunFilter, score_summary
 from dreaming.staff.admin_forms import LabelledTabularInline
 from dreaming.staff.audit import audit_examples, audit_jsonl, candidates_dismiss, candidates_label, quote_highlight
 from dreaming.memory.context import memory_md_render_all
@@ -28,6 +28,13 @@ from dreaming.memory.services import candidates_delete, conversation_delete, mem
 
 
 CONTEXT_BEFORE, CONTEXT_AFTER = 2, 1
+# What the candidate actions say, with the number as %(n)d (ngettext_lazy picks the plural from it).
+PROMOTED = ngettext_lazy("Promoted %(n)d candidate.", "Promoted %(n)d candidates.", "n")
+DISMISSED = ngettext_lazy("Dismissed %(n)d candidate; others were not pending.",
+                          "Dismissed %(n)d candidates; others were not pending.", "n")
+MARKED_ERROR = ngettext_lazy("Marked %(n)d candidate as an extraction error.",
+                             "Marked %(n)d candidates as extraction errors.", "n")
+MARKED_CORRECT = ngettext_lazy("Marked %(n)d candidate as correct.", "Marked %(n)d candidates as correct.", "n")
 
 
 def _short(text: str, chars: int = 80) -> str:
@@ -108,70 +115,6 @@ def _without_object_names(item):
 # --- Candidate audit -------------------------------------------------------------------------
 
 
-# A reason's kind: its text with every number as N, up to a parenthesis ("Promoted with score 0.54." and
-# "… 0.71." are one kind, "Promoted with score N."), cut to 80 characters. The same SQL groups and filters.
-REASON_KIND_SQL = (
-    "left(split_part(regexp_replace(\"dreaming_candidate\".\"reason\", '[0-9]+([.][0-9]+)?', 'N', 'g'), ' (', 1), 80)"
-)
-
-
-class ReasonFilter(admin.SimpleListFilter):
-    """The most common kinds of reason (numbers and details folded together), plus "no reason"."""
-
-    title = "reason"
-    parameter_name = "reason"
-    NONE = "__none__"
-    TOP = 15
-
-    def lookups(self, request, model_admin):
-        kinds = (
-            models.Candidate.objects.exclude(reason="").annotate(kind=RawSQL(REASON_KIND_SQL, []))
-            .values("kind").annotate(n=Count("id")).order_by("-n", "kind")[: self.TOP]
-        )
-        return [(row["kind"], f"{_short(row['kind'], 60)} ({row['n']})") for row in kinds] + [
-            (self.NONE, "(no reason)")
-        ]
-
-    def queryset(self, request, queryset):
-        value = self.value()
-        if value is None:
-            return queryset
-        if value == self.NONE:
-            return queryset.filter(reason="")
-        return queryset.annotate(reason_kind=RawSQL(REASON_KIND_SQL, [])).filter(reason_kind=value)
-
-
-class RunFilter(admin.SimpleListFilter):
-    """Recent runs that produced candidates; any run id also works in the URL (?run=<id>)."""
-
-    title = "dream run"
-    parameter_name = "run"
-    RECENT = 10
-
-    def lookups(self, request, model_admin):
-        runs = models.DreamRun.objects.filter(candidates__isnull=False).distinct().order_by("-started_at")
-        return [(str(run.pk), f"#{run.pk} {run.phase} {run.started_at:%Y-%m-%d %H:%M}") for run in runs[: self.RECENT]]
-
-    def queryset(self, request, queryset):
-        value = self.value()
-        if not value:
-            return queryset
-        if not value.isdigit():
-            return queryset.none()
-        return queryset.filter(run_id=int(value))
-
-
-def _score_summary(breakdown: dict, score) -> str:
-    parts = sorted(
-        ((name, value) for name, value in (breakdown or {}).items() if isinstance(value, (int, float))),
-        key=lambda item: -abs(item[1]),
-    )
-    head = f"{score:.2f}" if isinstance(score, (int, float)) else "—"
-    if not parts:
-        return head
-    return head + " (" + ", ".join(f"{name} {value:.2f}" for name, value in parts[:3]) + ")"
-
-
 @admin.register(models.Candidate)
 class CandidateAdmin(NeutralLogAdmin):
     class Media:  # classes, not style="" attributes: the Content-Security-Policy allows no inline style
@@ -198,15 +141,15 @@ class CandidateAdmin(NeutralLogAdmin):
         "verified", "score", "score_breakdown_pretty", "triage_kind", "said_at", "created_at", "decided_at",
     )
     fieldsets = (
-        ("What was heard", {"fields": ("user", "persona", "statement", "quote", "message_highlighted")}),
-        ("Where from", {"fields": (
+        (_("What was heard"), {"fields": ("user", "persona", "statement", "quote", "message_highlighted")}),
+        (_("Where from"), {"fields": (
             "session_link", "triage_kind", "message_link", "conversation_around", "run_link", "said_at",
         )}),
-        ("Decision", {"fields": (
+        (_("Decision"), {"fields": (
             "category", "importance", "user_initiated", "status", "reason", "verified", "score",
             "score_breakdown_pretty", "signals_pretty", "memory_link", "created_at", "decided_at",
         )}),
-        ("Audit", {"fields": ("audit", "audit_note")}),
+        (_("Audit"), {"fields": ("audit", "audit_note")}),
     )
     actions = ("promote", "dismiss", "mark_extraction_error", "mark_correct", "export_jsonl")
     # One click on the change page: "Correct" / "Extraction error", then on to the next unaudited one.
@@ -228,7 +171,8 @@ class CandidateAdmin(NeutralLogAdmin):
         if verdict is None:
             return super().response_change(request, obj)
         candidates_label(candidates=models.Candidate.objects.filter(pk=obj.pk), audit=verdict)
-        self.message_user(request, f"Candidate #{obj.pk} marked {verdict.label.lower()}.", messages.SUCCESS)
+        marked = gettext("Candidate #%(id)s marked “%(verdict)s”.") % {"id": obj.pk, "verdict": verdict.label}
+        self.message_user(request, marked, messages.SUCCESS)
         following = (
             models.Candidate.objects.filter(audit=models.Candidate.Audit.NONE, pk__lt=obj.pk).order_by("-pk").first()
         )
@@ -236,38 +180,38 @@ class CandidateAdmin(NeutralLogAdmin):
             return HttpResponseRedirect(reverse("admin:dreaming_candidate_changelist"))
         return HttpResponseRedirect(reverse("admin:dreaming_candidate_change", args=[following.pk]))
 
-    @admin.display(description="user", ordering="user__username")
+    @admin.display(description=_("user"), ordering="user__username")
     def user_name(self, obj):
         return obj.user.get_username()
 
-    @admin.display(description="statement")
+    @admin.display(description=_("statement"))
     def statement_short(self, obj):
         return _short(obj.statement)
 
-    @admin.display(description="quote")
+    @admin.display(description=_("quote"))
     def quote_short(self, obj):
         return _short(obj.quote, 60)
 
-    @admin.display(description="reason")
+    @admin.display(description=_("reason"))
     def reason_short(self, obj):
         return _short(obj.reason, 40)
 
-    @admin.display(description="triage", ordering="session__triage_kind")
+    @admin.display(description=_("triage"), ordering="session__triage_kind")
     def triage_kind(self, obj):
-        return obj.session.triage_kind if obj.session_id else "—"
+        return obj.session.get_triage_kind_display() if obj.session_id else "—"
 
-    @admin.display(description="score (top parts)", ordering="score")
+    @admin.display(description=_("score (top parts)"), ordering="score")
     def score_parts(self, obj):
-        return _score_summary(obj.score_breakdown, obj.score)
+        return score_summary(obj.score_breakdown, obj.score)
 
-    @admin.display(description="quote in its message")
+    @admin.display(description=_("quote in its message"))
     def message_highlighted(self, obj):
         if not obj.message_id:
-            return "(the source message is gone)"
+            return gettext("(the source message is gone)")
         return format_html('<div class="quote-in-message">{}</div>',
                            quote_highlight(quote=obj.quote, text=obj.message.content))
 
-    @admin.display(description="conversation around it")
+    @admin.display(description=_("conversation around it"))
     def conversation_around(self, obj):
         # The turns before and after: an "extraction error" is often the assistant's words taken
         # as the user's, or a quote that only means something with the question it answers.
@@ -277,58 +221,61 @@ class CandidateAdmin(NeutralLogAdmin):
         nearby = obj.message.session.messages.filter(seq__gte=seq - CONTEXT_BEFORE, seq__lte=seq + CONTEXT_AFTER)
         return format_html_join(
             "", '<p class="turn-around {}"><strong>{} #{}</strong>: {}</p>',
-            (("turn-around--quoted" if m.pk == obj.message_id else "", m.role, m.seq, _short(m.content, 400))
+            (("turn-around--quoted" if m.pk == obj.message_id else "", m.get_role_display(), m.seq, _short(m.content, 400))
              for m in nearby),
         )
 
-    @admin.display(description="session")
+    @admin.display(description=_("session"))
     def session_link(self, obj):
         return _link(obj.session)
 
-    @admin.display(description="message")
+    @admin.display(description=_("message"))
     def message_link(self, obj):
-        return _link(obj.message, f"message #{obj.message_id} (seq {obj.message.seq})" if obj.message_id else None)
+        if not obj.message_id:
+            return _link(None)
+        label = gettext("message #%(id)s (turn %(seq)s)") % {"id": obj.message_id, "seq": obj.message.seq}
+        return _link(obj.message, label)
 
-    @admin.display(description="run")
+    @admin.display(description=_("run"))
     def run_link(self, obj):
         return _link(obj.run)
 
-    @admin.display(description="memory")
+    @admin.display(description=_("memory"))
     def memory_link(self, obj):
         return _link(obj.memory)
 
-    @admin.display(description="score breakdown")
+    @admin.display(description=_("score breakdown"))
     def score_breakdown_pretty(self, obj):
         return format_html("<pre>{}</pre>", json.dumps(obj.score_breakdown or {}, indent=2, ensure_ascii=False))
 
-    @admin.display(description="signals")
+    @admin.display(description=_("signals"))
     def signals_pretty(self, obj):
         return format_html("<pre>{}</pre>", json.dumps(obj.signals or {}, indent=2, ensure_ascii=False))
 
-    @admin.action(description="Promote to memory (pending, verified only)")
+    @admin.action(description=_("Promote to memory (pending, verified only)"))
     def promote(self, request, queryset):
         result = candidates_promote_by_staff(candidates=queryset, by=request.user)
-        self.message_user(request, f"Promoted {len(result.promoted)} candidate(s).", messages.SUCCESS)
+        self.message_user(request, PROMOTED % {"n": len(result.promoted)}, messages.SUCCESS)
         if result.skipped:
-            skipped = ", ".join(f"{n} {why}" for why, n in sorted(result.skipped.items()))
-            self.message_user(request, f"Skipped: {skipped}.", messages.WARNING)
+            skipped = gettext(", ").join(f"{n} {why}" for why, n in sorted(result.skipped.items()))
+            self.message_user(request, gettext("Skipped: %(skipped)s.") % {"skipped": skipped}, messages.WARNING)
 
-    @admin.action(description="Dismiss (pending only)")
+    @admin.action(description=_("Dismiss (pending only)"))
     def dismiss(self, request, queryset):
         n = candidates_dismiss(candidates=queryset)
-        self.message_user(request, f"Dismissed {n} candidate(s); others were not pending.", messages.SUCCESS)
+        self.message_user(request, DISMISSED % {"n": n}, messages.SUCCESS)
 
-    @admin.action(description="Mark as extraction error (labelled example)")
+    @admin.action(description=_("Mark as extraction error (labelled example)"))
     def mark_extraction_error(self, request, queryset):
         n = candidates_label(candidates=queryset, audit=models.Candidate.Audit.EXTRACTION_ERROR)
-        self.message_user(request, f"Marked {n} candidate(s) as extraction errors.", messages.SUCCESS)
+        self.message_user(request, MARKED_ERROR % {"n": n}, messages.SUCCESS)
 
-    @admin.action(description="Mark as correct (labelled example)")
+    @admin.action(description=_("Mark as correct (labelled example)"))
     def mark_correct(self, request, queryset):
         n = candidates_label(candidates=queryset, audit=models.Candidate.Audit.CORRECT)
-        self.message_user(request, f"Marked {n} candidate(s) as correct.", messages.SUCCESS)
+        self.message_user(request, MARKED_CORRECT % {"n": n}, messages.SUCCESS)
 
-    @admin.action(description="Export selected as JSONL")
+    @admin.action(description=_("Export selected as JSONL"))
     def export_jsonl(self, request, queryset):
         body = "".join(audit_jsonl(audit_examples(labelled_only=False, candidates=queryset)))
         response = HttpResponse(body, content_type="application/x-ndjson; charset=utf-8")
@@ -363,7 +310,7 @@ class MemoryAdmin(NeutralLogAdmin):
     date_hierarchy = "created_at"
     inlines = (MemorySourceInline,)
 
-    @admin.display(description="statement")
+    @admin.display(description=_("statement"))
     def statement_short(self, obj):
         return _short(obj.statement)
 
@@ -389,7 +336,7 @@ class MemorySourceAdmin(NeutralLogAdmin):
     raw_id_fields = ("memory", "message")
     list_select_related = ("memory",)
 
-    @admin.display(description="quote")
+    @admin.display(description=_("quote"))
     def quote_short(self, obj):
         return _short(obj.quote)
 
@@ -412,7 +359,7 @@ class DiaryEntryAdmin(NeutralLogAdmin, ReadOnlyAdmin):
     list_select_related = ("user", "run")
     date_hierarchy = "night"
 
-    @admin.display(description="narrative")
+    @admin.display(description=_("narrative"))
     def narrative_short(self, obj):
         return _short(obj.narrative, 100)
 
@@ -433,7 +380,7 @@ class TombstoneAdmin(ReadOnlyAdmin):
     raw_id_fields = ("user",)
     list_select_related = ("user",)
 
-    @admin.display(description="digest")
+    @admin.display(description=_("digest"))
     def digest_short(self, obj):
         return f"{obj.digest[:12]}…"
 
@@ -461,10 +408,10 @@ class DreamRunAdmin(ReadOnlyAdmin):
     list_select_related = ("user",)
     date_hierarchy = "started_at"
 
-    @admin.display(description="duration")
+    @admin.display(description=_("duration"))
     def duration(self, obj):
         seconds = obj.duration_seconds
-        return "running" if seconds is None else f"{seconds:.1f} s"
+        return gettext("running") if seconds is None else gettext("%(seconds).1f s") % {"seconds": seconds}
 
 
 @admin.register(models.LLMCall)

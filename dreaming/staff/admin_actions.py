@@ -3,6 +3,7 @@ from dataclasses import dataclass, field
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.utils.translation import gettext as _
 
 from dreaming.models import Candidate, Memory, MemorySettings
 from dreaming.memory.services import candidate_confirm
@@ -21,13 +22,13 @@ class PromoteResult:
 def _why_not_promotable(candidate: Candidate) -> str | None:
     # Staff may override deep sleep's score, never the user's privacy rules or the evidence rule.
     if candidate.status != Candidate.Status.PENDING:
-        return "not pending"
+        return _("not pending")
     if not candidate.verified:
-        return "quote not verified"
+        return _("quote not verified")
     if not MemorySettings.is_on(user_id=candidate.user_id):
-        return "memory is off for the user"
+        return _("memory is off for the user")
     if is_tombstoned(user=candidate.user, statement=candidate.statement):
-        return "the user made us forget it"
+        return _("the user made us forget it")
     return None
 
 

@@ -4,6 +4,7 @@ from django.shortcuts import render
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from dreaming.models import Phase
 from dreaming.pipeline.units import PHASES, night_progress
 from dreaming.staff.charts import bar_chart, hbar_chart, line_chart
 from dreaming.providers.embedding_space import embedding_space_problem
@@ -34,6 +35,12 @@ OUTCOME_LABELS = {
     "promoted": gettext_lazy("promoted"), "pending": gettext_lazy("pending"), "superseded": gettext_lazy("superseded"),
     "merged": gettext_lazy("merged"), "evicted": gettext_lazy("evicted"),
 }
+
+
+def _with_phase_labels(rows: list[dict]) -> list[dict]:
+    """Usage rows carry the phase's code ("light"): add its label in the reader's language."""
+    labels = dict(Phase.choices)
+    return [{**row, "phase_label": labels.get(row["phase"], row["phase"])} for row in rows]
 
 
 def _charts(report: dict) -> dict:
@@ -68,11 +75,12 @@ def _charts(report: dict) -> dict:
 def dashboard(request):
     days, error = _days_from(request)
     report = report_build(days=days)
+    report["llm_by_phase"] = _with_phase_labels(report["llm_by_phase"])
     rate = report["rejection"]["rate"]
     return render(request, "dreaming/dashboard.html", {
         "report": report, "charts": _charts(report), "days": days, "day_choices": DAY_CHOICES, "days_error": error,
         "rejection_percent": None if rate is None else rate * 100,
-        "nights": [night_progress(phase=phase) for phase in PHASES],
+        "nights": [(Phase(phase).label, night_progress(phase=phase)) for phase in PHASES],
         "skip_tally": [(str(TRIAGE_LABELS.get(kind, kind)), n) for kind, n in report["skipped_by_kind"].items()],
         "embedding_problem": embedding_space_problem(),  # says what to run when the embedder changed
     })

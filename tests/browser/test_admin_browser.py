@@ -17,6 +17,7 @@ from tests.factories import (
     MessageFactory,
     UserFactory,
 )
+from tests.support.admin_labels import english_labels
 from tests.support.browser import CONFIGS, axe_serious, logged_in_context, no_sideways_scroll
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -35,10 +36,25 @@ def staff_world():
     MemorySourceFactory(memory=memory, message=said, quote="I have a corgi named Mochi")
     candidate = CandidateFactory(user=ada, session=session, message=said, run=run, memory=memory, status="promoted",
                                  reason="Promoted with score 0.81.", score=0.81, verified=True)
-    FeedbackFactory(memory=memory)
+    feedback = FeedbackFactory(memory=memory)
     DiaryEntryFactory(user=ada, run=run)
-    LLMCallFactory(phase="light", run=run)
-    return {"staff": staff, "memory": memory, "candidate": candidate, "session": session, "run": run}
+    call = LLMCallFactory(phase="light", run=run)
+    return {"staff": staff, "memory": memory, "candidate": candidate, "session": session, "run": run, "call": call,
+            "feedback": feedback}
+
+
+# Where the admin prints a label (column and filter titles, field labels, fieldsets, help, actions) or a
+# choice's label (a cell, a read-only value): read in Chinese, none of them may be an English label.
+LABELS = ("thead th, label, fieldset h2, .inline-group h2, #changelist-filter h2, #changelist-filter h3, "
+          "#changelist-filter summary, #changelist-filter li a, select[name=action] option, .help, h1, caption, "
+          "#nav-sidebar a, .breadcrumbs a, td, .readonly, .messagelist li")
+
+
+def english_on_page(page, english: set[str]) -> list[str]:
+    texts = page.evaluate(
+        "(sel) => [...document.querySelectorAll(sel)].map(e => e.innerText.trim().replace(/[:：]$/, ''))", LABELS
+    )
+    return sorted({text for text in texts if text.casefold() in english})
 
 
 def _admin_pages(world) -> list[tuple[str, str]]:
@@ -57,7 +73,13 @@ def _admin_pages(world) -> list[tuple[str, str]]:
         ("chatsession-list", reverse("admin:chat_chatsession_changelist")),
         ("chatsession-change", reverse("admin:chat_chatsession_change", args=[session.pk])),
         ("chatsession-delete", reverse("admin:chat_chatsession_delete", args=[session.pk])),
+        ("llmcall-change", reverse("admin:dreaming_llmcall_change", args=[world["call"].pk])),
+        ("feedback-change", reverse("admin:dreaming_feedback_change", args=[world["feedback"].pk])),
+        ("dashboard", reverse("dreaming:dashboard")),
     ]
+    pages += [(f"{model}-list", reverse(f"admin:chat_{model}_changelist"))
+              for model in ("message", "persona", "client", "clientuser", "apikey")]
+    pages += [("axes-accessattempt-list", reverse("admin:axes_accessattempt_changelist"))]
     return pages
 
 
@@ -66,13 +88,16 @@ def test_the_admin_pages_read_well(browser, live_server, staff_world, artifacts,
     context = logged_in_context(browser, live_server, staff_world["staff"], lang, width)
     page = context.new_page()
     page.set_default_timeout(10000)
-    serious, wide = {}, {}
+    serious, wide, english = {}, {}, {}
+    labels = english_labels()
     for name, path in _admin_pages(staff_world):
         response = page.goto(f"{live_server.url}{path}")
         assert response.status == 200, f"{path} answered {response.status}"
         page.screenshot(path=str(artifacts / f"admin-{name}-{lang}-{width}.png"), full_page=True)
         serious[name] = axe_serious(page)
         wide[name] = page.evaluate("() => document.documentElement.scrollWidth - window.innerWidth")
+        if lang != "en":
+            english[name] = english_on_page(page, labels)
     # The delete confirmation really deletes (through the forget service).
     page.goto(f"{live_server.url}{reverse('admin:dreaming_memory_delete', args=[staff_world['memory'].pk])}")
     page.locator("form input[type=submit]").click()
@@ -80,4 +105,5 @@ def test_the_admin_pages_read_well(browser, live_server, staff_world, artifacts,
     assert not Memory.objects.filter(pk=staff_world["memory"].pk).exists()
     context.close()
     assert {name: found for name, found in serious.items() if found} == {}
+    assert {name: found for name, found in english.items() if found} == {}, "English labels in the Chinese admin"
     assert {name: px for name, px in wide.items() if px > 1} == {}, "admin pages wider than the window"

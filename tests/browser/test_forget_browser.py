@@ -86,7 +86,7 @@ def test_the_forget_page_offers_the_chinese_near_duplicate_without_javascript(no
 
     page.locator(f"#memory-{latte.pk}").get_by_role("link", name="Delete").click()
     expect(page.get_by_role("heading", name="Forget this memory?")).to_be_visible()
-    page.get_by_label("用户每天早上都喝燕麦拿铁").check()
+    page.get_by_label("你每天早上都喝燕麦拿铁").check()  # spoken to its owner, like the card
     page.screenshot(path=artifacts / "forget-near-duplicates.png", full_page=True)
     page.get_by_label("Yes, delete it for good").check()
     page.get_by_role("button", name="Delete for good").click()

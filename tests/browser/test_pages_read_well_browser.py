@@ -32,11 +32,13 @@ WORDS = {
     "en": {"corgi": "You have a corgi named Mochi", "legend": "Confidence is how sure I am", "why": "Why is this remembered?",
            "reason": "You brought it up yourself", "taught": "What it taught me", "skipped": "Skipped: a coding session",
            "fact": "I have a cat named Tom", "ack": "I'll remember this tonight", "ask": "What did I just tell you about my cat?",
-           "earlier": "“I have a cat named Tom”", "next": "Next", "archived": "No archived memories."},
+           "earlier": "“I have a cat named Tom”", "next": "Next", "archived": "No archived memories.",
+           "dog": "dog", "no-words": "No memory contains “dog”"},
     "zh-hans": {"corgi": "你养了一只叫 Mochi 的柯基", "legend": "可信度表示我有多确定", "why": "为什么记得这个？",
                 "reason": "是你主动提起的", "taught": "它让我记住了什么", "skipped": "已跳过：编程会话",
                 "fact": "我养了一只猫叫咪咪", "ack": "今晚整理记忆时我会记住", "ask": "我刚才跟你说我的猫什么了？",
-                "earlier": "“我养了一只猫叫咪咪”", "next": "下一页", "archived": "没有已归档的记忆。"},
+                "earlier": "“我养了一只猫叫咪咪”", "next": "下一页", "archived": "没有已归档的记忆。",
+                "dog": "狗", "no-words": "“狗”"},
 }
 
 
@@ -64,11 +66,11 @@ def world():
                                confidence=0.3 + (n % 7) / 10, importance=0.5,
                                last_seen=now - timedelta(days=10 * n), score_breakdown={"parts": parts})
         MemorySourceFactory(memory=memory, message=said, quote=f"I went to museum {n}")
-    CandidateFactory(user=user, session=dreamed, message=said, status="pending", statement="User might like jazz",
-                     quote="jazz is nice", score=0.43)
+    pending = CandidateFactory(user=user, session=dreamed, message=said, status="pending",
+                               statement="User might like jazz", quote="jazz is nice", score=0.43)
     DiaryEntryFactory(user=user, narrative="Tonight I learned that you have a corgi named Mochi.")
     memory_md_render_all(user=user)
-    return {"user": user, "corgi": corgi, "dreamed": dreamed}
+    return {"user": user, "corgi": corgi, "dreamed": dreamed, "pending": pending}
 
 
 @pytest.mark.parametrize("lang,width", CONFIGS)
@@ -97,6 +99,17 @@ def test_memory_center_reads_well(browser, live_server, world, artifacts, settin
     expect(card.locator(".reasons")).to_contain_text(words["reason"])
     expect(card).not_to_contain_text("{'")
     card.screenshot(path=shot("card-why"))
+
+    # Search by meaning with the offline embedder: "dog" / "狗" finds the corgi (engine/kinds.py), both languages.
+    page.locator("#id_q").fill(words["dog"])
+    page.locator("#id_q").press("Enter")
+    expect(page.locator("#memory-count")).to_contain_text(words["no-words"])
+    expect(page.locator(".memory-card").filter(has_text=statement).first).to_be_visible()
+    expect(page.locator(".memory-card").filter(has_text="Mochi")).to_have_count(2)  # the English and the Chinese one
+    expect(page.locator(".memory-card").filter(has_text="museum")).to_have_count(0)
+    page.screenshot(path=shot("search-dog"), full_page=True)
+    serious["search"] = axe_serious(page)
+    page.goto(f"{live_server.url}/")
 
     # Page 2 by htmx: the list's top is in view, not the bottom of the page.
     page.locator("#memory-list nav.pagination a[rel=next]").click()
@@ -165,8 +178,11 @@ def test_memory_center_reads_well(browser, live_server, world, artifacts, settin
     page.screenshot(path=shot("chat"))
     serious["chat"] = axe_serious(page)
 
+    corgi, pending = world["corgi"].pk, world["pending"].pk
     for path, name in (("/diary/", "diary"), ("/memory-md/", "memory-md"), ("/settings/", "settings"),
-                       ("/memories/add/", "add"), (f"/memories/{world['corgi'].pk}/", "detail")):
+                       ("/memories/add/", "add"), (f"/memories/{corgi}/", "detail"), (f"/memories/{corgi}/edit/", "edit"),
+                       (f"/memories/{corgi}/delete/", "delete-confirm"), ("/forget-all/", "forget-all"),
+                       (f"/pending/{pending}/dismiss/", "dismiss-confirm"), ("/accounts/password_change/", "password")):
         page.goto(f"{live_server.url}{path}")
         nav_fits(page, width)
         no_sideways_scroll(page)

@@ -340,7 +340,7 @@ def test_dismissing_a_candidate_without_javascript_asks_first(client_in, user):
     url = reverse("memcenter:candidate_dismiss", args=[candidate.pk])
     for asked in (client_in.get(url), client_in.post(url)):  # the link, or the card's form without a tick
         assert asked.status_code in (200, 400) and 'name="confirm"' in asked.content.decode()
-        assert "User hates mondays" in asked.content.decode()
+        assert "You hate mondays" in asked.content.decode()  # spoken to its owner
     assert Candidate.objects.filter(pk=candidate.pk).exists()
 
     response = client_in.post(url, {"confirm": "on"})

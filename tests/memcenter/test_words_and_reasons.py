@@ -160,6 +160,36 @@ def test_search_falls_back_to_meaning_when_no_statement_has_the_words(client_in,
 
 
 @pytest.mark.django_db
+@pytest.mark.parametrize("query,expected", [
+    ("dog", {"corgi"}), ("狗", {"corgi"}), ("kitten", {"ragdoll"}), ("my dogs", {"corgi"}),
+    ("pet", {"corgi", "ragdoll", "cockatiel"}), ("宠物", {"corgi", "ragdoll", "cockatiel"}),
+    ("cat", {"ragdoll"}), ("instrument", {"erhu", "guitar"}), ("乐器", {"erhu", "guitar"}),
+    ("coffee", {"flat white"}), ("sport", {"volleyball"}), ("hello", set()),
+])
+def test_search_by_meaning_works_offline_through_the_kinds_of_things(client_in, user, query, expected):
+    # The local hashing embedder knows no meaning: "dog" is found in a corgi through engine/kinds.py.
+    statements = {
+        "corgi": "User has a corgi named Mochi", "ragdoll": "用户养了一只布偶猫", "cockatiel": "User's cockatiel is called Kiwi",
+        "erhu": "用户在学二胡", "guitar": "User plays the electric guitar", "flat white": "User orders a flat white daily",
+        "volleyball": "User plays volleyball on Sundays", "law": "User studies law",
+    }
+    ids = {MemoryFactory(user=user, statement=statement).pk: name for name, statement in statements.items()}
+    MemoryFactory(statement="User has a husky named Rex")  # someone else's dog stays theirs
+    response = client_in.get(reverse("memcenter:memories"), {"q": query})
+    found = {ids[m.pk] for m in response.context["page"].object_list}
+    assert found == expected
+    assert response.context["by_meaning"] is True
+
+
+@pytest.mark.django_db
+def test_a_statement_with_the_words_is_found_by_them_not_by_meaning(client_in, user):
+    MemoryFactory(user=user, statement="User has a corgi named Mochi")
+    dog = MemoryFactory(user=user, statement="User walks the neighbour's dog")
+    response = client_in.get(reverse("memcenter:memories"), {"q": "dog"})
+    assert [m.pk for m in response.context["page"].object_list] == [dog.pk] and not response.context["by_meaning"]
+
+
+@pytest.mark.django_db
 def test_words_found_in_a_statement_need_no_embedder(client_in, user, fake_openai, settings):
     fake_openai.configure(settings, llm=False, embeddings="openai")
     MemoryFactory(user=user, statement="User has a corgi named Mochi", embedding=None)
@@ -197,3 +227,15 @@ def test_the_diary_page_speaks_to_its_owner_and_the_download_keeps_the_file(clie
     html = client_in.get(reverse("memcenter:diary")).content.decode()
     assert "“You have a corgi” and “Your sister is Ann”" in html and "“你养了一只猫”" in html
     assert "User has a corgi" in client_in.get(reverse("memcenter:diary_download")).content.decode()
+
+
+@pytest.mark.django_db
+def test_the_confirmations_speak_to_their_owner(client_in, user):
+    candidate = CandidateFactory(user=user, status="pending", statement="User might like jazz")
+    memory = MemoryFactory(user=user, statement="User has a corgi named Mochi")
+    MemoryFactory(user=user, statement="用户养了一只叫 Mochi 的柯基")  # offered as a near-duplicate to forget too
+    dismiss = client_in.get(reverse("memcenter:candidate_dismiss", args=[candidate.pk])).content.decode()
+    assert "You might like jazz" in dismiss and "User might" not in dismiss
+    delete = client_in.get(reverse("memcenter:memory_delete", args=[memory.pk])).content.decode()
+    assert "You have a corgi named Mochi" in delete and "User has" not in delete
+    assert "你养了一只叫 Mochi 的柯基" in delete and "用户养" not in delete

@@ -129,3 +129,36 @@ def test_a_paraphrase_in_another_language_is_not_learned_after_the_forget(pg_dum
     assert not Candidate.objects.filter(user=user, statement__contains="拿铁").exclude(status="dismissed").exists()
     assert "燕麦" not in _outside_chat_log(pg_dump(exclude_messages=False))
     assert not DiaryEntry.objects.filter(user=user, narrative__icontains="latte").exists()
+
+
+def test_staff_deleting_a_candidate_or_a_conversation_in_admin_leaves_no_word_in_a_pg_dump(pg_dump, settings):
+    user = UserFactory()
+    _say(user, KEPT)
+    theremin_session = _say(user, THEREMIN)
+    _dream(user)
+    said = timezone.now() - timedelta(hours=3)
+    jam, cider = (candidate_said(user=user, quote="Yes, I do", statement=statement, category="preference",
+                                 importance=0.6, user_initiated=False, said_at=said)
+                  for statement in (PENDING, "User likes Brambleworth cider"))
+    settings.DREAM_PROMOTE_THRESHOLD = 0.99  # both wait in Pending, named by tonight's diary
+    _dream(user)
+    outside = _outside_chat_log(pg_dump(exclude_messages=False))
+    assert all(word in outside for word in ("Kumquatello", "Brambleworth", "Vellowmarsh"))
+    staff = Client()
+    staff.force_login(UserFactory(is_staff=True, is_superuser=True))
+
+    # A candidate from its delete page, another by the list's bulk action, a conversation from its page.
+    assert staff.post(reverse("admin:dreaming_candidate_delete", args=[jam.pk]), {"post": "yes"}).status_code == 302
+    bulk = {"action": "delete_selected", "_selected_action": [cider.pk], "post": "yes"}
+    assert staff.post(reverse("admin:dreaming_candidate_changelist"), bulk).status_code == 302
+    session_delete = reverse("admin:chat_chatsession_delete", args=[theremin_session.pk])
+    assert staff.post(session_delete, {"post": "yes"}).status_code == 302
+
+    dump = pg_dump(exclude_messages=False)
+    outside = _outside_chat_log(dump)
+    for word in ("Kumquatello", "Brambleworth", "Vellowmarsh"):
+        assert word not in outside, f"{word!r} survives outside the chat log"
+    assert "Vellowmarsh" not in dump  # the conversation itself is gone
+    assert not Candidate.objects.filter(pk__in=[jam.pk, cider.pk]).exists()
+    assert "Quillabamba" in outside  # what nobody deleted stays
+    assert LogEntry.objects.filter(object_id=str(jam.pk)).exists()  # logged, wordlessly

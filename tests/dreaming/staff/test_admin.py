@@ -106,7 +106,7 @@ def test_run_filter_accepts_any_run_id(staff_client):
     response = staff_client.get(reverse(CHANGELIST), {"run": str(run.pk)})
 
     assert [c.pk for c in response.context["cl"].result_list] == [wanted.pk]
-    assert f"#{run.pk} light" in response.content.decode()  # offered in the sidebar too
+    assert f"#{run.pk} Light sleep" in response.content.decode()  # offered in the sidebar too
 
 
 def test_detail_page_highlights_the_quote_inside_its_message(staff_client):
@@ -203,7 +203,7 @@ def test_promote_skips_what_privacy_or_evidence_rules_forbid(staff_client):
         skipped.refresh_from_db()
         assert skipped.status == Candidate.Status.PENDING
     shown = [str(m) for m in response.wsgi_request._messages]
-    assert "Promoted 1 candidate(s)." in shown
+    assert "Promoted 1 candidate." in shown
     assert any("1 memory is off for the user" in m and "1 quote not verified" in m and "1 not pending" in m
                and "1 the user made us forget it" in m for m in shown)
 
