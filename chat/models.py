@@ -125,6 +125,10 @@ class Message(models.Model):
             ),
         ]
 
+    def __str__(self) -> str:
+        # The turn's place, not its words: this text can reach logs (django_admin_log keeps an object's repr).
+        return f"{self.role} turn {self.seq} of session {self.session_id}"
+
 
 class SearchTerm(models.Model):
     """How many of a user's indexed turns hold each word (lexeme): recall's excerpt search reads it to
@@ -145,7 +149,8 @@ class SearchTerm(models.Model):
         verbose_name_plural = _("search terms")
 
     def __str__(self) -> str:
-        return f"{self.role}: {self.content[:60]}"
+        # No word of the user's: this text can reach logs (django_admin_log keeps an object's repr).
+        return f"user {self.user_id}: a word in {self.turns} turn(s)"
 
 
 class Client(models.Model):

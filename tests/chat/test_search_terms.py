@@ -61,3 +61,12 @@ def test_words_that_look_like_an_owner_token_count_for_no_one_else(user, other_u
     indexed_session(user, f"mcowner{other_user.pk} is a funny word.")
 
     assert counts(other_user) == {}
+
+
+def test_a_turn_and_a_search_term_print_without_the_users_words(user):
+    _, messages = indexed_session(user, "My pelican is called Captain.")
+
+    shown = [str(messages[0])] + [str(term) for term in SearchTerm.objects.filter(user_id=user.pk)]
+
+    assert shown[0] == f"user turn 1 of session {messages[0].session_id}"
+    assert not any(word in text.lower() for text in shown for word in ("pelican", "captain"))
