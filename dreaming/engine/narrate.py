@@ -160,6 +160,10 @@ def reply_offline(*, turns: list[Turn], recall: Callable[[str], list[dict]], lim
             return "记忆已关闭，所以这件事我不会记住。" if chinese else "Memory is off, so I won't remember this."
         return ("谢谢你告诉我！今晚整理记忆时我会记住这件事。" if chinese
                 else "Thanks for telling me! I'll remember this tonight, when I go over our conversation.")
+    if not _content_words(last) and not (_QUESTION_ZH if chinese else _QUESTION_EN).search(last.strip()):
+        # "3", "ok", "👍": nothing to look up; a list of memories would answer a question nobody asked.
+        return ("问我你告诉过我的事，我会说说我记得什么。" if chinese
+                else "Ask me about something you told me, and I'll tell you what I remember.")
     parts = []
     earlier = _earlier_in_conversation(turns, last) if last else None
     if earlier:

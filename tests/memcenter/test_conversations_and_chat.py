@@ -95,12 +95,16 @@ def test_a_new_user_sees_no_one_elses_persona(client_in, user):
     assert client_in.get("/chat/?persona=demo-luna").status_code == 404
 
 
-def test_offline_a_message_without_words_is_answered_in_the_page_language(user, offline):
+def test_offline_a_message_without_words_is_answered_in_the_page_language_and_lists_nothing(user, offline):
     from django.utils import translation
 
+    statement = "User has a dog named Milo"
+    MemoryFactory(user=user, statement=statement, embedding=LocalEmbedder(512).embed([statement])[0])
     with translation.override("zh-hans"):
         turn = chat_reply(user=user, persona=None, text="3")
-    assert "还没有" in turn.reply.content
+    assert "问我你告诉过我的事" in turn.reply.content and "Milo" not in turn.reply.content
     with translation.override("en"):
         turn = chat_reply(user=user, persona=None, text="3", session=turn.session)
-    assert "I don't remember" in turn.reply.content
+    assert "Ask me about something you told me" in turn.reply.content and "Milo" not in turn.reply.content
+    asked = chat_reply(user=user, persona=None, text="What do you remember about me?", session=turn.session)
+    assert "You have a dog named Milo" in asked.reply.content
