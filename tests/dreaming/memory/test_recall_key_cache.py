@@ -1,17 +1,20 @@
-"""Recall's shortlist keys held by the process: the same shortlist as the index scan, two queries
-per warm recall, and never a deleted or archived memory — the memory table's notifications
-(migration 0009) drop a user's keys, and the exact stage re-checks every shortlisted row.
+"""Recall's memories held by the process: the exact score of every memory, three queries per warm
+recall, and never a deleted or archived memory — the memory table's notifications (migration 0009)
+drop a user's memories, and the rows ranked first are re-read and re-checked.
 
 Real commits (transaction=True): NOTIFY is delivered only at commit."""
 import numpy as np
 import pytest
+from django.conf import settings
+from django.utils import timezone
 
-from dreaming.memory import context_cache
+from dreaming.memory import context_cache, recall_held
 from dreaming.memory.context import memory_md_render
-from dreaming.models import Memory
-from dreaming.providers.local_embedder import LocalEmbedder
-from dreaming.memory.recall import recall, recall_candidates
+from dreaming.memory.recall import _memories_ranked, query_keywords, recall, recall_candidates, recall_score
 from dreaming.memory.recall_key import COARSE_CANDIDATES
+from dreaming.models import Memory
+from dreaming.providers.embedding_space import embedding_space_check_cached
+from dreaming.providers.local_embedder import LocalEmbedder
 from tests.factories import MemoryFactory, PersonaFactory, UserFactory
 from tests.support.cache import eventually, settle
 
@@ -34,32 +37,81 @@ def vector(text):
     return EMBEDDER.embed([text], kind="query")[0]
 
 
-def test_the_cached_shortlist_is_the_index_scan_s_shortlist(live_cache):
+def exact_scores(user, *, query, persona_id, exclude, now) -> dict[int, float]:
+    """Every active memory of the scope scored by recall's formula, in Python: the reference."""
+    keywords = query_keywords(query)
+    q = np.asarray(vector(query), dtype=np.float64)
+    scored = []
+    for m in Memory.objects.filter(user=user, status=Memory.Status.ACTIVE).exclude(pk__in=exclude):
+        if m.persona_id not in (None, persona_id):
+            continue
+        e = None if m.embedding is None else np.asarray(m.embedding, dtype=np.float64)
+        similarity = 0.0 if e is None else float(np.clip(e @ q / np.linalg.norm(e) / np.linalg.norm(q), 0, 1))
+        total = sum(w for _, w in keywords)
+        parts = {"similarity": similarity,
+                 "text_match": sum(w for k, w in keywords if k in m.statement.lower()) / total if keywords else None,
+                 "recency": float(np.exp(-max(0.0, (now - m.last_seen).total_seconds()) / (settings.RECALL_TAU_WEEKS * 7 * 86400))),
+                 "importance": m.importance, "confidence": m.confidence}
+        scored.append((m.pk, recall_score(parts)))
+    return dict(scored)
+
+
+@pytest.mark.parametrize("rescore_rows", [1000, 60])  # every memory scored exactly; the basis estimate first
+def test_the_held_ranking_is_the_exact_score_of_every_memory(live_cache, monkeypatch, rescore_rows):
+    monkeypatch.setattr(recall_held, "RESCORE_ROWS", rescore_rows)
+    monkeypatch.setattr(recall_held, "BASIS_DIM", 16)
     user, persona = UserFactory(), PersonaFactory()
     memories = memories_for(user, 260, persona=persona)
     Memory.objects.filter(pk__in=[m.pk for m in memories[::7]]).update(status=Memory.Status.ARCHIVED)
-    MemoryFactory(user=user, statement="User has no vector yet", embedding=None)
+    MemoryFactory(user=user, statement="User has no vector yet, but a cat", embedding=None)
     memories_for(UserFactory(), 30)  # someone else's
     exclude = [m.pk for m in memories[1:40:5]]
-    for query in ("cat", "marathon training plan", "piano lessons with her sister"):
+    now = timezone.now()
+    for query in ("cat", "marathon training plan", "piano lessons with her sister Lena"):
         for scope in (None, persona.pk):
+            ranked = _memories_ranked(user_id=user.pk, persona_id=scope, query=query, vector=vector(query),
+                                      exclude_ids=exclude, now=now, wanted=20)
+            exact = exact_scores(user, query=query, persona_id=scope, exclude=exclude, now=now)
+            best = sorted(exact.values(), reverse=True)[:20]
+            # The same top 20 up to ties (pgvector computes the distance in float4).
+            assert len(ranked) == 20 and [exact[r.id] for r in ranked] == pytest.approx(best, abs=1e-6)
             index = recall_candidates(user_id=user.pk, persona_id=scope, vector=vector(query), exclude_ids=exclude, cached=False)
-            held = recall_candidates(user_id=user.pk, persona_id=scope, vector=vector(query), exclude_ids=exclude, cached=True)
-            eligible = Memory.objects.filter(user=user, status=Memory.Status.ACTIVE).exclude(pk__in=exclude)
-            eligible = eligible.filter(persona__isnull=True) | eligible.filter(persona_id=scope)
-            assert len(held) == len(index) == min(COARSE_CANDIDATES, eligible.count())
-            assert sorted(held) == sorted(index)  # same rows, same exact distances
+            assert len(index) == min(COARSE_CANDIDATES, len(exact))
+
+
+def test_the_word_index_finds_a_keyword_wherever_a_substring_match_would():
+    statements = ["User likes the Category theory", "用户喜欢喝乌龙茶", "User's cat-sitter is Ana", "İstanbul trip", ""]
+    words = recall_held.WordIndex.build(statements)
+    for keyword in ("cat", "categ", "乌龙", "喝乌", "ana", "istanbul", "i̇stanbul", "user", "trip", "zzz", "sitter"):
+        expected = [row for row, s in enumerate(statements) if keyword in s.lower()]
+        assert list(words.rows_with(keyword)) == expected, keyword
+
+
+def test_the_process_drops_the_least_recently_used_users_beyond_its_byte_budget():
+    class Held:
+        def __init__(self, nbytes):
+            self.nbytes = nbytes
+
+    cache = context_cache.MemoryMdCache(live=True)
+    for user_id in (1, 2, 3):
+        _, _, ticket = cache.lookup((user_id, None))
+        assert cache.store((user_id, None), Held(400), ticket, max_entries=10, max_bytes=1000)
+    assert list(cache.entries) == [(2, None), (3, None)]
+    _, _, ticket = cache.lookup((4, None))
+    assert cache.store((4, None), Held(5000), ticket, max_entries=10, max_bytes=1000)  # the newest always stays
+    assert list(cache.entries) == [(4, None)] and cache.sizes == {(4, None): 5000}
 
 
 def test_a_warm_recall_is_three_queries_exact_stage_search_and_sources(live_cache, django_assert_num_queries):
     user = UserFactory()
     memories_for(user, 150)
     memory_md_render(user=user)
+    embedding_space_check_cached()  # once per process, whichever test comes first
     settle()
-    # MEMORY.md (then cached) + the user's keys + exact stage + excerpts' full-text search (no turn found) + sources
+    # MEMORY.md (then cached) + the user's memories + exact stage + excerpts' full-text search (no turn found) + sources
     with django_assert_num_queries(5):
         first = recall(user=user, query="sourdough", k=5)
-    with django_assert_num_queries(3):  # exact stage + full-text search + sources: no scan of the user's rows
+    with django_assert_num_queries(3):  # re-read of the best rows + full-text search + sources: no scan of the user's rows
         second = recall(user=user, query="sourdough", k=5, record=False)
     assert [r.id for r in first] == [r.id for r in second] and "sourdough" in first[0].statement
 
@@ -77,7 +129,7 @@ def test_a_deleted_or_archived_memory_is_never_returned_even_from_stale_keys(liv
     memories = memories_for(user, 40)
     cats = [m for m in memories if "Miso" in m.statement]
     assert {m.pk for m in cats} <= {r.id for r in recall(user=user, query="cat named Miso", k=10)}
-    # The notifications have not arrived yet: the process still holds the old keys.
+    # The notifications have not arrived yet: the process still holds the old memories.
     monkeypatch.setattr(context_cache._recall_cache, "invalidate_user", lambda user_id: None)
     cats[0].delete()
     Memory.objects.filter(pk=cats[1].pk).update(status=Memory.Status.ARCHIVED)
@@ -100,7 +152,7 @@ def test_only_changes_recall_reads_notify(live_cache):
     assert cache.invalidated.get(user.pk, -1) > before
 
 
-def test_the_process_keeps_keys_for_at_most_recall_key_cache_size_users(live_cache, settings):
+def test_the_process_holds_memories_of_at_most_recall_key_cache_size_users(live_cache, settings):
     settings.RECALL_KEY_CACHE_SIZE = 2
     users = [UserFactory() for _ in range(3)]
     for user in users:
@@ -111,4 +163,5 @@ def test_the_process_keeps_keys_for_at_most_recall_key_cache_size_users(live_cac
     held = {key[0] for key in context_cache._recall_cache.entries}
     assert held == {users[1].pk, users[2].pk}
     block = context_cache._recall_cache.entries[(users[2].pk, None)]
-    assert block.keys.dtype == np.float32 and block.keys.shape == (3, 64)
+    assert block.vectors.dtype == np.float32 and block.vectors.shape == (3, settings.EMBEDDING_DIM)
+    assert block.keys is None  # 3 memories: all scored exactly, no basis needed
