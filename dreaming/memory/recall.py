@@ -146,9 +146,10 @@ LIMIT %(limit)s
 """
 
 
-# Rows the exact ranking over held memories hands on (recall asks for 2k + EXCERPTS_BEYOND_K: fusion
-# skips a memory only when an excerpt of it was taken, so the top k never needs more).
-HELD_EXACT_ROWS = 2 * RECALL_MAX_K + 10
+# Rows the exact ranking over held memories hands on. recall() asks for 3k + EXCERPTS_BEYOND_K: fusion
+# skips a memory only when an excerpt it came from was taken (at most k excerpts, usually one memory
+# each), so the top k reaches past rank 2k only when those excerpts each came from several memories.
+HELD_EXACT_ROWS = 3 * RECALL_MAX_K + EXCERPTS_BEYOND_K
 
 
 def _vector_literal(values) -> str:
@@ -296,11 +297,11 @@ def recall(
     1. Nothing for an empty query or a user with memory off (the scope's cached MEMORY.md says
        both; without one, one query that also reads its ids).
     2. Exclude what MEMORY.md already holds (unless `exclude_ids` is given).
-    3. Shortlist COARSE_CANDIDATES memories by the key (projected similarity × the score's factors):
-       from the user's keys held by the process when the cache is usable (read once, then kept
-       until a change of the user's memories is notified), else by an index-only scan of this
-       user's rows; fetch them with their exact full-embedding distance (one query).
-    4. Score the shortlist exactly in Python: similarity, keyword match, recency, importance,
+    3. When the cache is usable: rank the user's memories held by the process (read once, then
+       kept until a change of the user's memories is notified) by the exact score, and re-read the
+       3k + 10 best with their pgvector distance (one query). Otherwise: the COARSE_CANDIDATES
+       best by the database's shortlist key (an index-only scan; approximate), read the same way.
+    4. Score those rows exactly in Python: similarity, keyword match, recency, importance,
        confidence.
     5. Find the best excerpts of the user's own turns by full-text search, minus the forgotten and
        the sensitive (dreaming/memory/excerpts.py: one query, and one for tombstones).
@@ -322,7 +323,7 @@ def recall(
     vector = embedder.embed([query], kind="query", ctx=CallContext(user_id=user.pk, phase=Phase.RECALL))[0]
 
     memories = _memories_ranked(user_id=user.pk, persona_id=persona_id, query=query, vector=vector,
-                                exclude_ids=list(exclude_ids), now=now, wanted=2 * k + EXCERPTS_BEYOND_K)
+                                exclude_ids=list(exclude_ids), now=now, wanted=3 * k + EXCERPTS_BEYOND_K)
     excerpts = excerpt_candidates(user_id=user.pk, persona_id=persona_id, query=query, limit=excerpts_wanted(k))
     # What the model already has (MEMORY.md, unless the caller says otherwise) is not shown again as an excerpt either.
     top = recall_fuse(memories=memories, excerpts=excerpts, k=k, memory_md_ids=set(exclude_ids))
