@@ -32,6 +32,7 @@ from dataclasses import dataclass
 import numpy as np
 from django.conf import settings
 from django.db import connection
+from threadpoolctl import threadpool_limits
 
 from dreaming.memory.recall_key import ACTIVE_OWNER
 from dreaming.models import Memory
@@ -148,11 +149,15 @@ def held_memories_read(*, user_id: int, dimensions: int | None = None) -> HeldMe
         norms = np.linalg.norm(vectors_out, axis=1, keepdims=True)
         np.divide(vectors_out, norms, out=vectors_out, where=norms > 0)
     as_array = lambda raw, dtype: np.frombuffer(bytes(raw or b""), dtype=dtype).astype(dtype.lstrip(">"))  # noqa: E731
-    basis = _principal_basis(vectors_out) if count > RESCORE_ROWS else None
+    # One BLAS thread: with the cores busy, OpenBLAS's threads spin waiting for each other (the basis
+    # of 10k memories took 10.2 s at load 10 on 2 cores, 0.38 s on one thread).
+    with threadpool_limits(limits=1, user_api="blas"):
+        basis = _principal_basis(vectors_out) if count > RESCORE_ROWS else None
+        keys = None if basis is None else vectors_out @ basis.T
     return HeldMemories(
         ids=as_array(ids, ">i8"), personas=as_array(personas, ">i8"), importance=as_array(importance, ">f8"),
         confidence=as_array(confidence, ">f8"), last_seen=as_array(last_seen, ">f8"), vectors=vectors_out,
-        basis=basis, keys=None if basis is None else vectors_out @ basis.T, words=WordIndex.build(list(statements or [])),
+        basis=basis, keys=keys, words=WordIndex.build(list(statements or [])),
     )
 
 
