@@ -165,3 +165,10 @@ def test_the_process_holds_memories_of_at_most_recall_key_cache_size_users(live_
     block = context_cache._recall_cache.entries[(users[2].pk, None)]
     assert block.vectors.dtype == np.float32 and block.vectors.shape == (3, settings.EMBEDDING_DIM)
     assert block.keys is None  # 3 memories: all scored exactly, no basis needed
+
+
+def test_products_in_blocks_equal_the_whole_product():
+    rng = np.random.default_rng(3)
+    for rows, columns in ((3000, 64), (1000, 512), (5, 512)):
+        matrix, vector = rng.standard_normal((rows, columns), dtype=np.float32), rng.standard_normal(columns, dtype=np.float32)
+        assert np.allclose(recall_held._product(matrix, vector), matrix @ vector, atol=1e-4)
