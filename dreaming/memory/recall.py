@@ -38,7 +38,7 @@ from chat.models import ChatSession, Message, Persona
 from dreaming.memory.context import memory_md_cache_usable, memory_md_get
 from dreaming.memory.context_cache import recall_held_cached
 from dreaming.memory.excerpts import Excerpt, excerpt_candidates
-from dreaming.memory.recall_held import TEXT_WEIGHT, held_memories_read, held_ranking, memory_score
+from dreaming.memory.recall_held import TEXT_WEIGHT, held_memories_read, held_ranking, memory_score  # noqa: F401 — TEXT_WEIGHT re-exported
 from dreaming.memory.recall_key import ACTIVE_OWNER, COARSE_CANDIDATES, recall_query_key
 from dreaming.models import Memory, MemoryDocument, MemoryRecall, MemorySettings, MemorySource, Phase
 from dreaming.protocol import RECALL_MAX_K, RECALL_TOOL  # noqa: F401 — re-exported for the API and command

@@ -148,7 +148,7 @@ def held_memories_read(*, user_id: int, dimensions: int | None = None) -> HeldMe
         vectors_out[np.frombuffer(bytes(has_vector), dtype=np.uint8).astype(bool)] = np.frombuffer(bytes(vectors), dtype=record)["v"]
         norms = np.linalg.norm(vectors_out, axis=1, keepdims=True)
         np.divide(vectors_out, norms, out=vectors_out, where=norms > 0)
-    as_array = lambda raw, dtype: np.frombuffer(bytes(raw or b""), dtype=dtype).astype(dtype.lstrip(">"))  # noqa: E731
+    as_array = lambda raw, dtype: np.frombuffer(bytes(raw or b""), dtype=dtype).astype(dtype.lstrip(">"))
     # One BLAS thread: with the cores busy, OpenBLAS's threads spin waiting for each other (the basis
     # of 10k memories took 10.2 s at load 10 on 2 cores, 0.38 s on one thread).
     with threadpool_limits(limits=1, user_api="blas"):
