@@ -240,9 +240,11 @@ MEMORY_MD_CACHE = env_bool("MEMORY_MD_CACHE", not TESTING)
 # settings. Needed behind PgBouncer in transaction mode, where LISTEN does not work (docs/deploy.md).
 MEMORY_MD_LISTEN_URL = env_str("MEMORY_MD_LISTEN_URL")
 MEMORY_MD_CACHE_SIZE = env_int("MEMORY_MD_CACHE_SIZE", 5000, minimum=1)  # documents per process (LRU)
-# Recall's shortlist keys (264 bytes per memory) kept per process for this many users (LRU), while
-# MEMORY_MD_CACHE is on: recall then ranks them in NumPy instead of scanning the index.
+# Recall's held memories (embeddings, factors, words: ~2.5 KB per 512-d memory) kept per process for
+# at most this many users and this many MB (LRU), while MEMORY_MD_CACHE is on: recall then ranks a
+# user's memories exactly in NumPy instead of estimating from the index (dreaming/memory/recall_held.py).
 RECALL_KEY_CACHE_SIZE = env_int("RECALL_KEY_CACHE_SIZE", 64, minimum=1)
+RECALL_CACHE_MB = env_int("RECALL_CACHE_MB", 256, minimum=1)
 
 # --- Deep sleep and weekly consolidation (area: deep; see docs/deep.md) --------------
 # Cosine similarity at which two candidates are "the same topic" (clustering) and two active

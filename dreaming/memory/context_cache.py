@@ -63,6 +63,7 @@ class MemoryMdCache:
     pid: int = field(default_factory=os.getpid)
     lock: threading.Lock = field(default_factory=threading.Lock)
     entries: OrderedDict = field(default_factory=OrderedDict)  # Key → the document, or None = "no document"
+    sizes: dict = field(default_factory=dict)  # Key → bytes, for the entries that have `nbytes`
     keys_by_user: dict[int, set[Key]] = field(default_factory=dict)
     live: bool = False
     # Invalidation counter. `invalidated[user]` is its value at that user's latest invalidation;
@@ -87,7 +88,10 @@ class MemoryMdCache:
             self.stats.misses += 1
             return False, None, self.counter
 
-    def store(self, key: Key, value: object | None, ticket: int | None, *, max_entries: int) -> bool:
+    def store(self, key: Key, value: object | None, ticket: int | None, *, max_entries: int,
+              max_bytes: int | None = None) -> bool:
+        """Keep `value` unless invalidated since `ticket`; then drop the least recently used entries
+        beyond `max_entries`, or beyond `max_bytes` of values with `nbytes` (the newest always stays)."""
         user_id = key[0]
         with self.lock:
             if ticket is None or not self.live or ticket < self.floor or self.invalidated.get(user_id, 0) > ticket:
@@ -95,8 +99,10 @@ class MemoryMdCache:
                 return False
             self.entries[key] = value
             self.entries.move_to_end(key)
+            self.sizes[key] = getattr(value, "nbytes", 0)
             self.keys_by_user.setdefault(user_id, set()).add(key)
-            while len(self.entries) > max_entries:
+            while len(self.entries) > max_entries or (
+                    max_bytes is not None and len(self.entries) > 1 and sum(self.sizes.values()) > max_bytes):
                 old_key, _ = self.entries.popitem(last=False)
                 self._unindex(old_key)
             self.stats.stores += 1
@@ -108,6 +114,7 @@ class MemoryMdCache:
             self.invalidated[user_id] = self.counter
             for key in self.keys_by_user.pop(user_id, ()):
                 self.entries.pop(key, None)
+                self.sizes.pop(key, None)
             self.stats.invalidations += 1
             # Keep the bookkeeping bounded: forgetting the per-user marks is safe once the floor
             # moves up to now (every reader in flight then refuses to store).
@@ -121,12 +128,14 @@ class MemoryMdCache:
             self.counter += 1
             self.floor = self.counter
             self.entries.clear()
+            self.sizes.clear()
             self.keys_by_user.clear()
             self.invalidated.clear()
             self.live = live
             self.stats.invalidations += 1
 
     def _unindex(self, key: Key) -> None:
+        self.sizes.pop(key, None)
         keys = self.keys_by_user.get(key[0])
         if keys is not None:
             keys.discard(key)
@@ -140,7 +149,7 @@ class _Listener(threading.Thread):
     def __init__(self, *, cache: MemoryMdCache, params: dict, companions: tuple[MemoryMdCache, ...] = ()):
         super().__init__(name="memory-md-listener", daemon=True)
         self.cache = cache
-        # Caches keyed by user that follow the same notifications (recall's shortlist keys).
+        # Caches keyed by user that follow the same notifications (recall's held memories).
         self.caches = (cache, *companions)
         self.params = params
         self.stopping = threading.Event()
@@ -202,9 +211,9 @@ class _Listener(threading.Thread):
 
 # --- The process's cache ------------------------------------------------------------------
 _cache: MemoryMdCache | None = None
-# Recall's shortlist keys per user (dreaming/memory/recall.py), invalidated by the same listener: the
-# memory table notifies the same channel (migration 0009). A separate LRU because its entries are
-# large (264 bytes per memory) and bounded by RECALL_KEY_CACHE_SIZE users instead.
+# Recall's held memories per user (dreaming/memory/recall_held.py), invalidated by the same listener:
+# the memory table notifies the same channel (migration 0009). A separate LRU because its entries
+# are large (~2.5 KB per 512-d memory) and bounded by RECALL_KEY_CACHE_SIZE users and RECALL_CACHE_MB.
 _recall_cache: MemoryMdCache | None = None
 _start_lock = threading.Lock()
 
@@ -269,23 +278,25 @@ def memory_md_cached(*, key: Key, fetch: Callable[[], object | None]) -> object 
     return _cached(memory_md_cache(), key=key, fetch=fetch, max_entries=settings.MEMORY_MD_CACHE_SIZE)
 
 
-def _cached(cache: MemoryMdCache, *, key: Key, fetch: Callable[[], object | None], max_entries: int) -> object | None:
+def _cached(cache: MemoryMdCache, *, key: Key, fetch: Callable[[], object | None], max_entries: int,
+            max_bytes: int | None = None) -> object | None:
     hit, value, ticket = cache.lookup(key)
     if hit:
         return value
     value = fetch()
-    cache.store(key, value, ticket, max_entries=max_entries)
+    cache.store(key, value, ticket, max_entries=max_entries, max_bytes=max_bytes)
     return value
 
 
-def recall_keys_cached(*, user_id: int, fetch: Callable[[], object]) -> object:
-    """Recall's shortlist keys of one user from this process's cache, or `fetch()` (stored only
+def recall_held_cached(*, user_id: int, fetch: Callable[[], object]) -> object:
+    """Recall's held memories of one user from this process's cache, or `fetch()` (stored only
     when no invalidation raced it). Read-only for the caller, like memory_md_cached."""
     memory_md_cache()  # the listener, which also keeps this cache live
     cache = _recall_cache
     if cache is None:  # stopped meanwhile (tests, bench)
         return fetch()
-    return _cached(cache, key=(user_id, None), fetch=fetch, max_entries=settings.RECALL_KEY_CACHE_SIZE)
+    return _cached(cache, key=(user_id, None), fetch=fetch, max_entries=settings.RECALL_KEY_CACHE_SIZE,
+                   max_bytes=settings.RECALL_CACHE_MB * 2**20)
 
 
 def memory_md_cache_evict(*, user_id: int) -> None:

@@ -36,15 +36,15 @@ from django.utils import timezone
 from dreaming.engine.language import CJK_RUN_RE
 from chat.models import ChatSession, Message, Persona
 from dreaming.memory.context import memory_md_cache_usable, memory_md_get
-from dreaming.memory.context_cache import recall_keys_cached
+from dreaming.memory.context_cache import recall_held_cached
 from dreaming.memory.excerpts import Excerpt, excerpt_candidates
-from dreaming.memory.recall_key import ACTIVE_OWNER, COARSE_CANDIDATES, KEY_DIM, recall_query_key
+from dreaming.memory.recall_held import TEXT_WEIGHT, held_memories_read, held_ranking, memory_score  # noqa: F401 — TEXT_WEIGHT re-exported
+from dreaming.memory.recall_key import ACTIVE_OWNER, COARSE_CANDIDATES, recall_query_key
 from dreaming.models import Memory, MemoryDocument, MemoryRecall, MemorySettings, MemorySource, Phase
 from dreaming.protocol import RECALL_MAX_K, RECALL_TOOL  # noqa: F401 — re-exported for the API and command
 from dreaming.providers.embedding_space import embedding_space_check_cached
 from dreaming.providers import CallContext, Embedder, get_embedder
 
-TEXT_WEIGHT = 0.35
 MAX_KEYWORDS = 8
 # Fusion (tuned on the tuning half of the LoCoMo dev conversations, bench/quality_locomo.py).
 RRF_K = 5.0
@@ -126,9 +126,7 @@ def query_keywords(query: str) -> list[tuple[str, float]]:
 # --- The ranking ---------------------------------------------------------------------------
 def recall_score(parts: dict) -> float:
     """parts: similarity, text_match (None = the query had no keywords), recency, importance, confidence."""
-    fused = parts["similarity"] if parts["text_match"] is None else (1 - TEXT_WEIGHT) * parts["similarity"] + TEXT_WEIGHT * parts["text_match"]
-    return fused * (0.6 + 0.4 * parts["recency"]) * (0.5 + 0.5 * parts["importance"]) * (0.7 + 0.3 * parts["confidence"])
-
+    return memory_score(**parts)
 
 
 # MEMORY.md's ids are excluded AFTER the scan: the shortlist takes `limit + len(exclude)` rows and
@@ -148,23 +146,33 @@ LIMIT %(limit)s
 """
 
 
+# Rows the exact ranking over held memories hands on. recall() asks for 3k + EXCERPTS_BEYOND_K: fusion
+# skips a memory only when an excerpt it came from was taken (at most k excerpts, usually one memory
+# each), so the top k reaches past rank 2k only when those excerpts each came from several memories.
+HELD_EXACT_ROWS = 3 * RECALL_MAX_K + EXCERPTS_BEYOND_K
+
+
 def _vector_literal(values) -> str:
     return "[" + ",".join(f"{float(x):.7g}" for x in values) + "]"
 
 
 def recall_candidates(
     *, user_id: int, persona_id: int | None, vector: list[float], exclude_ids: list[int], limit: int | None = None,
+    wanted: int = HELD_EXACT_ROWS, keywords: list[tuple[str, float]] | None = None, now: datetime | None = None,
     cached: bool | None = None,
 ) -> list[tuple]:
-    """The shortlist's rows (COARSE_CANDIDATES unless `limit`) with their EXACT cosine distance (last column).
+    """The rows to score, with their EXACT cosine distance (last column).
 
-    With the process cache usable (`cached` None = decide here), the shortlist comes from the
-    user's keys held in memory; otherwise from the index-only scan in the database.
+    With the process cache usable (`cached` None = decide here): the `wanted` best by the exact score, ranked over the user's memories held by the process
+    (dreaming/memory/recall_held.py). Otherwise the COARSE_CANDIDATES (or `limit`) best by the
+    shortlist key, from the index-only scan in the database (approximate: docs/context.md).
     """
     if cached if cached is not None else memory_md_cache_usable():
-        return _candidates_from_cached_keys(
-            user_id=user_id, persona_id=persona_id, vector=vector, exclude_ids=exclude_ids, limit=limit or COARSE_CANDIDATES,
-        )
+        held = recall_held_cached(user_id=user_id, fetch=lambda: held_memories_read(user_id=user_id, dimensions=len(vector)))
+        if held.dimensions == len(vector):  # else a `reembed` is half done: the database knows better
+            return _candidates_from_held(held, user_id=user_id, persona_id=persona_id, vector=vector,
+                                         exclude_ids=exclude_ids, keywords=keywords, now=now or timezone.now(),
+                                         limit=wanted)
     exclude = sorted({int(i) for i in exclude_ids})
     params = {
         "vector": _vector_literal(vector),
@@ -180,72 +188,19 @@ def recall_candidates(
         return cursor.fetchall()
 
 
-# --- The shortlist from keys held by the process ---------------------------------------------
-# The index-only scan above reads and sorts 10k tuples per query: ~3 ms of recall's ~6 on this
-# machine, and twice that when the host is slow. A process that serves recall keeps each user's
-# keys (ids, personas, the 64-float keys: 264 bytes per memory, 2.6 MB for 10k) and ranks them with
-# one NumPy product (~0.1 ms). The keys stay correct the way MEMORY.md's cache does: the memory table
-# notifies the user's id on every insert, delete and change of owner, status, persona or key
-# (migration 0009) and the process's listener drops that user's keys; a read that raced a
-# notification is not stored. Between a commit and its notification (~1 ms) the keys can be stale,
-# which costs nothing wrong: the exact stage re-reads each shortlisted row and keeps it only if it
-# is still an active memory of the scope (so a deleted or archived memory is never returned), and a
-# memory added in that millisecond is found by the next recall.
-@dataclass(frozen=True)
-class KeyBlock:
-    ids: object  # int64[n]
-    personas: object  # int64[n], 0 for the profile scope
-    keys: object  # float32[n, KEY_DIM]; zeros where the memory has no key
-    has_key: object  # bool[n]
-
-
-_KEY_BLOCK_SQL = f"""
-SELECT count(*), string_agg(int8send(id), ''::bytea), string_agg(int8send(COALESCE(persona_id, 0)), ''::bytea),
-       string_agg(vector_send(COALESCE(recall_key, %(zero)s::vector)), ''::bytea),
-       string_agg(CASE WHEN recall_key IS NULL THEN '\\x00'::bytea ELSE '\\x01'::bytea END, ''::bytea)
-FROM (SELECT id, persona_id, recall_key FROM {Memory._meta.db_table} WHERE {{active_owner}} = %(user_id)s ORDER BY id) AS mine
-"""
-
-
-def recall_key_block(*, user_id: int) -> KeyBlock:
-    """Every active memory's shortlist key for one user, read in one query (binary, no parsing)."""
-    import numpy as np
-
-    with connection.cursor() as cursor:
-        cursor.execute(_KEY_BLOCK_SQL.format(active_owner=ACTIVE_OWNER), {"user_id": user_id, "zero": "[" + ",".join(["0"] * KEY_DIM) + "]"})
-        count, ids, personas, keys, has_key = cursor.fetchone()
-    if not count:
-        empty = np.zeros(0, dtype=np.int64)
-        return KeyBlock(ids=empty, personas=empty, keys=np.zeros((0, KEY_DIM), dtype=np.float32), has_key=np.zeros(0, dtype=bool))
-    # vector_send: int16 dimensions, int16 unused, then big-endian float4s.
-    record = np.dtype([("dim", ">i2"), ("unused", ">i2"), ("v", ">f4", (KEY_DIM,))])
-    return KeyBlock(
-        ids=np.frombuffer(bytes(ids), dtype=">i8").astype(np.int64),
-        personas=np.frombuffer(bytes(personas), dtype=">i8").astype(np.int64),
-        keys=np.ascontiguousarray(np.frombuffer(bytes(keys), dtype=record)["v"], dtype=np.float32),
-        has_key=np.frombuffer(bytes(has_key), dtype=np.uint8).astype(bool),
-    )
-
-
-def recall_shortlist(block: KeyBlock, *, persona_id: int | None, query_key, exclude_ids, limit: int) -> list[int]:
-    """The `limit` best ids of the scope by key · query key, MEMORY.md's ids left out; memories
-    without a key last (as the index's NULLs sort last)."""
-    import numpy as np
-
-    if not len(block.ids):
-        return []
-    eligible = (block.personas == 0) | (block.personas == (persona_id or 0))
-    if exclude_ids:
-        eligible &= ~np.isin(block.ids, np.fromiter((int(i) for i in exclude_ids), dtype=np.int64))
-    rows = np.flatnonzero(eligible)
-    scores = block.keys[rows] @ np.asarray(query_key, dtype=np.float32)
-    scores[~block.has_key[rows]] = -np.inf
-    if len(rows) > limit:
-        best = np.argpartition(-scores, limit - 1)[:limit]
-        rows, scores = rows[best], scores[best]
-    return [int(i) for i in block.ids[rows[np.argsort(-scores, kind="stable")]]]
-
-
+# --- The ranking over the memories held by the process -----------------------------------------
+# The index-only scan above reads and sorts 10k tuples per query and only estimates the score. A
+# process that serves recall holds each user's memories instead (recall_held.py: ~25 MB for 10k
+# 512-d memories, bounded by RECALL_CACHE_MB and RECALL_KEY_CACHE_SIZE) and ranks them exactly in
+# NumPy. They stay correct the way MEMORY.md's cache does: the memory table notifies the user's id
+# on every insert, delete and change of owner, status, persona or key — the key changes with the
+# embedding, importance, confidence and last_seen (migration 0009) — and the process's listener
+# drops that user's memories; a read that raced a notification is not stored. Between a commit and
+# its notification (~1 ms) they can be stale, which costs nothing wrong: the rows ranked first are
+# re-read here and kept only if still an active memory of the scope (a deleted or archived memory
+# is never returned), and scored again from what is read; a memory added in that millisecond is
+# found by the next recall. (A statement edited without a new embedding notifies nothing: it is
+# ranked by its old words until the next change, and shown and scored with its new ones.)
 _EXACT_SQL = f"""
 SELECT {_EXACT_COLUMNS}
 FROM {Memory._meta.db_table} m
@@ -254,18 +209,16 @@ WHERE m.id = ANY(%(ids)s::bigint[]) AND {{active_owner}} = %(user_id)s
 """
 
 
-def _candidates_from_cached_keys(*, user_id: int, persona_id: int | None, vector, exclude_ids, limit: int) -> list[tuple]:
-    block = recall_keys_cached(user_id=user_id, fetch=lambda: recall_key_block(user_id=user_id))
-    ids = recall_shortlist(block, persona_id=persona_id, query_key=recall_query_key(vector), exclude_ids=exclude_ids, limit=limit)
+def _candidates_from_held(held, *, user_id: int, persona_id: int | None, vector, exclude_ids, keywords, now: datetime,
+                          limit: int) -> list[tuple]:
+    ids = held_ranking(held, persona_id=persona_id, vector=vector, keywords=keywords or [], exclude_ids=exclude_ids,
+                       now_epoch=now.timestamp(), tau_seconds=settings.RECALL_TAU_WEEKS * 7 * 86400, limit=limit)
     if not ids:
         return []
     with connection.cursor() as cursor:
         cursor.execute(_EXACT_SQL.format(active_owner=ACTIVE_OWNER),
                        {"vector": _vector_literal(vector), "ids": ids, "user_id": user_id, "persona_id": persona_id})
         return cursor.fetchall()
-
-
-# --- The projection --------------------------------------------------------------------------
 
 
 # One round trip before any work: is memory on, and which ids does the scope's MEMORY.md hold?
@@ -344,11 +297,11 @@ def recall(
     1. Nothing for an empty query or a user with memory off (the scope's cached MEMORY.md says
        both; without one, one query that also reads its ids).
     2. Exclude what MEMORY.md already holds (unless `exclude_ids` is given).
-    3. Shortlist COARSE_CANDIDATES memories by the key (projected similarity × the score's factors):
-       from the user's keys held by the process when the cache is usable (read once, then kept
-       until a change of the user's memories is notified), else by an index-only scan of this
-       user's rows; fetch them with their exact full-embedding distance (one query).
-    4. Score the shortlist exactly in Python: similarity, keyword match, recency, importance,
+    3. When the cache is usable: rank the user's memories held by the process (read once, then
+       kept until a change of the user's memories is notified) by the exact score, and re-read the
+       3k + 10 best with their pgvector distance (one query). Otherwise: the COARSE_CANDIDATES
+       best by the database's shortlist key (an index-only scan; approximate), read the same way.
+    4. Score those rows exactly in Python: similarity, keyword match, recency, importance,
        confidence.
     5. Find the best excerpts of the user's own turns by full-text search, minus the forgotten and
        the sensitive (dreaming/memory/excerpts.py: one query, and one for tombstones).
@@ -370,7 +323,7 @@ def recall(
     vector = embedder.embed([query], kind="query", ctx=CallContext(user_id=user.pk, phase=Phase.RECALL))[0]
 
     memories = _memories_ranked(user_id=user.pk, persona_id=persona_id, query=query, vector=vector,
-                                exclude_ids=list(exclude_ids), now=now)
+                                exclude_ids=list(exclude_ids), now=now, wanted=3 * k + EXCERPTS_BEYOND_K)
     excerpts = excerpt_candidates(user_id=user.pk, persona_id=persona_id, query=query, limit=excerpts_wanted(k))
     # What the model already has (MEMORY.md, unless the caller says otherwise) is not shown again as an excerpt either.
     top = recall_fuse(memories=memories, excerpts=excerpts, k=k, memory_md_ids=set(exclude_ids))
@@ -396,13 +349,14 @@ def _memory_md_ids_if_on(*, user: AbstractBaseUser, persona: Persona | None) -> 
 
 
 def _memories_ranked(*, user_id: int, persona_id: int | None, query: str, vector, exclude_ids: list[int],
-                     now: datetime) -> list[RecallResult]:
-    """The shortlist scored exactly, best first (steps 3-4 of recall())."""
+                     now: datetime, wanted: int = HELD_EXACT_ROWS) -> list[RecallResult]:
+    """The candidates scored exactly, best first (steps 3-4 of recall())."""
     keywords = query_keywords(query)
     total_weight = sum(weight for _, weight in keywords)
     now_epoch, tau_seconds = now.timestamp(), settings.RECALL_TAU_WEEKS * 7 * 86400
     scored: list[tuple[float, int, tuple, dict]] = []
-    for row in recall_candidates(user_id=user_id, persona_id=persona_id, vector=vector, exclude_ids=exclude_ids):
+    for row in recall_candidates(user_id=user_id, persona_id=persona_id, vector=vector, exclude_ids=exclude_ids,
+                                 wanted=wanted, keywords=keywords, now=now):
         memory_id, statement, _, importance, confidence, last_seen, distance = row
         text_match = None
         if keywords:

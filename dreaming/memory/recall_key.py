@@ -3,9 +3,10 @@
 Each memory carries a small key (`recall_key`, KEY_DIM floats, written only by the database) whose
 inner product with the query's key orders memories by an estimate of the full score: the cosine of
 fixed ±1 random projections of the two embeddings, times the importance and confidence factors, times
-a recency factor that does not depend on the query's time. Recall keeps the COARSE_CANDIDATES best and
-scores only those exactly (dreaming/memory/recall.py). Why 64 dims, the measured quality and the
-design history: docs/context.md ("Index strategy").
+a recency factor that does not depend on the query's time. Without the process's cache, recall keeps
+the COARSE_CANDIDATES best and scores only those exactly (dreaming/memory/recall.py); with it, recall
+ranks the memories the process holds instead (dreaming/memory/recall_held.py). Why 64 dims, the
+measured quality and the design history: docs/context.md ("Index strategy").
 """
 from __future__ import annotations
 

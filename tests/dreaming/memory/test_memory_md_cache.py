@@ -341,7 +341,7 @@ def test_recall_reads_memory_md_s_ids_from_the_cache(live_cache, django_assert_n
     settle()  # a new memory notifies too (recall's cached keys follow it)
     in_md = memory_md_get(user=user).memory_ids
     assert in_md and extra.pk not in in_md
-    recall(user=user, query="Milo", k=5, record=False)  # reads the user's shortlist keys once
+    recall(user=user, query="Milo", k=5, record=False)  # reads the memories recall ranks once
     with django_assert_num_queries(3):
         results = recall(user=user, query="Milo", k=5)
     assert [r.id for r in results] == [extra.pk]  # the MEMORY.md memory is not repeated
