@@ -49,14 +49,15 @@ def _phase_run(phase: str, *, profile: int) -> dict:
         profiler = cProfile.Profile()
     out = io.StringIO()
     with connection.execute_wrapper(count):
-        started = time.perf_counter()
+        started, cpu_started = time.perf_counter(), time.process_time()
         if profiler:
             profiler.enable()
         call_command("dream", "--now", "--phase", phase, stdout=out, stderr=io.StringIO())
         if profiler:
             profiler.disable()
-        seconds = time.perf_counter() - started
-    result = {"seconds": seconds, "summary": out.getvalue().strip(), "statements": dict(statements.most_common())}
+        seconds, cpu_seconds = time.perf_counter() - started, time.process_time() - cpu_started
+    result = {"seconds": seconds, "cpu_seconds": cpu_seconds, "summary": out.getvalue().strip(),
+              "statements": dict(statements.most_common())}
     if profiler:
         import pstats
 

@@ -32,7 +32,9 @@ _DECISION_FIELDS = ("status", "reason", "decided_at", "memory", "score", "score_
 
 
 def vector_text(vector) -> str:
-    return "[" + ",".join(repr(float(x)) for x in vector) + "]"
+    # tolist() turns numpy's float32 into Python floats at once (the same values float(x) gives one by one).
+    values = vector.tolist() if hasattr(vector, "tolist") else [float(x) for x in vector]
+    return "[" + ",".join(map(repr, values)) + "]"
 
 
 def rows_update(*, objects: list[Model], fields: tuple[str, ...] | list[str]) -> None:
