@@ -1,8 +1,9 @@
 """DreamRun bookkeeping shared by every phase (light sleep, deep sleep, weekly).
 
 Counters are added with single UPDATE statements (`col = col + n` for numbers, a jsonb merge for
-per-kind dicts, all of one call in the same statement), so several workers or the providers' accounting can add to the same run without a
-read-modify-write race, and a crashed run still shows what it had done so far.
+per-kind dicts, all of one call in the same statement), so several workers or the providers'
+accounting can add to the same run without a read-modify-write race, and a crashed run still shows
+what it had done so far.
 """
 from __future__ import annotations
 
