@@ -141,16 +141,43 @@ def memory_md_render(*, user: AbstractBaseUser, persona: Persona | None = None) 
         # Read-your-writes in this process: drop the cached copy as soon as this commits, before
         # the NOTIFY (sent by the table's trigger) reaches the listener thread.
         transaction.on_commit(functools.partial(memory_md_cache_evict, user_id=getattr(user, "pk", user)))
-        document, created = MemoryDocument.objects.select_for_update().get_or_create(
-            user=user, persona=persona, defaults={**fields, "version": 1}
-        )
-        if created:
-            return document
+        document = MemoryDocument.objects.select_for_update().filter(user=user, persona=persona).first()
+        if document is None:
+            created = _document_insert(user=user, persona=persona, fields=fields)
+            if created is not None:
+                return created
+            # Made by someone else since the read above: update theirs.
+            document = MemoryDocument.objects.select_for_update().get(user=user, persona=persona)
         if document.content != content:
             document.version += 1
         for name, value in fields.items():
             setattr(document, name, value)
         document.save()
+    return document
+
+
+_DOCUMENT_INSERT_SQL = f"""
+INSERT INTO {MemoryDocument._meta.db_table}
+    (user_id, persona_id, content, memory_ids, token_count, token_budget, rendered_at, version)
+VALUES (%s, %s, %s, %s::jsonb, %s, %s, %s, 1)
+ON CONFLICT ON CONSTRAINT memory_document_unique_scope DO NOTHING
+RETURNING id
+"""
+
+
+def _document_insert(*, user, persona, fields: dict) -> MemoryDocument | None:
+    """The scope's first document (version 1) in one statement, or None when another process made it
+    first (no savepoint needed: ON CONFLICT does not abort the transaction)."""
+    with connection.cursor() as cursor:
+        cursor.execute(_DOCUMENT_INSERT_SQL, [
+            getattr(user, "pk", user), getattr(persona, "pk", persona), fields["content"], json.dumps(fields["memory_ids"]),
+            fields["token_count"], fields["token_budget"], fields["rendered_at"],
+        ])
+        row = cursor.fetchone()
+    if row is None:
+        return None
+    document = MemoryDocument(pk=row[0], user=user, persona=persona, version=1, **fields)
+    document._state.adding, document._state.db = False, connection.alias  # a stored row, as get() gives
     return document
 
 

@@ -142,7 +142,7 @@ def _deep_sleep_one(
     if not MemorySettings.is_on(user_id=user.pk):
         return {}
     night = _Night(user=user, run=run, now=now, dreamer=dreamer, embedder=embedder)
-    if not dry_run:
+    if not dry_run and _awaits_network(dreamer, embedder):
         _night_rehearse(night)  # the model calls, without holding any row lock
     with llm_calls_survive_rollback(), transaction.atomic():
         user_lock(user_id=user.pk)
@@ -161,6 +161,13 @@ def _deep_sleep_one(
         memory_md_refresh(user=user)
     night.counters["users_processed"] = 1
     return night.counters
+
+
+def _awaits_network(dreamer: Dreamer, embedder: Embedder) -> bool:
+    """The night would wait on a remote model or embedder. Offline ones (the rules engine, the local
+    embedder) answer in process as fast as a rehearsal would, so the night asks them inside the
+    transaction only, the same questions with the same answers."""
+    return getattr(dreamer, "calls_network", True) or getattr(embedder, "calls_network", True)
 
 
 def _scopes(clusters: list[Cluster]) -> list[list[Cluster]]:

@@ -1,8 +1,9 @@
 """DreamRun bookkeeping shared by every phase (light sleep, deep sleep, weekly).
 
-Counters are added with single UPDATE statements (F() for numbers, a jsonb merge for per-kind
-dicts), so several workers or the providers' accounting can add to the same run without a
-read-modify-write race, and a crashed run still shows what it had done so far.
+Counters are added with single UPDATE statements (`col = col + n` for numbers, a jsonb merge for
+per-kind dicts, all of one call in the same statement), so several workers or the providers'
+accounting can add to the same run without a read-modify-write race, and a crashed run still shows
+what it had done so far.
 """
 from __future__ import annotations
 
@@ -12,7 +13,6 @@ from collections.abc import Callable, Iterable
 from datetime import datetime
 
 from django.db import connection
-from django.db.models import F
 from django.utils import timezone
 
 from dreaming.models import DreamRun
@@ -49,47 +49,59 @@ def run_start(
 
 def run_add(*, run: DreamRun, **counters) -> None:
     """Add to the run's counters, e.g. run_add(run=run, sessions_done=1, skipped_by_kind={"coding": 1})."""
-    numbers = {name: value for name, value in counters.items() if name not in _DICT_COUNTERS and value}
-    if numbers:
-        DreamRun.objects.filter(pk=run.pk).update(**{name: F(name) + value for name, value in numbers.items()})
-    for name in _DICT_COUNTERS & counters.keys():
-        increments = {key: n for key, n in (counters[name] or {}).items() if n}
-        if increments:
-            _run_add_to_dict(run=run, column=name, increments=increments)
+    _run_update(run=run, counters=counters)
 
 
-def _run_add_to_dict(*, run: DreamRun, column: str, increments: dict[str, int]) -> None:
-    # One statement: new = old || {key: old[key] + n for each key}. jsonb_each over the increments
-    # keeps it a single UPDATE however many kinds are added.
-    table = DreamRun._meta.db_table
-    with connection.cursor() as cursor:
-        cursor.execute(
-            f"""
-            UPDATE {table} SET {column} = COALESCE({column}, '{{}}'::jsonb) || (
-                SELECT jsonb_object_agg(inc.key, COALESCE(({column} ->> inc.key)::numeric, 0) + inc.value::numeric)
-                FROM jsonb_each_text(%s::jsonb) AS inc
-            )
-            WHERE id = %s
-            """,
-            [json.dumps(increments), run.pk],
-        )
+def _run_update(*, run: DreamRun, counters: dict, values: dict | None = None, reload: bool = False) -> None:
+    """One UPDATE: numbers added (`col = col + n`), per-kind dicts merged key by key (new = old ||
+    {key: old[key] + n}, jsonb_each over the increments), `values` set; with `reload`, `run` takes the
+    row's new values from the same statement. Nothing to do: no statement."""
+    sets, params = [], []
+    for name, value in (values or {}).items():
+        sets.append(f"{_column(name)} = %s")
+        params.append(value)
+    for name, value in counters.items():
+        column = _column(name)
+        if name in _DICT_COUNTERS:
+            increments = {key: n for key, n in (value or {}).items() if n}
+            if increments:
+                sets.append(
+                    f"{column} = COALESCE({column}, '{{}}'::jsonb) || (SELECT jsonb_object_agg(inc.key, "
+                    f"COALESCE(({column} ->> inc.key)::numeric, 0) + inc.value::numeric) FROM jsonb_each_text(%s::jsonb) AS inc)"
+                )
+                params.append(json.dumps(increments))
+        elif value:
+            sets.append(f"{column} = {column} + %s")
+            params.append(value)
+    if not sets:
+        return
+    sql = f"UPDATE {DreamRun._meta.db_table} SET {', '.join(sets)} WHERE id = %s"
+    if not reload:
+        with connection.cursor() as cursor:
+            cursor.execute(sql, [*params, run.pk])
+        return
+    # The row as it is now, in the same statement (RETURNING), read through the model's fields.
+    current = next(iter(DreamRun.objects.raw(sql + " RETURNING *", [*params, run.pk])), None)
+    if current is None:
+        raise DreamRun.DoesNotExist(f"run {run.pk} is gone")
+    for field in DreamRun._meta.concrete_fields:
+        setattr(run, field.attname, getattr(current, field.attname))
+
+
+def _column(name: str) -> str:
+    """The quoted column of a DreamRun field (FieldDoesNotExist for a name the model lacks)."""
+    return connection.ops.quote_name(DreamRun._meta.get_field(name).column)
 
 
 def run_finish(*, run: DreamRun, error: str | BaseException | None = None, counters: dict | None = None) -> DreamRun:
-    """Close the run (ok, or failed with the error) and reload it so the counters are current.
-    `counters`: numbers to add as it closes (one UPDATE for both; per-kind dicts go through run_add)."""
-    fields = {"finished_at": timezone.now(), "status": DreamRun.Status.OK}
+    """Close the run (ok, or failed with the error), its counters current (one UPDATE … RETURNING).
+    `counters`: to add as it closes, in the same statement."""
+    values = {"finished_at": timezone.now(), "status": DreamRun.Status.OK}
     if error:
-        fields["status"] = DreamRun.Status.FAILED
-        fields["error"] = _error_text(error)
-    counters = counters or {}
-    run_add(run=run, **{name: value for name, value in counters.items() if name in _DICT_COUNTERS})
-    fields.update({name: F(name) + value for name, value in counters.items() if name not in _DICT_COUNTERS and value})
-    DreamRun.objects.filter(pk=run.pk).update(**fields)
-    user = run.user if DreamRun.user.is_cached(run) else None
-    run.refresh_from_db()
-    if user is not None and run.user_id == user.pk:
-        run.user = user  # the log line names the user: no second read
+        values["status"] = DreamRun.Status.FAILED
+        values["error"] = _error_text(error)
+    # Reloaded from the UPDATE itself; a user already read stays (the log line names it: no second read).
+    _run_update(run=run, counters=counters or {}, values=values, reload=True)
     run_log(run)
     return run
 

@@ -162,3 +162,42 @@ def test_memory_md_get_uses_the_scope_index(user):
         plan = "\n".join(row[0] for row in cursor.fetchall())
         cursor.execute("SET enable_seqscan = on")
     assert "memory_document_unique_scope" in plan, plan
+
+
+def test_a_scope_first_document_is_one_insert_without_a_savepoint_and_then_updated_in_place(user):
+    MemoryFactory(user=user, statement="User lives in Lisbon", category=Category.FACT)
+
+    with CaptureQueriesContext(connection) as first:
+        made = memory_md_render(user=user)
+    again = memory_md_render(user=user)
+
+    sql = [q["sql"].lstrip() for q in first]
+    # One savepoint: the render's own atomic() inside the test's transaction (none of the insert's own).
+    assert sum(s.startswith("SAVEPOINT") for s in sql) == 1 and sum(s.startswith("INSERT") for s in sql) == 1
+    stored = MemoryDocument.objects.get(user=user, persona=None)
+    assert (made.pk, made.version, made.content) == (stored.pk, 1, stored.content) and "Lisbon" in stored.content
+    assert again.pk == made.pk and again.version == 1  # same text: same version, no second row
+
+
+def test_a_document_made_by_someone_else_meanwhile_is_updated_not_duplicated(user):
+    from dreaming.memory import context
+
+    MemoryFactory(user=user, statement="User lives in Lisbon", category=Category.FACT)
+    theirs = MemoryDocument.objects.create(user=user, persona=None, content="old", version=3, rendered_at="2026-01-01T00:00Z")
+    real_filter = MemoryDocument.objects.select_for_update
+
+    class MissedOnce:  # the first read happens before the other process's insert
+        calls = 0
+
+        def __call__(self):
+            MissedOnce.calls += 1
+            return MemoryDocument.objects.none() if MissedOnce.calls == 1 else real_filter()
+
+    context.MemoryDocument.objects.select_for_update = MissedOnce()
+    try:
+        document = memory_md_render(user=user)
+    finally:
+        del context.MemoryDocument.objects.select_for_update
+
+    assert MemoryDocument.objects.filter(user=user).count() == 1
+    assert document.pk == theirs.pk and document.version == 4 and "Lisbon" in document.content

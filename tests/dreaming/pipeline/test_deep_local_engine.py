@@ -179,3 +179,22 @@ def test_dream_now_runs_light_then_deep_by_default(user):
     coding.refresh_from_db()
     assert coding.skipped and coding.triage_kind == "coding"
     assert Memory.objects.filter(user=user, status="active").count() == 2
+
+
+def test_an_offline_night_asks_inside_the_transaction_only_and_decides_the_same(tmp_path, monkeypatch):
+    """The rehearsal exists so a remote model is not awaited under the user's lock; the rules engine and
+    the local embedder answer in process, so their night skips it, with the same outcome."""
+    from dreaming.pipeline import deep
+
+    alice, bob = import_history(tmp_path, "alice"), import_history(tmp_path, "bob")
+    rehearsed = []
+    real_rehearse = deep._night_rehearse
+    monkeypatch.setattr(deep, "_night_rehearse", lambda night: rehearsed.append(night.user.pk) or real_rehearse(night))
+    replay_night_by_night(alice)
+    assert rehearsed == []
+
+    # The same nights with the rehearsal forced (as with a remote model): the same memories.
+    monkeypatch.setattr(deep, "_awaits_network", lambda dreamer, embedder: True)
+    replay_night_by_night(bob)
+    assert rehearsed and set(rehearsed) == {bob.pk}
+    assert memory_rows(alice) == memory_rows(bob) and len(memory_rows(alice)) >= 4
