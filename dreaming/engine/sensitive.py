@@ -376,8 +376,25 @@ def _sentences(text: str):
         yield start, len(text), len(text)
 
 
-@lru_cache(maxsize=256)  # light sleep redacts a session's turns, then the local engine reads the same texts again
+# Light sleep redacts a batch's turns, the local engine reads the same texts again and the excerpt index
+# once more at the batch's end: the cache holds a batch (~50 sessions), turns up to 2,000 characters
+# (a few MB at most; a pasted document is redacted each time it is read).
+_CACHED_CHARS = 2000
+
+
 def redact_sensitive(text: str, *, anyone: bool = False) -> Redaction:
+    """`text` without the clauses that disclose a sensitive kind (see `_redact`); cached for short texts."""
+    if len(text) > _CACHED_CHARS:
+        return _redact(text, anyone)
+    return _redact_cached(text, anyone)
+
+
+@lru_cache(maxsize=4096)
+def _redact_cached(text: str, anyone: bool) -> Redaction:
+    return _redact(text, anyone)
+
+
+def _redact(text: str, anyone: bool) -> Redaction:
     """`text` without the clauses that disclose a sensitive kind; the rest kept verbatim.
 
     1. find every sensitive span in the whole text (judged with its sentence, so the "I" three words
