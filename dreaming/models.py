@@ -199,14 +199,10 @@ class Memory(models.Model):
 
 
 class MemoryRecall(models.Model):
-    """How often recall returned a memory, and when last.
-
-    A table of its own, not columns of Memory: recall writes these on every call, and an UPDATE of
-    a memory row clears its heap page's all-visible bit, which turns recall's index-only scan into
-    heap fetches for that page until the next VACUUM — so the more a user recalled, the slower
-    their recall got (751 heap fetches per query after 300 recalls in the bench). Writing here
-    leaves the memory table untouched on the chat side.
-    """
+    """How often recall returned a memory, and when last. A table of its own, not columns of Memory:
+    an UPDATE of a memory row clears its heap page's all-visible bit, which turns recall's index-only
+    scan into heap fetches until the next VACUUM — the more a user recalled, the slower their recall
+    got (751 heap fetches per query after 300 recalls in the bench)."""
 
     memory = models.OneToOneField(Memory, verbose_name=_("memory"), primary_key=True, on_delete=models.CASCADE,
                                   related_name="recall_stat")
@@ -445,13 +441,9 @@ class LLMCall(models.Model):
 
 
 class NightUnit(models.Model):
-    """One user's share of a night's deep sleep or weekly consolidation: the unit workers claim.
-
-    The nightly schedule plans one unit per user who needs the phase (unique per phase, night and
-    user, so a second cluster's schedule or a `dream --now` on another host creates nothing twice);
-    any number of workers claim units with one statement (FOR UPDATE SKIP LOCKED) and a claim that
-    went stale is re-taken, like light sleep's sessions.
-    """
+    """One user's share of a night's deep sleep or weekly consolidation: the unit workers claim. The
+    schedule plans one open unit per user and phase; workers claim with FOR UPDATE SKIP LOCKED and
+    re-take a stale claim, like light sleep's sessions."""
 
     class Status(models.TextChoices):
         WAITING = "waiting", _("Waiting")
@@ -476,8 +468,7 @@ class NightUnit(models.Model):
     class Meta:
         verbose_name = _("night unit")
         verbose_name_plural = _("night units")
-        # One open unit per user and phase: planning twice (two clusters, a schedule and a manual run)
-        # creates nothing twice; a finished or failed unit does not block the next night's.
+        # One open unit per user and phase (two clusters plan nothing twice); a finished one blocks nothing.
         constraints = [
             models.UniqueConstraint(
                 fields=["phase", "user"], condition=models.Q(status__in=["waiting", "running"]), name="night_unit_one_open"
@@ -487,6 +478,8 @@ class NightUnit(models.Model):
 
     def __str__(self) -> str:
         return f"{self.phase} {self.night} user {self.user_id}: {self.status}"
+
+
 class EmbeddingSpace(models.Model):
     """The embedder the stored vectors were made with (one row): written by `migrate` and `reembed`,
     checked before anything embeds or compares vectors (dreaming.providers.embedding_space)."""
