@@ -64,6 +64,7 @@ class MemoryMdCache:
     lock: threading.Lock = field(default_factory=threading.Lock)
     entries: OrderedDict = field(default_factory=OrderedDict)  # Key → the document, or None = "no document"
     sizes: dict = field(default_factory=dict)  # Key → bytes, for the entries that have `nbytes`
+    held_bytes: int = 0  # the sum of `sizes`, kept as entries come and go
     keys_by_user: dict[int, set[Key]] = field(default_factory=dict)
     live: bool = False
     # Invalidation counter. `invalidated[user]` is its value at that user's latest invalidation;
@@ -99,10 +100,12 @@ class MemoryMdCache:
                 return False
             self.entries[key] = value
             self.entries.move_to_end(key)
+            self._size_drop(key)
             self.sizes[key] = getattr(value, "nbytes", 0)
+            self.held_bytes += self.sizes[key]
             self.keys_by_user.setdefault(user_id, set()).add(key)
             while len(self.entries) > max_entries or (
-                    max_bytes is not None and len(self.entries) > 1 and sum(self.sizes.values()) > max_bytes):
+                    max_bytes is not None and len(self.entries) > 1 and self.held_bytes > max_bytes):
                 old_key, _ = self.entries.popitem(last=False)
                 self._unindex(old_key)
             self.stats.stores += 1
@@ -114,7 +117,7 @@ class MemoryMdCache:
             self.invalidated[user_id] = self.counter
             for key in self.keys_by_user.pop(user_id, ()):
                 self.entries.pop(key, None)
-                self.sizes.pop(key, None)
+                self._size_drop(key)
             self.stats.invalidations += 1
             # Keep the bookkeeping bounded: forgetting the per-user marks is safe once the floor
             # moves up to now (every reader in flight then refuses to store).
@@ -129,13 +132,17 @@ class MemoryMdCache:
             self.floor = self.counter
             self.entries.clear()
             self.sizes.clear()
+            self.held_bytes = 0
             self.keys_by_user.clear()
             self.invalidated.clear()
             self.live = live
             self.stats.invalidations += 1
 
+    def _size_drop(self, key: Key) -> None:
+        self.held_bytes -= self.sizes.pop(key, 0)
+
     def _unindex(self, key: Key) -> None:
-        self.sizes.pop(key, None)
+        self._size_drop(key)
         keys = self.keys_by_user.get(key[0])
         if keys is not None:
             keys.discard(key)

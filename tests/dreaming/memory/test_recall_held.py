@@ -100,6 +100,9 @@ def test_the_process_drops_the_least_recently_used_users_beyond_its_byte_budget(
     _, _, ticket = cache.lookup((4, None))
     assert cache.store((4, None), Held(5000), ticket, max_entries=10, max_bytes=1000)  # the newest always stays
     assert list(cache.entries) == [(4, None)] and cache.sizes == {(4, None): 5000}
+    assert cache.held_bytes == 5000
+    cache.invalidate_user(4)
+    assert cache.entries == {} and cache.held_bytes == 0
 
 
 def test_a_warm_recall_is_three_queries_exact_stage_search_and_sources(live_cache, django_assert_num_queries):
