@@ -293,7 +293,7 @@ IMPLICIT_SUBJECT_RE = re.compile(
 # Chat often drops the "I": "Just got home from work", "Thinking about quitting my job".
 PRO_DROP_RE = re.compile(
     r"^(?:just\s+|recently\s+|finally\s+|still\s+)?(?:got|finished|came|went|started|moved|bought|adopted|graduated|"
-    r"retired|quit|joined|(?:love|like|enjoy|hate|prefer)(?!\s+and\b)|work|live|took|visited|spent|lost|won|dyed|booked|signed up|"
+    r"retired|quit|joined|(?:love|like|enjoy|hate|prefer)(?!\s+(?:and|had|has|have|is|was|were|will|would|can|could|did|does)\b)|work|live|took|visited|spent|lost|won|dyed|booked|signed up|"
     r"picked up|baked|painted|wrote|gonna|"
     # "Researching adoption agencies", "Been reading a lot", "Getting ready for the move": an activity, unless
     # the gerund is a subject ("Reading is my escape", "Getting sponsors was difficult").
@@ -415,11 +415,11 @@ def trailing_dropped(text: str) -> str:
 
 # "I don't have kids just pets": after a negation, "just" / "only" before what the user does have means "only", and
 # must stay ("User doesn't have kids, only pets"), where elsewhere it is a filler ("I just moved"); so does "not just".
-_CONTRAST_JUST_RE = re.compile(r"(?P<neg>(?:n't|\bnot|\bnever|\bno)\b[^,;.!?]*?\w)\s*,?\s+(?:just|only)\s+(?=\w)", re.I)
+_CONTRAST_JUST_RE = re.compile(r"(?P<neg>(?:n't|n’t|\bnot|\bnever|\bno)\b[^,;.!?]*?\w)\s*,?\s+(?:just|only)\s+(?=\w)", re.I)
 
 
 def en_statement(quote: str) -> str:
-    text = re.sub(r"(?<=n't|not) just\b", " only", quote, flags=re.I)  # "I don't just cook": more than cooking
+    text = re.sub(r"(?<=n't|n’t|not) just\b", " only", quote, flags=re.I)  # "I don't just cook": more than cooking
     text = _CONTRAST_JUST_RE.sub(
         # "I don't remember, I only have a pic": an "only" after a new subject belongs to that subject's verb
         lambda m: m.group(0) if re.search(r"\b(?:I|i|you|he|she|we|they|it)$", m.group("neg"))

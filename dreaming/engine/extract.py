@@ -29,6 +29,7 @@ from dreaming.engine import multilingual
 from dreaming.engine import resolve
 from dreaming.engine.quotes import quote_too_short
 from dreaming.engine.categories import category_by_definition
+from dreaming.engine.others_words import not_the_user
 from dreaming.engine.language import CJK_RE, content_tokens, foreign_language, in_own_words, sentences
 from dreaming.engine.third_person import _KIN_ZH
 from dreaming.protocol import ExtractedCandidate, Turn
@@ -232,7 +233,9 @@ def _chinese_sentence(reading: _TurnReading, s_start: int, s_end: int, *, first_
 def _english_clauses(reading: _TurnReading, s_start: int, s_end: int, *, first_sentence: bool, volunteered: bool,
                      question: tuple[str, str] | None) -> None:
     text, sentence = reading.text, reading.text[s_start:s_end]
-    starts_first_person = bool(en.EN_START_RE.match(en.LEAD_FILLER_RE.sub("", sentence[:80])))
+    opening = en.LEAD_FILLER_RE.sub("", sentence[:80])
+    # "My expertise … can improve rankings and drive traffic": the verb after "and" is the expertise's, not the user's.
+    starts_first_person = bool(en.EN_START_RE.match(opening)) and not re.match(r"(?:[Mm]y|MY)\b", opening)
     previous_piece = (s_start, s_start)
     for c_start, c_end, suffix in ec.subordinate_split(text, _split_clauses(text, s_start, s_end, en.EN_CLAUSE_SPLIT_RE)):
         companion_piece, previous_piece = previous_piece, (c_start, c_end)
@@ -347,6 +350,8 @@ def extract_candidates(turns: list[Turn], *, limit: int = MAX_CANDIDATES) -> lis
         previous_user, this_user = this_user, text[-400:]  # "I adopted a pup" … "What's her name?" … "Her name is Shadow"
         for clause in _turn_clauses(turn, previous_assistant=previous_assistant, order_start=len(clauses), they=they,
                                     earlier=previous_user):
+            if not_the_user(text, clause.quote):
+                continue  # a script's line, a quotation, a title, an AI's self-description, talk about the chat
             clause = _read_in_context(clause, people=people, before=said_before, group=they)
             if ec.EMPTY_STATEMENT_RE.match(clause.statement):
                 continue  # "User works, Maria" once the name said to the other side is gone: nothing left

@@ -32,13 +32,15 @@ _I = r"(?:\bI\b|\bI'm\b|\bI’m\b|\bIm\b|\bI've\b|\bI’ve\b|\bI'd\b|\bmy\b|\bme
 _HEALTH_TERMS_EN = (
     r"depress(?:ion|ed)|anxiety(?:\s+disorder)?|panic\s+attacks?|bipolar|schizophreni\w*|ptsd|ocd|adhd|autis(?:m|tic)|"
     r"eating\s+disorder|anorexi\w*|bulimi\w*|insomnia|suicid\w*|self[-\s]harm|"
-    r"diabet\w*|cancer|tumou?r|chemo(?:therapy)?|leukemia|lymphoma|hiv|hepatitis|asthma|epilep\w*|seizures?|"
+    r"(?:pre-?)?diabet\w*|cancer|tumou?r|chemo(?:therapy)?|leukemia|lymphoma|hiv|hepatitis|asthma|epilep\w*|seizures?|"
     r"arthritis|migraines?|high\s+blood\s+pressure|hypertension|heart\s+(?:disease|attack|condition|failure)|stroke|"
-    r"multiple\s+sclerosis|parkinson'?s|alzheimer'?s|dementia|crohn'?s|ibs|celiac|thyroid|"
+    r"multiple\s+sclerosis|parkinson'?s|alzheimer'?s|dementia|crohn'?s|ibs|c[oa]?eliac|(?:hyper|hypo)?thyroid\w*|"
     r"covid|long\s+covid|pneumonia|tuberculosis|std|sti|herpes|infertil\w*|miscarriage|pregnan\w*|"
     r"disabilit\w*|chronic\s+(?:pain|illness|fatigue)|fibromyalgia|endometriosis|pcos|allerg(?:y|ies|ic)|"
     r"addict\w*|alcoholi\w*|rehab|sober|sobriety|surgery|diagnos\w*|prescri\w*|medication|meds|antidepressants?|"
-    r"insulin|therap(?:y|ist)|psychiatrist|counsel(?:l)?or|counsel(?:l)?ing|illness|disease|disorder|syndrome|"
+    r"insulin\w*|(?:high\s+)?cholesterol|obes(?:e|ity)|anemi[ac]\w*|kidney\s+(?:disease|stones?|failure)|"
+    r"sleep\s+apnea|osteoporosis|lupus|psoriasis|eczema|gout|ulcers?|concussion|hypoglyc\w*|hyperglyc\w*|"
+    r"therap(?:y|ist)|psychiatrist|counsel(?:l)?or|counsel(?:l)?ing|illness|disease|disorder|syndrome|"
     r"blood\s+test|biopsy|mri|x-ray|hospitali[sz]ed|in\s+(?:the\s+)?hospital|ssris?|prozac|zoloft|xanax|adderall|lexapro|"
     r"wheelchair|hearing\s+aids?|mental\s+health|(?:an\s+)?std|in\s+remission|terminal(?:ly\s+ill)?"
 )
@@ -46,7 +48,8 @@ _HEALTH_TERM_EN_RE = re.compile(rf"\b(?:{_HEALTH_TERMS_EN})\b", re.IGNORECASE)
 # Words that make an otherwise first-person health word about something else.
 _HEALTH_FALSE_EN_RE = re.compile(
     r"\b(?:sick\s+(?:of|and\s+tired)|tired\s+of|gym|workout|fitness|allergic\s+to\s+(?:work|mondays|nonsense|drama)|"
-    r"(?:book|article|documentary|movie|film|show|class|course|paper|podcast)s?\s+(?:about|on)\b|"
+    r"(?:book|article|documentary|movie|film|show|class|course|paper|podcast|essay|report|thesis|project|presentation)s?"
+    r"\s+(?:about|on)\b|"
     r"works?\s+(?:in|at|as)\b|shopping\s+addict|"
     # a field to work in or a cause to support, not the user's own condition: "working in mental health",
     # "counseling jobs", "a charity race for mental health", "raising awareness for mental health"

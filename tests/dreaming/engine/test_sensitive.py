@@ -61,6 +61,10 @@ def test_it_leaves_ordinary_text_alone(text):
         ("my therapist says I should rest more", "health"),
         ("我有抑郁症，一直在吃药", "health"),
         ("我怀孕三个月了", "health"),
+        # a condition named by a longer or misspelt form of a listed word is still a condition
+        ("I have insuline resistance and hyperthyroid", "health"),
+        ("my doctor says I'm prediabetic", "health"),
+        ("I have high cholesterol so I cook at home", "health"),
         ("I go to church every Sunday with my mom", "religion"),
         ("I'm a practicing Muslim", "religion"),
         ("我信佛很多年了", "religion"),
@@ -80,6 +84,7 @@ def test_it_recognises_sensitive_disclosures(text, category):
         "my dog is sick of the rain",
         "Oh my god, that movie was great",
         "I read a book about autism for my class",
+        "I wrote an essay about ulcers in horses",
         "My mother works in nursing at a hospital",
         "我今天去健身了",
         "My query takes 200 ms on my laptop",

@@ -1,0 +1,78 @@
+"""Words in a user's turn that are not the user speaking about themself.
+
+A user turn carries more than the user's own voice: lines of a script ("Naruto: I love a girlfriend"),
+a pasted video transcript, a title ("the My Hero Academia universe", "I Spent 24 Hours with the World's Shortest
+Woman"), an assistant's self-description pasted back ("I am an AI trained to help…"), and talk about
+the chat itself ("My first request is…", "I will choose the fifth option", "I have a problem").
+Each reads as first person and none is a fact about the user. `not_the_user(text, quote)` says
+whether a quote found in `text` is one of these; extract.py drops such clauses before they become
+candidates, whatever reading found them.
+
+A quotation is not one of these: what a user asks to put into their own message ("Combine it with:
+“I'm moved, two boxes of fresh food came”") is in their own voice, and the hand-labelled WildChat
+conversations count it as theirs.
+"""
+from __future__ import annotations
+
+import re
+
+# "Naruto: …", "Dr. Grey: …" at the start of a line: a line of a script. Labels a user writes about
+# their own message ("Update: I moved", "PS: …", "Me: …") are not characters.
+_SPEAKER_RE = re.compile(r"(?m)^[ \t]*(?P<who>[A-Z][\w.'’-]*(?: [A-Z][\w.'’-]*){0,2})[ \t]*:[ \t]*(?=\S)")
+_OWN_LABELS = frozenset({
+    "me", "i", "user", "update", "edit", "ps", "p.s", "p.s.", "note", "nb", "context", "background", "info",
+    "question", "q", "answer", "a", "about me", "my question", "my situation", "details", "tldr", "tl;dr",
+})
+# Timestamps on lines of their own ("0:10", "12:05:33") mark a pasted transcript.
+_TIMESTAMP_LINE_RE = re.compile(r"(?m)^\s*\d{1,2}:\d{2}(?::\d{2})?\s*$")
+# "My" with a capital inside a sentence, followed by a capitalised word: a title or a name.
+_TITLE_MY_RE = re.compile(r"(?<=[a-z,;] )My (?=[A-Z])")
+_TITLE_WORD_RE = re.compile(r"[A-Za-z][A-Za-z'’]{3,}")
+_AI_SELF_RE = re.compile(
+    r"\b(?:(?:I am|I'm|I’m|as) an? (?:AI|artificial intelligence|(?:large )?language model|chatbot|virtual assistant)\b|"
+    r"I (?:can|could|will) (?:assist|help) (?:you )?with (?:tasks|questions|a variety|various|that|anything)\b|"
+    r"(?:I am|I'm|I’m) (?:trained|programmed|designed) to\b)",
+    re.IGNORECASE,
+)
+# Talk about the conversation itself, not the user's life.
+_CHAT_META_RE = re.compile(
+    r"^(?:I (?:have|had|got) (?:a|an|one|another|some|this|the same) (?:small |quick |little )?"
+    r"(?:problem|issue|question|doubt|request|query|task)\s*[.!]?$|"
+    r"my (?:first|next|last|second|third|previous|original|new|only) (?:request|reply|question|message|prompt|"
+    r"answer|response|input|task|suggestion)\b|"
+    r"I (?:will|'ll|’ll|would|'d|’d) (?:choose|pick|select|go with|take) (?:the |option |number )?"
+    r"(?:\w+ )?(?:option|one|choice|answer|version)\b|"
+    r"I (?:use|used|am using|'m using|’m using|run|ran|tried|copied|pasted) (?:this|that|these|those|the following|"
+    r"it|them)\b|"
+    r"I can use (?:it|this|that|them|these)\b)",
+    re.IGNORECASE,
+)
+
+
+def not_the_user(text: str, quote: str) -> bool:
+    """Whether `quote` (a verbatim piece of the user turn `text`) is someone else's words or chat talk."""
+    at = text.find(quote)
+    if at < 0:
+        return False
+    return (_in_script_line(text, at) or _is_transcript(text)
+            or _is_title(quote) or bool(_TITLE_MY_RE.search(text[max(0, at - 2):at + len(quote)]))
+            or bool(_AI_SELF_RE.search(quote)) or bool(_CHAT_META_RE.match(quote.strip())))
+
+
+def _in_script_line(text: str, at: int) -> bool:
+    line_start = text.rfind("\n", 0, at) + 1
+    label = _SPEAKER_RE.match(text, line_start)
+    return bool(label and label.end() <= at and label.group("who").lower().rstrip(".") not in _OWN_LABELS)
+
+
+def _is_transcript(text: str) -> bool:
+    return len(_TIMESTAMP_LINE_RE.findall(text, 0, 4000)) >= 3
+
+
+def _is_title(quote: str) -> bool:
+    """"I Spent 24 Hours with the World's Shortest Woman": most longer words capitalised."""
+    words = _TITLE_WORD_RE.findall(quote)
+    if len(words) < 4:
+        return False
+    capitalised = sum(1 for w in words if w[0].isupper())
+    return capitalised / len(words) >= 0.75

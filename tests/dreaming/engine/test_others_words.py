@@ -1,0 +1,70 @@
+"""Words in a user's turn that are not the user talking about themself — a script's lines, a pasted transcript, a
+title, an assistant's self-description, talk about the chat — are never candidates, while the user's own
+statement beside them still is. Found in a sample of what the product remembered from WildChat; the examples
+here are written afresh."""
+from datetime import datetime, timezone
+
+import pytest
+
+from dreaming.engine.extract import extract_candidates
+from dreaming.engine.others_words import not_the_user
+from dreaming.protocol import Turn
+
+SAID = datetime(2026, 1, 10, 9, 0, tzinfo=timezone.utc)
+
+
+def _statements(text: str) -> list[str]:
+    return [c.statement for c in extract_candidates([Turn(seq=0, role="user", content=text, created_at=SAID)])]
+
+
+@pytest.mark.parametrize("text", [
+    "Continue the scene.\nMira: I have a brother named Theo and I hate the sea.\nJonas: I know.",  # a script
+    "0:01\nwelcome back everyone\n0:04\nI started baking bread at home\n0:09\nand today we make rye",  # transcript
+    "The hero from the My Little Kingdom series, his brother would visit the castle",  # a title, not "my"
+    "I Spent A Week Living Like A Medieval Monk",  # a video title
+    "I am an AI language model trained to answer questions. I can assist with tasks such as writing.",  # pasted AI
+    "I have a problem",  # the chat itself
+    "My first request is to plan a party for ten people.",
+    "I will choose the third option",
+])
+def test_words_that_are_not_the_user_become_no_candidate(text):
+    assert _statements(text) == []
+
+
+def test_the_users_own_statement_beside_a_script_line_is_kept():
+    statements = _statements("I'm a drama teacher in Bristol. Here is our scene:\nMira: I have a brother named Theo.")
+    assert any("drama teacher" in s for s in statements), statements
+    assert not any("Theo" in s for s in statements), statements
+
+
+@pytest.mark.parametrize("text", [
+    "Update: I moved to Lisbon last spring.",  # a label the user puts on their own words
+    "PS: I have two cats.",
+    'My friend said "you should try climbing" and I joined a climbing gym.',  # the quotation is closed before
+    "I have a problem with my landlord, he never fixes the heating.",  # a problem in the user's life
+])
+def test_the_users_own_words_are_still_read(text):
+    assert _statements(text), text
+
+
+def test_a_verb_after_a_possessive_subject_is_not_the_users():
+    statements = _statements("My expertise in backlinks can lift rankings and drive organic traffic.")
+    assert not any("drives organic traffic" in s for s in statements), statements
+
+
+def test_love_as_a_noun_opening_a_sentence_is_not_a_dropped_i():
+    assert _statements("Love had won in the end, breaking every curse.") == []
+    assert "User loves hiking" in " ".join(_statements("Love hiking on weekends."))
+
+
+def test_not_just_with_a_typographic_apostrophe_keeps_its_meaning():
+    assert _statements("I don’t just use periods or commas") == ["User doesn't only use periods or commas"]
+
+
+def test_a_quote_missing_from_the_text_is_not_judged():
+    assert not_the_user("Naruto: hi", "I live in Oslo") is False
+
+
+def test_a_quotation_the_user_puts_in_their_own_message_stays_theirs():
+    text = "Add this to my thank-you note: “I have taught piano to children for ten years”"
+    assert not not_the_user(text, "I have taught piano to children for ten years")
