@@ -1,7 +1,7 @@
 """Words in a user's turn that are not the user speaking about themself.
 
 A user turn carries more than the user's own voice: lines of a script ("Naruto: I love a girlfriend"),
-a pasted video transcript, a title ("the My Hero Academia universe", "I Spent 24 Hours with the World's Shortest
+a pasted video transcript, a poem or a song, a title ("the My Hero Academia universe", "I Spent 24 Hours with the World's Shortest
 Woman"), an assistant's self-description pasted back ("I am an AI trained to help…"), and talk about
 the chat itself ("My first request is…", "I will choose the fifth option", "I have a problem").
 Each reads as first person and none is a fact about the user. `not_the_user(text, quote)` says
@@ -25,6 +25,9 @@ _OWN_LABELS = frozenset({
 })
 # Timestamps on lines of their own ("0:10", "12:05:33") mark a pasted transcript.
 _TIMESTAMP_LINE_RE = re.compile(r"(?m)^\s*\d{1,2}:\d{2}(?::\d{2})?\s*$")
+# A song's or poem's parts ("(Verse 1)", "[Chorus]") on lines of their own.
+_SONG_PART_RE = re.compile(r"(?im)^\s*[\[(]?(?:verse|chorus|pre-chorus|bridge|outro|intro|hook|refrain|stanza)\b[^\n]{0,12}$")
+_VERSE_LINE_RE = re.compile(r"^[A-Z][^\n]*[^.?!:;\s]$")
 # "My" with a capital inside a sentence, followed by a capitalised word: a title or a name.
 _TITLE_MY_RE = re.compile(r"(?<=[a-z,;] )My (?=[A-Z])")
 _TITLE_WORD_RE = re.compile(r"[A-Za-z][A-Za-z'’]{3,}")
@@ -54,7 +57,7 @@ def not_the_user(text: str, quote: str) -> bool:
     at = text.find(quote)
     if at < 0:
         return False
-    return (_in_script_line(text, at) or _is_transcript(text)
+    return (_in_script_line(text, at) or _is_transcript(text) or _is_verse(text)
             or _is_title(quote) or bool(_TITLE_MY_RE.search(text[max(0, at - 2):at + len(quote)]))
             or bool(_AI_SELF_RE.search(quote)) or bool(_CHAT_META_RE.match(quote.strip())))
 
@@ -67,6 +70,18 @@ def _in_script_line(text: str, at: int) -> bool:
 
 def _is_transcript(text: str) -> bool:
     return len(_TIMESTAMP_LINE_RE.findall(text, 0, 4000)) >= 3
+
+
+def _is_verse(text: str) -> bool:
+    """A poem or a song: its parts named, or eight lines and more, most of them short, capitalised and unpunctuated
+    at the end (a list's items are shorter; prose lines end in a full stop)."""
+    if _SONG_PART_RE.search(text, 0, 4000):
+        return True
+    lines = [line.strip() for line in text[:4000].splitlines() if line.strip()]
+    if len(lines) < 8:
+        return False
+    verse = sum(1 for line in lines if 3 <= len(line.split()) <= 14 and _VERSE_LINE_RE.match(line))
+    return verse / len(lines) >= 0.75
 
 
 def _is_title(quote: str) -> bool:

@@ -20,6 +20,9 @@ def _statements(text: str) -> list[str]:
 @pytest.mark.parametrize("text", [
     "Continue the scene.\nMira: I have a brother named Theo and I hate the sea.\nJonas: I know.",  # a script
     "0:01\nwelcome back everyone\n0:04\nI started baking bread at home\n0:09\nand today we make rye",  # transcript
+    "(Verse 1)\nRain on the roof, I'm lost in the sound\nStreetlights hum and I hold my ground",  # a song
+    "\n".join(["Grey waves roll in from the silent bay", "I walk the shore where the gulls still play",
+               "My coat is thin in the morning cold", "The harbour sleeps and the boats grow old"] * 2),  # a poem
     "The hero from the My Little Kingdom series, his brother would visit the castle",  # a title, not "my"
     "I Spent A Week Living Like A Medieval Monk",  # a video title
     "I am an AI language model trained to answer questions. I can assist with tasks such as writing.",  # pasted AI
@@ -40,6 +43,8 @@ def test_the_users_own_statement_beside_a_script_line_is_kept():
 @pytest.mark.parametrize("text", [
     "Update: I moved to Lisbon last spring.",  # a label the user puts on their own words
     "PS: I have two cats.",
+    "About me:\nI live in Oslo.\nI work as a nurse.\nI have two cats.\nI love skiing.\nI cook a lot.\n"
+    "I read every night.\nI play chess on Sundays.\nI grew up in Bergen.",  # prose lines end in a full stop
     'My friend said "you should try climbing" and I joined a climbing gym.',  # the quotation is closed before
     "I have a problem with my landlord, he never fixes the heating.",  # a problem in the user's life
 ])
