@@ -304,7 +304,8 @@ def recall(
     4. Score those rows exactly in Python: similarity, keyword match, recency, importance,
        confidence.
     5. Find the best excerpts of the user's own turns by full-text search, minus the forgotten and
-       the sensitive (dreaming/memory/excerpts.py: one query, and one for tombstones).
+       the sensitive (dreaming/memory/excerpts.py: one query; a second one only for turns indexed
+       before their forgetting digests).
     6. Fuse both rankings (recall_fuse); load the sources of the memories kept and record their
        recall unless `record=False` (one query).
     """
