@@ -38,7 +38,9 @@ from chat.models import ChatSession, Message, Persona
 from dreaming.memory.context import memory_md_cache_usable, memory_md_get
 from dreaming.memory.context_cache import recall_held_cached
 from dreaming.memory.excerpts import Excerpt, excerpt_candidates
-from dreaming.memory.recall_held import TEXT_WEIGHT, held_memories_read, held_ranking, memory_score  # noqa: F401 — TEXT_WEIGHT re-exported
+from dreaming.memory.recall_held import (  # noqa: F401 — TEXT_WEIGHT re-exported
+    TEXT_WEIGHT, held_cosines, held_memories_read, held_ranking, memory_score,
+)
 from dreaming.memory.recall_key import ACTIVE_OWNER, COARSE_CANDIDATES, recall_query_key
 from dreaming.models import Memory, MemoryDocument, MemoryRecall, MemorySettings, MemorySource, Phase
 from dreaming.protocol import RECALL_MAX_K, RECALL_TOOL  # noqa: F401 — re-exported for the API and command
@@ -201,8 +203,11 @@ def recall_candidates(
 # is never returned), and scored again from what is read; a memory added in that millisecond is
 # found by the next recall. (A statement edited without a new embedding notifies nothing: it is
 # ranked by its old words until the next change, and shown and scored with its new ones.)
+# The cosine of a re-read row comes from the held embedding (the one it was ranked by: a new embedding
+# notifies, like any change of the key), not from pgvector: sending the query's 512 floats as text
+# and parsing them back cost more than the 40 distances.
 _EXACT_SQL = f"""
-SELECT {_EXACT_COLUMNS}
+SELECT m.id, m.statement, m.category, m.importance, m.confidence, EXTRACT(EPOCH FROM m.last_seen)::float8
 FROM {Memory._meta.db_table} m
 WHERE m.id = ANY(%(ids)s::bigint[]) AND {{active_owner}} = %(user_id)s
   AND COALESCE(m.persona_id, 0) IN (0, COALESCE(%(persona_id)s, 0))
@@ -216,9 +221,10 @@ def _candidates_from_held(held, *, user_id: int, persona_id: int | None, vector,
     if not ids:
         return []
     with connection.cursor() as cursor:
-        cursor.execute(_EXACT_SQL.format(active_owner=ACTIVE_OWNER),
-                       {"vector": _vector_literal(vector), "ids": ids, "user_id": user_id, "persona_id": persona_id})
-        return cursor.fetchall()
+        cursor.execute(_EXACT_SQL.format(active_owner=ACTIVE_OWNER), {"ids": ids, "user_id": user_id, "persona_id": persona_id})
+        rows = cursor.fetchall()
+    distance = dict(zip(ids, 1.0 - held_cosines(held, ids=ids, vector=vector)))
+    return [(*row, float(distance[row[0]])) for row in rows]
 
 
 # One round trip before any work: is memory on, and which ids does the scope's MEMORY.md hold?
@@ -299,8 +305,9 @@ def recall(
     2. Exclude what MEMORY.md already holds (unless `exclude_ids` is given).
     3. When the cache is usable: rank the user's memories held by the process (read once, then
        kept until a change of the user's memories is notified) by the exact score, and re-read the
-       3k + 10 best with their pgvector distance (one query). Otherwise: the COARSE_CANDIDATES
-       best by the database's shortlist key (an index-only scan; approximate), read the same way.
+       3k + 10 best (one query; their cosine from the held embeddings). Otherwise: the
+       COARSE_CANDIDATES best by the database's shortlist key (an index-only scan; approximate),
+       read with their pgvector distance.
     4. Score those rows exactly in Python: similarity, keyword match, recency, importance,
        confidence.
     5. Find the best excerpts of the user's own turns by full-text search, minus the forgotten and

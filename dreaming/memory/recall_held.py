@@ -233,3 +233,11 @@ def held_ranking(held: HeldMemories, *, persona_id: int | None, vector, keywords
         rows, score = rows[best], score[best]
     order = np.lexsort((held.ids[rows], -score))
     return [int(i) for i in held.ids[rows[order]]]
+
+
+def held_cosines(held: HeldMemories, *, ids: list[int], vector) -> np.ndarray:
+    """The cosine of the query with each of these held memories (0 for one without an embedding)."""
+    query = np.asarray(vector, dtype=np.float32)
+    norm = float(np.linalg.norm(query))
+    rows = np.searchsorted(held.ids, np.asarray(ids, dtype=np.int64))
+    return (held.vectors[rows] @ (query / norm if norm else query)).astype(np.float64)
