@@ -50,9 +50,10 @@ class Stages:
     @contextmanager
     def one(self):
         self.current = defaultdict(float)
-        started = time.perf_counter()
+        started, cpu = time.perf_counter(), time.process_time()
         yield
         self.current["TOTAL"] = time.perf_counter() - started
+        self.current["TOTAL, this process's CPU"] = time.process_time() - cpu
         self.runs.append(dict(self.current))
 
     def report(self) -> str:
@@ -66,8 +67,8 @@ class Stages:
 
 
 def _sql_kind(sql: str) -> str:
-    for needle, kind in (("memory_recall_shortlist", "index shortlist"), ("dreaming_memorysource", "sources + record"),
-                         ("m.id = ANY(%(ids)s", "held rows re-read"), ("WITH words AS", "excerpt search"),
+    for needle, kind in (("memory_recall_shortlist", "index shortlist"), ("WITH words AS", "re-read + excerpt search"),
+                         ("dreaming_memorysource", "sources + record"), ("m.id = ANY(%(ids)s", "held rows re-read"),
                          ("dreaming_tombstone", "tombstones"), ("memory_ids FROM", "gate")):
         if needle in sql:
             return kind
@@ -103,8 +104,8 @@ def main() -> None:
     stages.wrap(recall_module, "_memory_md_ids_if_on", "1 gate / MEMORY.md ids")
     stages.wrap(embedder, "embed", "2 query embedding")
     stages.wrap(recall_module, "held_ranking", "3a held ranking (numpy)")
-    stages.wrap(recall_module, "_memories_ranked", "3 memories ranked (all)")
-    stages.wrap(recall_module, "excerpt_candidates", "4 excerpts (all)")
+    stages.wrap(recall_module, "_memories_ranked", "3 memories ranked (all; with the excerpt search's SQL)")
+    stages.wrap(recall_module, "excerpts_found", "4 excerpts: rows read (all)")
     stages.wrap(excerpts, "_without_forgotten", "4b excerpts: tombstone check")
     stages.wrap(excerpts, "_worded", "4c excerpts: sensitive + wording")
     stages.wrap(recall_module, "recall_fuse", "5 fusion")

@@ -319,15 +319,28 @@ ORDER BY t.rank DESC, t.id DESC
 
 def excerpt_candidates(*, user_id: int, persona_id: int | None, query: str, limit: int) -> list[Excerpt]:
     """The best `limit` indexed turns for `query`, minus what was forgotten or is sensitive, worded."""
-    terms = search_query(query)
-    if terms is None:
+    search = excerpt_search(user_id=user_id, persona_id=persona_id, query=query, limit=limit)
+    if search is None:
         return []
     with connection.cursor() as cursor:
-        cursor.execute(_CANDIDATES_SQL, {
-            "terms": terms.split(" or "), "owner": _owner_token(user_id), "user_id": user_id, "persona_id": persona_id,
-            "pool": SEARCH_POOL, "limit": limit, "user_dismissed": Candidate.USER_DISMISSED_REASON,
-        })
+        cursor.execute(*search)
         rows = cursor.fetchall()
+    return excerpts_found(rows=rows, user_id=user_id, query=query)
+
+
+def excerpt_search(*, user_id: int, persona_id: int | None, query: str, limit: int) -> tuple[str, dict] | None:
+    """The search statement and its parameters (None: nothing to look for). recall() may send it in
+    one round trip with its memory rows; excerpts_found() reads its rows."""
+    terms = search_query(query)
+    if terms is None:
+        return None
+    return _CANDIDATES_SQL, {
+        "terms": terms.split(" or "), "owner": _owner_token(user_id), "user_id": user_id, "persona_id": persona_id,
+        "pool": SEARCH_POOL, "limit": limit, "user_dismissed": Candidate.USER_DISMISSED_REASON,
+    }
+
+
+def excerpts_found(*, rows: list[tuple], user_id: int, query: str) -> list[Excerpt]:
     found = [Excerpt(i, float(rank), content, at, mid, sid, list(mids or []), prev, unchecked)
              for i, rank, content, at, mid, sid, mids, prev, unchecked in rows]
     return _worded(_without_forgotten(user_id=user_id, excerpts=found), query=query)
