@@ -29,7 +29,9 @@ class Stages:
         self.runs: list[dict[str, float]] = []
 
     def wrap(self, module, name: str, label: str | None = None):
-        original = getattr(module, name)
+        original = getattr(module, name, None)
+        if original is None:  # another version of recall (the script also times an older checkout)
+            return
 
         def timed(*args, **kwargs):
             started = time.perf_counter()
@@ -106,6 +108,7 @@ def main() -> None:
     stages.wrap(recall_module, "held_ranking", "3a held ranking (numpy)")
     stages.wrap(recall_module, "_memories_ranked", "3 memories ranked (all; with the excerpt search's SQL)")
     stages.wrap(recall_module, "excerpts_found", "4 excerpts: rows read (all)")
+    stages.wrap(recall_module, "excerpt_candidates", "4 excerpts: search and rows read (all)")
     stages.wrap(excerpts, "_without_forgotten", "4b excerpts: tombstone check")
     stages.wrap(excerpts, "_worded", "4c excerpts: sensitive + wording")
     stages.wrap(recall_module, "recall_fuse", "5 fusion")
