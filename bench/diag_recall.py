@@ -15,12 +15,8 @@ import time
 from collections import defaultdict
 from contextlib import contextmanager
 
+from bench.report import percentile
 from bench.runner import django_setup
-
-
-def _percentile(values: list[float], p: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(round(p / 100 * (len(ordered) - 1))))] if ordered else 0.0
 
 
 class Stages:
@@ -63,7 +59,7 @@ class Stages:
         lines = [f"{'stage':44} {'p50 ms':>8} {'p95 ms':>8} {'mean ms':>8}"]
         for name in names:
             values = [1000 * run.get(name, 0.0) for run in self.runs]
-            lines.append(f"{name:44} {_percentile(values, 50):8.2f} {_percentile(values, 95):8.2f} "
+            lines.append(f"{name:44} {percentile(values, 50):8.2f} {percentile(values, 95):8.2f} "
                          f"{sum(values) / len(values):8.2f}")
         return "\n".join(lines)
 
@@ -91,7 +87,8 @@ def main() -> None:
 
     from bench.recall_tables import BIG_DB, FULL_ROWS, TARGET_USERNAME
     from bench.synth import user_turns
-    from dreaming.memory import excerpts, recall as recall_module
+    from dreaming.memory import excerpts
+    from dreaming.memory import recall as recall_module
     from dreaming.memory.context_cache import memory_md_cache_wait_live
     from dreaming.providers import get_embedder
 
