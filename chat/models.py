@@ -3,6 +3,7 @@ import secrets
 from datetime import datetime, timedelta
 
 from django.conf import settings
+from django.contrib.postgres.fields import ArrayField
 from django.contrib.postgres.indexes import GinIndex
 from django.contrib.postgres.search import SearchVectorField
 from django.db import models
@@ -112,6 +113,11 @@ class Message(models.Model):
     # Recall's full-text search over the user's own words: set by light sleep for the user turns of
     # a session it kept (dreaming/memory/excerpts.py), NULL for everything else.
     search = SearchVectorField(_("search index"), null=True, blank=True, editable=False)
+    # Set with `search`: the keyed hashes recall checks against the user's tombstones (the turn whole
+    # and its long sentences, dreaming/memory/excerpts.py turn_digests), so the excerpt search leaves
+    # out forgotten words in the same statement. NULL on a turn indexed before them: checked on read.
+    forget_digests = ArrayField(models.CharField(max_length=64), verbose_name=_("forgetting digests"), null=True,
+                                blank=True, editable=False)
 
     class Meta:
         verbose_name = _("message")

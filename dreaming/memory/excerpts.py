@@ -109,9 +109,11 @@ def search_query(query: str) -> str | None:
     return " or ".join(unique) if unique else None
 
 
+# The digests travel as one space-joined string per turn (unnest cannot take an array of arrays).
 _INDEX_SQL = f"""
-UPDATE {Message._meta.db_table} AS m SET search = to_tsvector('{SEARCH_CONFIG}', v.doc)
-FROM unnest(%(ids)s::bigint[], %(docs)s::text[]) AS v(id, doc)
+UPDATE {Message._meta.db_table} AS m
+SET search = to_tsvector('{SEARCH_CONFIG}', v.doc), forget_digests = string_to_array(v.digests, ' ')
+FROM unnest(%(ids)s::bigint[], %(docs)s::text[], %(digests)s::text[]) AS v(id, doc, digests)
 WHERE m.id = v.id
 """
 
@@ -133,7 +135,8 @@ def excerpts_index(*, user_id: int, messages: list[Message]) -> int:
 def excerpts_index_many(*, turns: list[tuple[int, list[Message]]]) -> int:
     """excerpts_index for several users' turns, (user id, messages) each, in two statements: their
     words and those of the assistant's turn each replied to, sensitive clauses left out of both (so
-    they cannot be found), secrets masked."""
+    they cannot be found), secrets masked; and the turn's forgetting digests (turn_digests), which
+    the search checks against the tombstones."""
     rows = [(user_id, m) for user_id, messages in turns for m in messages
             if m.role == Message.Role.USER and m.content.strip()]
     if not rows:
@@ -143,7 +146,8 @@ def excerpts_index_many(*, turns: list[tuple[int, list[Message]]]) -> int:
         replied_to = dict(cursor.fetchall())
         docs = [search_text(excerpt_words(m.content), user_id=user_id,
                             replying_to=excerpt_words(replied_to.get(m.pk) or "", anyone=True)) for user_id, m in rows]
-        cursor.execute(_INDEX_SQL, {"ids": [m.pk for _, m in rows], "docs": docs})
+        digests = [" ".join(sorted(turn_digests(m.content))) for _, m in rows]
+        cursor.execute(_INDEX_SQL, {"ids": [m.pk for _, m in rows], "docs": docs, "digests": digests})
         return cursor.rowcount
 
 
@@ -221,6 +225,7 @@ class Excerpt:
     session_external_id: str
     memory_ids: list[int]
     previous: str | None  # the turn before (the assistant's), for a short answer
+    unchecked: bool = False  # indexed before its forgetting digests: checked against the tombstones on read
     said: str = ""  # the turn's words that may be shown (excerpt_words)
     statement: str = ""  # what the model reads
     quote: str = ""  # the user's words in it
@@ -249,6 +254,9 @@ class Excerpt:
 # dismissed are left out here (the row still points at them); deep sleep's own dismissals (a low
 # score, expiry) are not a wish to forget: those turns, with facts light sleep heard but deep sleep
 # did not keep, are exactly what excerpts are for.
+# The turns whose forgetting digests (set with the search vector) match one of the user's
+# tombstones are left out here too: one probe of the tombstones' unique (user, digest) index per digest of a pooled turn,
+# instead of a second round trip and the keyed hashes of every found turn computed per recall.
 SEARCH_POOL = 300
 _QUOTED = "'''' || replace(replace(words.lexeme, chr(92), chr(92) || chr(92)), '''', '''''') || ''''"
 _CANDIDATES_SQL = f"""
@@ -270,7 +278,7 @@ weighed AS (
 -- applies before the scope's rules: another persona's matching turns can take places in the pool
 -- (never in the answer), which only matters when the rarest word alone is in more than SEARCH_POOL turns.
 found AS MATERIALIZED (
-    SELECT m.id, m.session_id, m.seq, m.content, m.created_at, m.external_id, m.search
+    SELECT m.id, m.session_id, m.seq, m.content, m.created_at, m.external_id, m.search, m.forget_digests
     FROM {Message._meta.db_table} m
     WHERE m.search @@ (SELECT ('''' || %(owner)s || ''' & (' || string_agg(quoted, ' | ') || ')')::tsquery
                        FROM weighed WHERE before = 0 OR before + df <= %(pool)s)
@@ -287,6 +295,8 @@ pool AS (
       AND NOT EXISTS (SELECT 1 FROM {Candidate._meta.db_table} c
                       WHERE c.message_id = found.id AND c.status = '{Candidate.Status.DISMISSED}'
                         AND c.reason = %(user_dismissed)s)
+      AND NOT EXISTS (SELECT 1 FROM {Tombstone._meta.db_table} tomb
+                      WHERE tomb.user_id = %(user_id)s AND tomb.digest = ANY(found.forget_digests))
 ),
 ranked AS (
     SELECT pool.*,
@@ -300,7 +310,8 @@ SELECT t.id, t.rank, t.content, t.created_at, t.external_id, t.session_external_
        ARRAY(SELECT s.memory_id FROM {MemorySource._meta.db_table} s WHERE s.message_id = t.id),
        (SELECT p.content FROM {Message._meta.db_table} p
         WHERE p.session_id = t.session_id AND p.seq < t.seq AND p.role = 'assistant'
-        ORDER BY p.seq DESC LIMIT 1)
+        ORDER BY p.seq DESC LIMIT 1),
+       t.forget_digests IS NULL
 FROM ranked t
 ORDER BY t.rank DESC, t.id DESC
 """
@@ -308,17 +319,30 @@ ORDER BY t.rank DESC, t.id DESC
 
 def excerpt_candidates(*, user_id: int, persona_id: int | None, query: str, limit: int) -> list[Excerpt]:
     """The best `limit` indexed turns for `query`, minus what was forgotten or is sensitive, worded."""
-    terms = search_query(query)
-    if terms is None:
+    search = excerpt_search(user_id=user_id, persona_id=persona_id, query=query, limit=limit)
+    if search is None:
         return []
     with connection.cursor() as cursor:
-        cursor.execute(_CANDIDATES_SQL, {
-            "terms": terms.split(" or "), "owner": _owner_token(user_id), "user_id": user_id, "persona_id": persona_id,
-            "pool": SEARCH_POOL, "limit": limit, "user_dismissed": Candidate.USER_DISMISSED_REASON,
-        })
+        cursor.execute(*search)
         rows = cursor.fetchall()
-    found = [Excerpt(i, float(rank), content, at, mid, sid, list(mids or []), prev)
-             for i, rank, content, at, mid, sid, mids, prev in rows]
+    return excerpts_found(rows=rows, user_id=user_id, query=query)
+
+
+def excerpt_search(*, user_id: int, persona_id: int | None, query: str, limit: int) -> tuple[str, dict] | None:
+    """The search statement and its parameters (None: nothing to look for). recall() may send it in
+    one round trip with its memory rows; excerpts_found() reads its rows."""
+    terms = search_query(query)
+    if terms is None:
+        return None
+    return _CANDIDATES_SQL, {
+        "terms": terms.split(" or "), "owner": _owner_token(user_id), "user_id": user_id, "persona_id": persona_id,
+        "pool": SEARCH_POOL, "limit": limit, "user_dismissed": Candidate.USER_DISMISSED_REASON,
+    }
+
+
+def excerpts_found(*, rows: list[tuple], user_id: int, query: str) -> list[Excerpt]:
+    found = [Excerpt(i, float(rank), content, at, mid, sid, list(mids or []), prev, unchecked)
+             for i, rank, content, at, mid, sid, mids, prev, unchecked in rows]
     return _worded(_without_forgotten(user_id=user_id, excerpts=found), query=query)
 
 
@@ -338,12 +362,14 @@ def _worded(found: list[Excerpt], *, query: str) -> list[Excerpt]:
 
 
 def _without_forgotten(*, user_id: int, excerpts: list[Excerpt]) -> list[Excerpt]:
-    if not excerpts:
-        return []
-    digests = {e.message_id: turn_digests(e.content) for e in excerpts}
+    """The search checked the tombstones of every turn that has its digests; the others (indexed
+    before them) are checked here."""
+    digests = {e.message_id: turn_digests(e.content) for e in excerpts if e.unchecked}
+    if not digests:
+        return excerpts
     wanted = sorted(set().union(*digests.values()))
     forgotten = set(Tombstone.objects.filter(user_id=user_id, digest__in=wanted).values_list("digest", flat=True))
-    return [e for e in excerpts if not (digests[e.message_id] & forgotten)]
+    return [e for e in excerpts if not (digests.get(e.message_id, set()) & forgotten)]
 
 
 # --- Wording --------------------------------------------------------------------------------------

@@ -30,6 +30,7 @@ from datetime import datetime
 
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
+import psycopg
 from django.db import IntegrityError, connection
 from django.utils import timezone
 
@@ -37,8 +38,10 @@ from dreaming.engine.language import CJK_RUN_RE
 from chat.models import ChatSession, Message, Persona
 from dreaming.memory.context import memory_md_cache_usable, memory_md_get
 from dreaming.memory.context_cache import recall_held_cached
-from dreaming.memory.excerpts import Excerpt, excerpt_candidates
-from dreaming.memory.recall_held import TEXT_WEIGHT, held_memories_read, held_ranking, memory_score  # noqa: F401 — TEXT_WEIGHT re-exported
+from dreaming.memory.excerpts import Excerpt, excerpt_search, excerpts_found
+from dreaming.memory.recall_held import (  # noqa: F401 — TEXT_WEIGHT re-exported
+    TEXT_WEIGHT, held_cosines, held_memories_read, held_ranking, memory_score,
+)
 from dreaming.memory.recall_key import ACTIVE_OWNER, COARSE_CANDIDATES, recall_query_key
 from dreaming.models import Memory, MemoryDocument, MemoryRecall, MemorySettings, MemorySource, Phase
 from dreaming.protocol import RECALL_MAX_K, RECALL_TOOL  # noqa: F401 — re-exported for the API and command
@@ -78,6 +81,24 @@ class RecallResult:
 
     def as_dict(self) -> dict:
         return asdict(self)
+
+
+@dataclass
+class SentAlong:
+    """A statement recall sends in the same round trip as the re-read of its held memories (the
+    excerpt search), and its rows once it ran."""
+
+    sql: str
+    params: dict
+    rows: list[tuple] | None = None
+
+    def run(self) -> list[tuple]:
+        """Its rows; on its own when it did not ride along (the index path, nothing to re-read)."""
+        if self.rows is None:
+            with connection.cursor() as cursor:
+                cursor.execute(self.sql, self.params)
+                self.rows = cursor.fetchall()
+        return self.rows
 
 
 # --- Keywords for the text match ---------------------------------------------------------
@@ -159,7 +180,7 @@ def _vector_literal(values) -> str:
 def recall_candidates(
     *, user_id: int, persona_id: int | None, vector: list[float], exclude_ids: list[int], limit: int | None = None,
     wanted: int = HELD_EXACT_ROWS, keywords: list[tuple[str, float]] | None = None, now: datetime | None = None,
-    cached: bool | None = None,
+    cached: bool | None = None, along: SentAlong | None = None,
 ) -> list[tuple]:
     """The rows to score, with their EXACT cosine distance (last column).
 
@@ -172,7 +193,7 @@ def recall_candidates(
         if held.dimensions == len(vector):  # else a `reembed` is half done: the database knows better
             return _candidates_from_held(held, user_id=user_id, persona_id=persona_id, vector=vector,
                                          exclude_ids=exclude_ids, keywords=keywords, now=now or timezone.now(),
-                                         limit=wanted)
+                                         limit=wanted, along=along)
     exclude = sorted({int(i) for i in exclude_ids})
     params = {
         "vector": _vector_literal(vector),
@@ -201,8 +222,11 @@ def recall_candidates(
 # is never returned), and scored again from what is read; a memory added in that millisecond is
 # found by the next recall. (A statement edited without a new embedding notifies nothing: it is
 # ranked by its old words until the next change, and shown and scored with its new ones.)
+# The cosine of a re-read row comes from the held embedding (the one it was ranked by: a new embedding
+# notifies, like any change of the key), not from pgvector: sending the query's 512 floats as text
+# and parsing them back cost more than the 40 distances.
 _EXACT_SQL = f"""
-SELECT {_EXACT_COLUMNS}
+SELECT m.id, m.statement, m.category, m.importance, m.confidence, EXTRACT(EPOCH FROM m.last_seen)::float8
 FROM {Memory._meta.db_table} m
 WHERE m.id = ANY(%(ids)s::bigint[]) AND {{active_owner}} = %(user_id)s
   AND COALESCE(m.persona_id, 0) IN (0, COALESCE(%(persona_id)s, 0))
@@ -210,15 +234,25 @@ WHERE m.id = ANY(%(ids)s::bigint[]) AND {{active_owner}} = %(user_id)s
 
 
 def _candidates_from_held(held, *, user_id: int, persona_id: int | None, vector, exclude_ids, keywords, now: datetime,
-                          limit: int) -> list[tuple]:
+                          limit: int, along: SentAlong | None = None) -> list[tuple]:
     ids = held_ranking(held, persona_id=persona_id, vector=vector, keywords=keywords or [], exclude_ids=exclude_ids,
                        now_epoch=now.timestamp(), tau_seconds=settings.RECALL_TAU_WEEKS * 7 * 86400, limit=limit)
     if not ids:
         return []
+    sql, params = _EXACT_SQL.format(active_owner=ACTIVE_OWNER), {"ids": ids, "user_id": user_id, "persona_id": persona_id}
     with connection.cursor() as cursor:
-        cursor.execute(_EXACT_SQL.format(active_owner=ACTIVE_OWNER),
-                       {"vector": _vector_literal(vector), "ids": ids, "user_id": user_id, "persona_id": persona_id})
-        return cursor.fetchall()
+        # Client-side binding (Django's default with psycopg 3) sends several statements as one
+        # query, one result each: under load every round trip waits for the server to be scheduled.
+        if along is not None and isinstance(cursor.cursor, psycopg.ClientCursor):
+            cursor.execute(sql + ";\n" + along.sql, {**along.params, **params})
+            rows = cursor.fetchall()
+            cursor.nextset()
+            along.rows = cursor.fetchall()
+        else:
+            cursor.execute(sql, params)
+            rows = cursor.fetchall()
+    distance = dict(zip(ids, 1.0 - held_cosines(held, ids=ids, vector=vector)))
+    return [(*row, float(distance[row[0]])) for row in rows]
 
 
 # One round trip before any work: is memory on, and which ids does the scope's MEMORY.md hold?
@@ -299,12 +333,14 @@ def recall(
     2. Exclude what MEMORY.md already holds (unless `exclude_ids` is given).
     3. When the cache is usable: rank the user's memories held by the process (read once, then
        kept until a change of the user's memories is notified) by the exact score, and re-read the
-       3k + 10 best with their pgvector distance (one query). Otherwise: the COARSE_CANDIDATES
-       best by the database's shortlist key (an index-only scan; approximate), read the same way.
+       3k + 10 best (one query; their cosine from the held embeddings). Otherwise: the
+       COARSE_CANDIDATES best by the database's shortlist key (an index-only scan; approximate),
+       read with their pgvector distance.
     4. Score those rows exactly in Python: similarity, keyword match, recency, importance,
        confidence.
     5. Find the best excerpts of the user's own turns by full-text search, minus the forgotten and
-       the sensitive (dreaming/memory/excerpts.py: one query, and one for tombstones).
+       the sensitive (dreaming/memory/excerpts.py: one statement, sent with step 3's re-read; a
+       second query only for turns indexed before their forgetting digests).
     6. Fuse both rankings (recall_fuse); load the sources of the memories kept and record their
        recall unless `record=False` (one query).
     """
@@ -322,9 +358,11 @@ def recall(
     # ctx: a remote embedder records the call (LLMCall, phase "recall"); the local one records nothing.
     vector = embedder.embed([query], kind="query", ctx=CallContext(user_id=user.pk, phase=Phase.RECALL))[0]
 
+    search = excerpt_search(user_id=user.pk, persona_id=persona_id, query=query, limit=excerpts_wanted(k))
+    along = SentAlong(*search) if search else None
     memories = _memories_ranked(user_id=user.pk, persona_id=persona_id, query=query, vector=vector,
-                                exclude_ids=list(exclude_ids), now=now, wanted=3 * k + EXCERPTS_BEYOND_K)
-    excerpts = excerpt_candidates(user_id=user.pk, persona_id=persona_id, query=query, limit=excerpts_wanted(k))
+                                exclude_ids=list(exclude_ids), now=now, wanted=3 * k + EXCERPTS_BEYOND_K, along=along)
+    excerpts = excerpts_found(rows=along.run(), user_id=user.pk, query=query) if along else []
     # What the model already has (MEMORY.md, unless the caller says otherwise) is not shown again as an excerpt either.
     top = recall_fuse(memories=memories, excerpts=excerpts, k=k, memory_md_ids=set(exclude_ids))
     memory_ids = [result.id for result in top if result.kind == "memory"]
@@ -349,14 +387,14 @@ def _memory_md_ids_if_on(*, user: AbstractBaseUser, persona: Persona | None) -> 
 
 
 def _memories_ranked(*, user_id: int, persona_id: int | None, query: str, vector, exclude_ids: list[int],
-                     now: datetime, wanted: int = HELD_EXACT_ROWS) -> list[RecallResult]:
+                     now: datetime, wanted: int = HELD_EXACT_ROWS, along: SentAlong | None = None) -> list[RecallResult]:
     """The candidates scored exactly, best first (steps 3-4 of recall())."""
     keywords = query_keywords(query)
     total_weight = sum(weight for _, weight in keywords)
     now_epoch, tau_seconds = now.timestamp(), settings.RECALL_TAU_WEEKS * 7 * 86400
     scored: list[tuple[float, int, tuple, dict]] = []
     for row in recall_candidates(user_id=user_id, persona_id=persona_id, vector=vector, exclude_ids=exclude_ids,
-                                 wanted=wanted, keywords=keywords, now=now):
+                                 wanted=wanted, keywords=keywords, now=now, along=along):
         memory_id, statement, _, importance, confidence, last_seen, distance = row
         text_match = None
         if keywords:

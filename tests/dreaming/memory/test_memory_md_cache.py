@@ -332,8 +332,8 @@ def test_a_forked_child_does_not_inherit_the_parents_cache(live_cache):
 
 def test_recall_reads_memory_md_s_ids_from_the_cache(live_cache, django_assert_num_queries):
     """Recall excludes what MEMORY.md holds and skips users with memory off: with the scope's
-    document cached that costs no query, so recall is the shortlist, the excerpts' full-text search and
-    the sources (+ stats)."""
+    document cached that costs no query, so recall is the shortlist sent with the excerpts' full-text
+    search, then the sources (+ stats)."""
     from dreaming.memory.recall import recall
 
     user = rendered_user("User has a dog named Milo")
@@ -342,7 +342,7 @@ def test_recall_reads_memory_md_s_ids_from_the_cache(live_cache, django_assert_n
     in_md = memory_md_get(user=user).memory_ids
     assert in_md and extra.pk not in in_md
     recall(user=user, query="Milo", k=5, record=False)  # reads the memories recall ranks once
-    with django_assert_num_queries(3):
+    with django_assert_num_queries(2):
         results = recall(user=user, query="Milo", k=5)
     assert [r.id for r in results] == [extra.pk]  # the MEMORY.md memory is not repeated
     memory_settings_set(user=user, enabled=False)

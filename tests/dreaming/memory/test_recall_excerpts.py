@@ -9,10 +9,10 @@ from django.utils import timezone
 
 from chat.models import Message
 from chat.services import NewMessage, session_import
-from dreaming.memory.excerpts import excerpts_index, search_query
+from dreaming.memory.excerpts import excerpts_index, search_query, turn_digests
 from dreaming.memory.recall import recall
 from dreaming.memory.services import candidate_dismiss, conversation_delete, memory_forget, memory_settings_set
-from dreaming.models import Candidate
+from dreaming.models import Candidate, Tombstone
 from dreaming.pipeline.light import light_sleep_sweep
 from dreaming.protocol import RECALL_TOOL
 from dreaming.providers.local_embedder import LocalEmbedder
@@ -364,3 +364,40 @@ def test_excerpts_reindex_makes_turns_indexed_before_findable_by_the_question_th
 
     assert out.getvalue().strip() == "re-indexed 1 turns"
     assert [r.id for r in excerpts(ask(user, "grandfather instrument"))] == [answer.pk]
+
+
+def test_an_indexed_turn_carries_its_forgetting_digests(user):
+    _, (turn,) = kept_session(user, ("user", WORDS))
+
+    turn.refresh_from_db()
+    assert set(turn.forget_digests) == turn_digests(WORDS)
+
+
+def test_a_turn_indexed_before_its_digests_is_still_checked_against_the_tombstones(user):
+    _forgotten_memory(user)
+    old, _ = kept_session(user, ("user", "i SECRETLY applied for a job at the lisbon aquarium!!"), at=MAY_12 + timedelta(days=30))
+    Message.objects.filter(session=old).update(forget_digests=None)  # as indexed before migration chat 0008
+    kept, _ = kept_session(user, ("user", "The Lisbon aquarium has a new octopus."), at=MAY_12 + timedelta(days=32))
+
+    found = excerpts(ask(user, "Lisbon aquarium"))
+
+    assert [r.sources[0]["session_external_id"] for r in found] == [kept.external_id]
+
+
+def test_a_lifted_tombstone_lets_the_words_come_back(user):
+    _forgotten_memory(user)
+    assert ask(user, "Lisbon aquarium job") == []
+
+    Tombstone.objects.filter(user=user).delete()
+
+    assert [r.kind for r in ask(user, "Lisbon aquarium job")] == ["excerpt"]
+
+
+def test_excerpts_reindex_gives_turns_indexed_before_their_digests(user):
+    _, (turn,) = kept_session(user, ("user", WORDS))
+    Message.objects.filter(pk=turn.pk).update(forget_digests=None)
+
+    call_command("excerpts_reindex", stdout=io.StringIO())
+
+    turn.refresh_from_db()
+    assert set(turn.forget_digests) == turn_digests(WORDS)

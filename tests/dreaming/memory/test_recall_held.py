@@ -1,21 +1,26 @@
-"""Recall's memories held by the process: the exact score of every memory, three queries per warm
-recall, and never a deleted or archived memory — the memory table's notifications (migration 0009)
+"""Recall's memories held by the process: the exact score of every memory, two round trips per warm
+recall (the excerpt search sent with the re-read), and never a deleted or archived memory — the memory table's notifications (migration 0009)
 drop a user's memories, and the rows ranked first are re-read and re-checked.
 
 Real commits (transaction=True): NOTIFY is delivered only at commit."""
+from datetime import timedelta
+
 import numpy as np
 import pytest
 from django.conf import settings
 from django.utils import timezone
 
+from chat.models import Message
 from dreaming.memory import context_cache, recall_held
 from dreaming.memory.context import memory_md_render
+from dreaming.memory.excerpts import excerpts_index
 from dreaming.memory.recall import _memories_ranked, query_keywords, recall, recall_candidates, recall_score
 from dreaming.memory.recall_key import COARSE_CANDIDATES
+from dreaming.memory.services import memory_forget
 from dreaming.models import Memory
 from dreaming.providers.embedding_space import embedding_space_check_cached
 from dreaming.providers.local_embedder import LocalEmbedder
-from tests.factories import MemoryFactory, PersonaFactory, UserFactory
+from tests.factories import ChatSessionFactory, MemoryFactory, MemorySourceFactory, PersonaFactory, UserFactory
 from tests.support.cache import eventually, settle
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -105,16 +110,16 @@ def test_the_process_drops_the_least_recently_used_users_beyond_its_byte_budget(
     assert cache.entries == {} and cache.held_bytes == 0
 
 
-def test_a_warm_recall_is_three_queries_exact_stage_search_and_sources(live_cache, django_assert_num_queries):
+def test_a_warm_recall_is_two_round_trips_exact_stage_with_search_and_sources(live_cache, django_assert_num_queries):
     user = UserFactory()
     memories_for(user, 150)
     memory_md_render(user=user)
     embedding_space_check_cached()  # once per process, whichever test comes first
     settle()
-    # MEMORY.md (then cached) + the user's memories + exact stage + excerpts' full-text search (no turn found) + sources
-    with django_assert_num_queries(5):
+    # MEMORY.md (then cached) + the user's memories + exact stage sent with the excerpts' full-text search + sources
+    with django_assert_num_queries(4):
         first = recall(user=user, query="sourdough", k=5)
-    with django_assert_num_queries(3):  # re-read of the best rows + full-text search + sources: no scan of the user's rows
+    with django_assert_num_queries(2):  # re-read of the best rows and full-text search in one + sources: no scan of the user's rows
         second = recall(user=user, query="sourdough", k=5, record=False)
     assert [r.id for r in first] == [r.id for r in second] and "sourdough" in first[0].statement
 
@@ -175,3 +180,34 @@ def test_products_in_blocks_equal_the_whole_product():
     for rows, columns in ((3000, 64), (1000, 512), (5, 512)):
         matrix, vector = rng.standard_normal((rows, columns), dtype=np.float32), rng.standard_normal(columns, dtype=np.float32)
         assert np.allclose(recall_held._product(matrix, vector), matrix @ vector, atol=1e-4)
+
+
+def _kept_turns(user, *texts):
+    at = timezone.now() - timedelta(days=3)
+    session = ChatSessionFactory(user=user, started_at=at, last_active_at=at, dreamed_at=timezone.now(),
+                                 processed_seq=len(texts), triage_kind="normal")
+    turns = [Message.objects.create(session=session, seq=i, role="user", content=text, created_at=at,
+                                    external_id=f"{session.external_id}-m{i}") for i, text in enumerate(texts, 1)]
+    excerpts_index(user_id=user.pk, messages=turns)
+    return turns
+
+
+def test_the_excerpt_search_rides_with_the_re_read_and_forgetting_holds(live_cache, django_assert_num_queries):
+    user = UserFactory()
+    memories_for(user, 150)  # more than MEMORY.md shows: some are left to re-read
+    boat, job = _kept_turns(user, "We named the sailboat Perpetua.", "I secretly applied for a job at the Lisbon aquarium.")
+    memory = MemoryFactory(user=user, statement="User applied for a job at the Lisbon aquarium",
+                           embedding=EMBEDDER.embed(["User applied for a job at the Lisbon aquarium"])[0])
+    MemorySourceFactory(memory=memory, message=job, quote="applied for a job at the Lisbon aquarium")
+    memory_md_render(user=user)
+    embedding_space_check_cached()
+    settle()
+    recall(user=user, query="sailboat", k=5, record=False)  # reads the user's memories once
+
+    with django_assert_num_queries(2):  # re-read + full-text search in one, then the sources
+        found = recall(user=user, query="sailboat Perpetua", k=5)
+    assert [r.id for r in found if r.kind == "excerpt"] == [boat.pk]
+
+    memory_forget(memory=memory, by=user)
+    assert eventually(lambda: all(r.kind != "excerpt" and "Lisbon" not in r.statement
+                                  for r in recall(user=user, query="Lisbon aquarium job", k=5, record=False)))
