@@ -118,8 +118,8 @@ def wildchat(root: Path, dreamer: LocalDreamer, show: str | None, part_shown: st
 
 
 def show_disclosures(root: Path, dreamer: LocalDreamer, part_shown: str) -> None:
-    """Print the candidates self_disclosure.py adds to the WildChat conversations of the part (the candidates
-    with it, less those without it), to read as a user would."""
+    """Print the candidates self_disclosure.py adds or rewrites in the WildChat conversations of the part (the
+    candidates with it, less those without it), to read as a user would."""
     from unittest import mock
 
     from bench.quality_wildchat import labelled_conversations
@@ -130,7 +130,9 @@ def show_disclosures(root: Path, dreamer: LocalDreamer, part_shown: str) -> None
             continue
         turns = [Turn(seq=j, role=m["role"] if m["role"] in ("user", "assistant") else "system", content=m["content"])
                  for j, m in enumerate(conv["messages"]) if (m.get("content") or "").strip()]
-        with mock.patch("dreaming.engine.self_statements.self_disclosures", return_value=[]):
+        with mock.patch("dreaming.engine.self_statements.self_disclosures", return_value=[]), \
+                mock.patch("dreaming.engine.self_statements.without_request", side_effect=lambda c: c), \
+                mock.patch("dreaming.providers.local.without_request", side_effect=lambda c: c):
             before = {(c.seq, c.statement) for c in session_candidates(dreamer, turns)[1]}
         kind, found = session_candidates(dreamer, turns)
         for c in found:

@@ -10,9 +10,10 @@ starts and kept on its own:
 - work, study, home: "I work as/at/in/for…", "I teach / study / live / run / own / manage…", "I'm from…",
   "I'm based in…", "I'm learning / studying / preparing for / applying to…";
 - what they have: "I have <n> <things>" or "I have a <relative / pet / venture / degree>";
-- what "my <venture>" / "my <people at work>" in a request says they have: "for my Etsy shop" → "User has
-  an Etsy shop", "an email to my clients" → "User has clients" (family, pets and things are read by
-  english_sentences.implied_possessions).
+- what "my <venture>" / "my <people at work>" / "my <family or pet>" in a request or a question says they
+  have: "for my Etsy shop" → "User has an Etsy shop", "an email to my clients" → "User has clients", "what
+  should I feed my dog?" → "User has a dog", "for my best friend Sarah" → "User's best friend is named
+  Sarah" (english_sentences.implied_possessions reads the same in the user's statements).
 
 Only the user's own, explicit statements: nothing after a fiction or role-play frame in the same turn
 ("Write a story where I'm a knight", "Act as…"), nothing hypothetical ("If I'm a student…"), no
@@ -28,7 +29,7 @@ from dreaming.engine import english as en
 from dreaming.engine.categories import category_by_definition
 from dreaming.engine.dates import with_date
 from dreaming.engine.extract import _importance  # the one importance rule of the engine
-from dreaming.engine.language import sentences
+from dreaming.engine.language import STOP_WORDS, sentences
 from dreaming.engine.quotes import quote_too_short, statement_unsupported
 from dreaming.protocol import ExtractedCandidate, Turn
 
@@ -68,35 +69,52 @@ _HEAD_RE = re.compile(
 )
 _AS_A_RE = re.compile(
     r"\b[Aa]s an? (?P<role>(?!(?:AI|bot|chatbot|assistant|language model|result|matter|reminder|example|rule|whole|"
-    r"consequence|bonus|side note|note|favor|favour|gift|team|group|family|company)\b)[\w'-]+(?: [\w'-]+){0,4}?),\s*"
+    r"consequence|bonus|side note|note|favor|favour|gift|team|group|family|company|kid|child|teen|teenager|boy|girl|"
+    r"baby|toddler|youngster|little \w+|young \w+)\b)[\w'-]+(?: [\w'-]+){0,4}?),\s*"
     r"(?P<rest>(?:I|i|my|My)\b[^.!?;\n]*)"
 )
 # Where the statement about the user ends and the request starts.
 _STOP_RE = re.compile(
     r"[.!?;:\n(\[\"“]|,\s|\s[-–—]\s|\s+(?:and|but|so|because|please|pls|who|which|that|whose|where|looking|trying|"
-    r"wanting|hoping|can|could|would|will|need|want|i|I)\b"
+    r"wanting|hoping|can|could|would|will|need|want|while|whereas|since|though|although|except|i|I)\b"
 )
-# A fiction or role-play frame, a hypothetical or the assistant's voice before the clause: not the user.
+# A role-play frame or a supposition before the clause: whoever "I" and "my" are there, not the user.
+_ROLE_FRAME = (r"roleplay|role-play|role play|rp|scenario|pretend|imagine|act as|acting as|you are|you're|youre|"
+               r"character|persona|simulat\w*|suppose|let's say|lets say|what if|as if")
+_ROLE_FRAME_RE = re.compile(rf"\b(?:{_ROLE_FRAME})\b", re.IGNORECASE)
+# ... and for "I am" / "I have" also a story, a poem or a script: "Write a story where I'm a knight" (a poem
+# *for* my wife is still about the user's wife).
 _NOT_THE_USER_RE = re.compile(
-    r"\b(?:story|stories|roleplay|role-play|role play|scenario|fanfic|fan fiction|novel|chapter|scene|poem|song|"
-    r"lyrics|script|screenplay|game|pretend|imagine|act as|acting as|you are|you're|youre|character|narrat\w*|"
-    r"episode|dialogue|persona|simulat\w*|suppose|let's say|lets say|what if|as if)\b",
+    rf"\b(?:{_ROLE_FRAME}|story|stories|fanfic|fan fiction|novel|chapter|scene|poem|song|lyrics|script|screenplay|"
+    rf"game|narrat\w*|episode|dialogue)\b",
     re.IGNORECASE,
 )
 _HYPOTHETICAL_LEAD_RE = re.compile(r"\b(?:if|when|whether|unless|once)\s*$|\b(?:if|when|whether|unless)\b[^,]*$", re.I)
 _MY_VENTURE_RE = re.compile(
-    r"\bmy ((?:[A-Z][\w'-]+ |[a-z][\w'-]+ ){0,2}(?:shop|store|business|company|startup|channel|blog|website|podcast|"
-    r"restaurant|bakery|salon|clinic|band|brand|agency|studio|farm|thesis|dissertation|novel))\b"
+    r"\bmy (?!favou?rite\b|dream\b|ideal\b|future\b)((?:[A-Z][\w'-]+ |[a-z][\w'-]+ ){0,2}(?:shop|store|business|company|startup|channel|blog|website|podcast|"
+    r"restaurant|bakery|salon|clinic|brand|agency|studio|farm|thesis|dissertation|novel))\b(?![\w-])"
 )
 _MY_PEOPLE_RE = re.compile(
     r"\b[Mm]y (?P<noun>customers|clients|students|pupils|patients|employees|staff|subscribers|followers|readers|"
     r"colleagues|coworkers|co-workers|team|boss|manager|supervisor|professor|advisor|landlord|tenants|mentor)\b"
 )
+# "a letter to my son who is in the army", "what should I feed my dog?", "for my best friend Sarah": a request or
+# a question about the user's family or pet still says who they have (parents go without saying: only named).
+_MY_FAMILY_RE = re.compile(
+    r"\b[Mm]y (?P<noun>(?:(?:little|younger|older|big|baby|elder|eldest|oldest|youngest|twin|best)\s+)?"
+    r"(?:wife|husband|partner|boyfriend|girlfriend|fianc[ée]e?|sons?|daughters?|kids|children|brothers?|sisters?|"
+    r"siblings|grandchildren|grandsons?|granddaughters?|mother-in-law|father-in-law|in-laws|nephews?|nieces?|"
+    r"dogs?|cats?|pupp(?:y|ies)|kittens?|parrots?|rabbits?|hamsters?|horses?|friend|mom|mum|mother|dad|father))(?![\w-])"
+    r"(?:,?\s+(?P<name>[A-Z][a-z]{1,15})(?![\w-]))?"
+)
+_NAMED_ONLY = frozenset("friend mom mum mother dad father".split())
 # "I want my own business", "I quit my job", "my former boss": not something the user has now.
 _NOT_HAD_RE = re.compile(r"\b(?:want|wish|dream of|hope|would|quit|lost|left|sold|closed|former|ex|old|previous|start|starting|open|"
-                         r"opening|launch|launching|set up|setting up)\W*\s*$",
+                         r"opening|launch|launching|set up|setting up|miss|missed|lost|without)\W*\s*$",
                          re.IGNORECASE)
 _MAX_WORDS = 16
+# "I teach at one": what the clause is about was said before it.
+_BARE_OBJECT_RE = re.compile(r"\s(?:one|it|that|this|them|there|those|these|so|too|here)$", re.IGNORECASE)
 IMPORTANCE_CAP = 0.6
 
 
@@ -140,20 +158,48 @@ def self_disclosures(turns: list[Turn]) -> list[ExtractedCandidate]:
 
 def turn_disclosures(text: str) -> list[tuple[str, str]]:
     """(quote, statement) of each self-disclosure clause of one user turn's text."""
-    return _clauses(text) + _my_things(text)
+    return _clauses(text) + _my_things(text) + _my_family(text)
 
 
 def _my_things(text: str) -> list[tuple[str, str]]:
     """"for my Etsy shop" → "User has an Etsy shop"; "help me talk to my customers" → "User has customers"."""
     found = []
     for m in [*_MY_VENTURE_RE.finditer(text), *_MY_PEOPLE_RE.finditer(text)]:
-        if _NOT_THE_USER_RE.search(text[: m.start()]) or _NOT_HAD_RE.search(text[max(0, m.start() - 20): m.start()]):
+        if _not_had(text, m.start()):
             continue
         phrase = re.sub(r"^own ", "", m.group(1))
         plural = phrase.endswith("s") and phrase.lower() not in ("boss", "business") and not phrase.endswith("ss")
         article = "" if plural else ("an " if phrase[0].lower() in "aeiou" else "a ")
         quote = _sentence_around(text, m.start(), m.end()) if quote_too_short(m.group(0)) else m.group(0)
         found.append((quote, f"User has {article}{phrase}"))
+    return found
+
+
+def _not_had(text: str, start: int) -> bool:
+    """A role-play frame before, a "want" / "lost" just before, or a supposition in the sentence before the "my"."""
+    sentence_start = max((a for a, _ in sentences(text) if a <= start), default=0)
+    return bool(_ROLE_FRAME_RE.search(text[:start]) or _NOT_HAD_RE.search(text[max(0, start - 20): start])
+                or en.EN_HYPOTHETICAL_RE.search(text[sentence_start:start]) or _HYPOTHETICAL_LEAD_RE.search(text[sentence_start:start]))
+
+
+def _my_family(text: str) -> list[tuple[str, str]]:
+    """"a letter to my son" → "User has a son"; "for my best friend Sarah" → "User's best friend is named Sarah"."""
+    found = []
+    for m in _MY_FAMILY_RE.finditer(text):
+        noun, name = m.group("noun"), m.group("name")
+        if name and name.lower() in STOP_WORDS | {"happy", "merry", "dear", "thank", "thanks", "please", "hi", "hello"}:
+            name = None
+        if noun in _NAMED_ONLY and not name:
+            continue
+        if _not_had(text, m.start()):
+            continue
+        if name:
+            said = f"User's {noun} is named {name}"
+        else:
+            plural = noun.endswith(("s", "children", "grandchildren", "puppies")) and not noun.endswith("ss")
+            said = f"User has {'' if plural else 'an ' if noun[0] in 'aeiou' else 'a '}{noun}"
+        quote = _sentence_around(text, m.start(), m.end()) if quote_too_short(m.group(0)) else m.group(0)
+        found.append((quote, said))
     return found
 
 
@@ -191,6 +237,8 @@ def _head_clauses(sentence: str) -> list[tuple[str, str]]:
         if _HYPOTHETICAL_LEAD_RE.search(before):
             continue
         stop = _STOP_RE.search(sentence, m.end())
+        if stop and stop.group(0) == "?":
+            continue  # "I am an avid reader?" asks
         quote = sentence[m.start(): stop.start() if stop else len(sentence)].rstrip(" ,;:-–—.!…")
         said = _statement(quote, sentence=sentence)
         if said:
@@ -201,7 +249,9 @@ def _head_clauses(sentence: str) -> list[tuple[str, str]]:
 def _as_a_role(sentence: str) -> tuple[str, str] | None:
     """"As a teacher, I want engaging lesson plans" → "User is a teacher" (the quote runs to the clause's end)."""
     m = _AS_A_RE.search(sentence)
-    if not m or _HYPOTHETICAL_LEAD_RE.search(sentence[: m.start()]):
+    # only where the sentence or a clause opens: "the camera I had as a kid, I…" says when, not who
+    if not m or _HYPOTHETICAL_LEAD_RE.search(sentence[: m.start()]) or \
+            not re.fullmatch(r"(?:.*[,;:]\s*|\W*(?:\w+[,!]\s+)?)", sentence[: m.start()], re.DOTALL):
         return None
     article = m.group(0)[3:5].strip()
     quote = m.group(0).rstrip(" ,;:-–—.!…")
@@ -215,7 +265,7 @@ def _statement(quote: str, *, sentence: str) -> tuple[str, str] | None:
     if size < 2 or size > _MAX_WORDS:
         return None
     statement = en.en_statement(quote)
-    if not statement.startswith("User ") or len(statement.split()) < 3:
+    if not statement.startswith("User ") or len(statement.split()) < 3 or _BARE_OBJECT_RE.search(statement):
         return None
     # "I'm Nigerian" proves nothing on its own (quotes.py): its sentence, verbatim, is the quote.
     return (sentence.strip() if quote_too_short(quote) else quote), statement

@@ -34,6 +34,12 @@ def _statements(text: str) -> list[str]:
     ("I teach 8th grade science and want a quiz on photosynthesis.", "User teaches 8th grade science"),
     ("Write an Instagram caption for my Etsy shop's new stickers.", "User has an Etsy shop"),
     ("Draft an email to my clients about the new prices.", "User has clients"),
+    ("Can you help me write a letter to my son who is in the army?", "User has a son"),
+    ("What should I feed my dog? She is a 3 year old beagle.", "User has a dog"),
+    ("Write a poem for my wife's 40th birthday.", "User has a wife"),
+    ("Write a birthday message for my best friend Sarah.", "User's best friend is named Sarah"),
+    ("Sometimes I bring my parrots to the gym.", "User has parrots"),
+    ("Hi, as a nurse, I work nights and need a meal plan.", "User is a nurse"),
 ])
 def test_a_self_disclosure_inside_a_request_is_read_without_the_request(text, statement):
     assert statement in _statements(text)
@@ -67,6 +73,15 @@ def test_a_short_clause_is_quoted_with_its_sentence():
     "The guy I work with is rude.",
     "I want to start my own business, give me ideas.",
     "I quit my job last year.",
+    "Let's roleplay: you are my husband and we run a bakery.",
+    "Help me plan a surprise for my mom.",  # everyone has a mother: only a named one is kept
+    "I miss my dog so much.",
+    "It reminds me of the film camera I had as a kid, I took plenty of beach pics.",  # when, not who
+    "I am an avid reader? What do you do for work?",
+    "I teach at one.",  # what "one" is was said before
+    "She likes to curl up on my band shirts.",
+    "Can we listen to my favorite band in the car?",
+    "I'd have loved to live with my girlfriend before I went into the navy.",
 ])
 def test_fiction_hypotheticals_questions_templates_and_tasks_say_nothing_about_the_user(text):
     assert _statements(text) == []
