@@ -31,6 +31,7 @@ from dreaming.engine.dates import with_date
 from dreaming.engine.extract import _importance  # the one importance rule of the engine
 from dreaming.engine.language import STOP_WORDS, sentences
 from dreaming.engine.quotes import quote_too_short, statement_unsupported
+from dreaming.engine.sensitive import redact_sensitive, sensitive_category
 from dreaming.protocol import ExtractedCandidate, Turn
 
 _I_AM = r"(?:I|i)\s*(?:'m|’m|\s+am\b|m\b)"
@@ -147,7 +148,10 @@ def self_disclosures(turns: list[Turn]) -> list[ExtractedCandidate]:
     for turn in turns:
         if turn.role != "user":
             continue
-        for quote, said in turn_disclosures(turn.content):
+        # Light sleep has taken the sensitive clauses out already; the engine does it again for any other caller.
+        for quote, said in turn_disclosures(redact_sensitive(turn.content, anyone=False).text):
+            if sensitive_category(quote) or sensitive_category(said):
+                continue  # "I'm a Muslim": never a candidate
             statement = with_date(said, lead="", said_at=turn.created_at)  # "tomorrow" from when it was said
             category = category_by_definition(statement=statement, category=en.category_en(statement))
             importance = min(IMPORTANCE_CAP, _importance(category=category, quote=quote, chinese=False, user_initiated=True))

@@ -3,7 +3,7 @@ the user in kept and skipped sessions alike — never fiction's first person, a 
 the assistant's voice or a request."""
 import pytest
 
-from dreaming.engine.self_disclosure import turn_disclosures, without_request
+from dreaming.engine.self_disclosure import self_disclosures, turn_disclosures, without_request
 from dreaming.engine.self_statements import own_words, self_statements
 from dreaming.protocol import ExtractedCandidate, SessionInfo, Turn
 from dreaming.providers.local import LocalDreamer
@@ -128,3 +128,13 @@ def test_a_chinese_request_before_a_full_width_colon_is_the_users_own_words():
     assert own_words(turn, kind="document") == "我是一名高中老师，请帮我修改这篇作文"
     statements = [c.statement for c in self_statements([turn], kind="document")]
     assert any("老师" in s for s in statements) and not any("Beijing" in s for s in statements)
+
+
+@pytest.mark.parametrize("text", [
+    "I'm a Muslim, write me a short prayer for exams.",
+    "I'm a diabetic, give me a meal plan.",
+    "I have 2 kids and HIV, how do I tell them?",
+])
+def test_a_sensitive_clause_never_becomes_a_disclosure(text):
+    found = self_disclosures([Turn(seq=0, role="user", content=text)])
+    assert not any(word in c.statement or word in c.quote for c in found for word in ("Muslim", "diabetic", "HIV"))
