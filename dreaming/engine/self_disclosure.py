@@ -114,8 +114,8 @@ _NOT_HAD_RE = re.compile(r"\b(?:want|wish|dream of|hope|would|quit|lost|left|sol
                          r"opening|launch|launching|set up|setting up|miss|missed|lost|without)\W*\s*$",
                          re.IGNORECASE)
 _MAX_WORDS = 16
-# "I teach at one": what the clause is about was said before it.
-_BARE_OBJECT_RE = re.compile(r"\s(?:one|it|that|this|them|there|those|these|so|too|here)$", re.IGNORECASE)
+# "I teach at one", "I am a big fan": what the clause is about was said before it.
+_BARE_OBJECT_RE = re.compile(r"\s(?:one|it|that|this|them|there|those|these|so|too|here|fan|fans)$", re.IGNORECASE)
 IMPORTANCE_CAP = 0.6
 
 

@@ -79,6 +79,7 @@ def test_a_short_clause_is_quoted_with_its_sentence():
     "It reminds me of the film camera I had as a kid, I took plenty of beach pics.",  # when, not who
     "I am an avid reader? What do you do for work?",
     "I teach at one.",  # what "one" is was said before
+    "Do you like gaming. I am a big fan.",
     "She likes to curl up on my band shirts.",
     "Can we listen to my favorite band in the car?",
     "I'd have loved to live with my girlfriend before I went into the navy.",
