@@ -150,6 +150,8 @@ def together_reading(text: str, *, companion: tuple[int, int], start: int, quote
     said = text[start:]
     if not m or not re.fullmatch(r"\s+and\s+", text[c_end:start]) or not said.startswith(quote) or not quote.startswith("I"):
         return None
+    if re.search(r"\b(?:name|is|are|was|were|has|have|had)\b", m.group("who")):
+        return None  # "My name is Ahmed and I'm a developer": a clause of its own, not who the user did it with
     verb = re.match(r"^User (\w+)\b", statement)
     if not verb or (verb.group(1).endswith("s") and verb.group(1) not in _PLURAL_VERB):
         return None  # "User and their mom loves …" would not read; the plain clause is kept instead

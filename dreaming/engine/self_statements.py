@@ -10,8 +10,8 @@ runs on the rules engine for every dreamer (no model call: a skipped session cos
 2. in a roleplay session keep only what is said out of character ("(OOC: I'm a nurse irl)"): the
    first person of fiction is the character, not the user;
 3. extract with the local engine and keep explicit first-person statements about the user
-   (identity, work, study, where they live, what they run or own, what they prepare for), plus
-   "my <shop/business/channel…>" mentioned in a request.
+   (identity, work, study, where they live, what they run or own, what they prepare for), plus what
+   self_disclosure.py finds inside the requests ("I'm a nurse, write me…", "for my Etsy shop").
 
 Every quote stays a verbatim substring of the user's message, so light sleep verifies it as usual.
 """
@@ -19,14 +19,18 @@ from __future__ import annotations
 
 import re
 
+from dataclasses import replace
+
 from dreaming.engine import multilingual
 from dreaming.engine.extract import extract_candidates
+from dreaming.engine.language import content_tokens
+from dreaming.engine.self_disclosure import self_disclosures, without_request
 from dreaming.engine.triage import _CODE_LINE_RE, _STACK_TRACE_RE, _symbol_density
 from dreaming.protocol import ExtractedCandidate, Turn
 
 _FENCE_RE = re.compile(r"```.*?(?:```|\Z)|~~~.*?(?:~~~|\Z)", re.DOTALL)
 # Where pasted material starts: a line ending in a colon, a blank line, or an opening quote mark.
-_PASTE_START_RE = re.compile(r":\s*\n|\n\s*\n|:\s*[\"“«]|\n")
+_PASTE_START_RE = re.compile(r":\s*\n|\n\s*\n|:\s*[\"“«]|\n|：")  # a full-width colon: "以下是我的作文："
 _REQUEST_CHARS = 400
 _OOC_RE = re.compile(
     r"\(\s*(?:OOC|out of character)\s*[:\-–]?\s*([^()]{3,300})\)|\[\s*(?:OOC|out of character)\s*[:\-–]?\s*([^\[\]]{3,300})\]|"
@@ -43,10 +47,6 @@ _SELF_STATEMENT_RE = re.compile(
     r"dog|cat|pet|boss|company|business|shop|store|startup|team|students?|class|hometown|major|thesis)\b|"
     r"我(?:是|在|的(?:工作|职业|专业|公司|店|孩子|儿子|女儿|老婆|老公|家)|正在准备|准备考|住在|从事|毕业))",
     re.IGNORECASE,
-)
-_MY_VENTURE_RE = re.compile(
-    r"\bmy ((?:[A-Z][\w'-]+ |[a-z][\w'-]+ ){0,2}(?:shop|store|business|company|startup|channel|blog|website|podcast|"
-    r"restaurant|bakery|salon|clinic|band|brand|agency|studio|farm|thesis|dissertation|novel))\b"
 )
 
 
@@ -75,18 +75,26 @@ def self_statements(turns: list[Turn], *, kind: str) -> list[ExtractedCandidate]
     own = [Turn(seq=t.seq, role="user", content=own_words(t, kind=kind), created_at=t.created_at)
            for t in turns if t.role == "user"]
     own = [t for t in own if t.content.strip()]
-    found = [c for c in extract_candidates(own, limit=10_000)
+    found = [without_request(c) for c in extract_candidates(own, limit=10_000)
              if c.user_initiated and (_SELF_STATEMENT_RE.search(c.quote.strip()) or multilingual.is_self_statement(c.quote))]
-    quoted = {c.quote for c in found}
-    for turn in own:
-        for m in _MY_VENTURE_RE.finditer(turn.content):
-            phrase = m.group(1)
-            if m.group(0) in quoted or any(m.group(0) in q for q in quoted):
-                continue
-            article = "an" if phrase[0].lower() in "aeiou" else "a"
-            found.append(ExtractedCandidate(
-                quote=m.group(0), statement=f"User has {article} {phrase}", category="fact", importance=0.5,
-                seq=turn.seq, user_initiated=True,
-            ))
-            quoted.add(m.group(0))
-    return found
+    return found + disclosures_not_yet_found(own, found=found)
+
+
+def disclosures_not_yet_found(turns: list[Turn], *, found: list[ExtractedCandidate]) -> list[ExtractedCandidate]:
+    """The self-disclosure clauses said inside requests (self_disclosure.py) that say more than the candidates
+    of `found` (or added before) that quote the same words of the same turn."""
+    added: list[ExtractedCandidate] = []
+    for d in self_disclosures(turns):
+        said = {t for c in [*found, *added] if c.seq == d.seq and (c.quote in d.quote or d.quote in c.quote)
+                for t in content_tokens(c.statement)}
+        if set(content_tokens(d.statement)) - said - {"user"}:  # "As a nurse, I work nights" says more than "works nights"
+            added.append(d)
+    return added
+
+
+def kept_session_disclosures(turns: list[Turn], *, found: list[ExtractedCandidate]) -> list[ExtractedCandidate]:
+    """What a kept session's user says about themself inside their requests and the conversational rules
+    missed: read in the user's own words (no code; of a long turn only the request before a paste)."""
+    own = [replace(t, content=own_words(t, kind="document" if len(t.content) > _REQUEST_CHARS else "coding"))
+           for t in turns if t.role == "user"]
+    return disclosures_not_yet_found([t for t in own if t.content.strip()], found=found)

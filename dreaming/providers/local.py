@@ -7,6 +7,8 @@ from functools import lru_cache
 from dreaming.engine.compare import compare_statements, merge_statements
 from dreaming.engine.extract import MAX_CANDIDATES, extract_candidates, most_important
 from dreaming.engine.narrate import narrate_changes, reply_offline
+from dreaming.engine.self_disclosure import without_request
+from dreaming.engine.self_statements import kept_session_disclosures
 from dreaming.engine.triage import Disclosure, SessionSignals, session_signals, triage_turns
 from dreaming.engine.triage_model import model_triage, triage_model
 from dreaming.protocol import (
@@ -56,9 +58,11 @@ class LocalDreamer:
         if triage.kind in SKIPPED_KINDS:
             return SessionReading(kind=triage.kind, reason=triage.reason)
         # Quotable are only the new turns; the ones before are context (read, never quoted).
-        found = [c for c in _candidates(tuple(turns)) if c.seq is None or c.seq > info.new_from_seq]
+        found = [without_request(c) for c in _candidates(tuple(turns)) if c.seq is None or c.seq > info.new_from_seq]
+        # Who the user says they are inside a request ("I'm a nurse, write me…") the conversational rules pass over.
+        added = kept_session_disclosures([t for t in turns if t.seq > info.new_from_seq], found=found)
         return SessionReading(kind=triage.kind, reason=triage.reason,
-                              candidates=most_important(found, limit=MAX_CANDIDATES))
+                              candidates=most_important(found, limit=MAX_CANDIDATES) + added)
 
     def triage(self, *, turns: list[Turn], ctx: CallContext | None = None) -> TriageResult:
         model = triage_model()

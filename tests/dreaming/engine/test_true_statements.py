@@ -129,3 +129,11 @@ def test_what_is_left_of_a_sentence_once_its_sensitive_clause_is_gone_says_nothi
 
 def test_only_after_a_new_subject_belongs_to_that_subjects_verb():
     assert "User doesn't remember they only have a pic" in _statements(("user", "I don't remember I only have a pic"))
+
+
+def test_a_name_said_before_and_i_is_not_a_companion():
+    # "My mom and I made dinner" is done together; "My name is Ahmed and I'm a developer" is two facts.
+    statements = _statements(("user", "My name is Ahmed and I'm a software developer."))
+    assert "User's name is Ahmed" in statements and "User is a software developer" in statements
+    assert not any(s.startswith("User and their name") for s in statements)
+    assert _statements(("user", "My mom and I made dinner last night.")) == ["User and their mom made dinner on 9 January 2026"]

@@ -1,0 +1,275 @@
+"""Who the user says they are, inside a request: "I'm a final year student at the University of Lagos,
+help me choose a project topic", "As a teacher, I want…", "I have 5 years of experience as a project
+manager", "i am a beginner in guitar, give me a practice plan".
+
+The conversational rules (extract.py) read such a sentence as a whole and drop it as a request; here
+a clause that opens with one of the plain self-disclosure patterns below is cut off where the request
+starts and kept on its own:
+
+- identity and role: "I'm a/an <role>", "I'm <n> years old", "I'm <nationality>", "As a <role>, I…";
+- work, study, home: "I work as/at/in/for…", "I teach / study / live / run / own / manage…", "I'm from…",
+  "I'm based in…", "I'm learning / studying / preparing for / applying to…";
+- what they have: "I have <n> <things>" or "I have a <relative / pet / venture / degree>";
+- what "my <venture>" / "my <people at work>" / "my <family or pet>" in a request or a question says they
+  have: "for my Etsy shop" → "User has an Etsy shop", "an email to my clients" → "User has clients", "what
+  should I feed my dog?" → "User has a dog", "for my best friend Sarah" → "User's best friend is named
+  Sarah" (english_sentences.implied_possessions reads the same in the user's statements).
+
+Only the user's own, explicit statements: nothing after a fiction or role-play frame in the same turn
+("Write a story where I'm a knight", "Act as…"), nothing hypothetical ("If I'm a student…"), no
+assistant template ("As an AI…"), never a question. The statement keeps the clause's words and its
+negation ("I'm not a programmer" → "User is not a programmer") and must pass the truth guard
+(quotes.statement_unsupported) that verify applies after.
+"""
+from __future__ import annotations
+
+import re
+
+from dreaming.engine import english as en
+from dreaming.engine.categories import category_by_definition
+from dreaming.engine.dates import with_date
+from dreaming.engine.extract import _importance  # the one importance rule of the engine
+from dreaming.engine.language import STOP_WORDS, sentences
+from dreaming.engine.quotes import quote_too_short, statement_unsupported
+from dreaming.engine.sensitive import redact_sensitive, sensitive_category
+from dreaming.protocol import ExtractedCandidate, Turn
+
+_I_AM = r"(?:I|i)\s*(?:'m|’m|\s+am\b|m\b)"
+_NUMBER = r"(?:\d{1,3}|a|an|one|two|three|four|five|six|seven|eight|nine|ten|twelve|several|a few|many)"
+_HAVE_NOUN = (
+    r"(?:kids?|children|child|sons?|daughters?|babies|baby|twins|brothers?|sisters?|siblings?|wife|husband|partner|"
+    r"boyfriend|girlfriend|fianc[ée]e?|grandchildren|grandkids|dogs?|cats?|pets?|puppy|puppies|kittens?|horses?|"
+    r"parrots?|rabbits?|hamsters?|fish|years? of (?:\w+ )?experience|(?:bachelor|master|doctorate|phd|mba)\S*(?: degree)?|"
+    r"degree|diploma|job|side hustle|business|shop|store|company|startup|channel|blog|website|podcast|restaurant|"
+    r"bakery|salon|clinic|agency|studio|farm|band|brand|employees|staff|students|clients|customers|followers|"
+    r"subscribers|car|house|apartment|garden|(?:final |midterm |entrance |driving )?exam|job interview|interview)"
+)
+# "I'm Nigerian": capitalised, as they are written (a lower-case "i'm french" is rare and "i'm polish" is a verb).
+_NATIONALITIES = (
+    "American|Canadian|Mexican|Brazilian|Argentinian|Argentine|Chilean|Colombian|Peruvian|Venezuelan|Cuban|British|"
+    "English|Scottish|Welsh|Irish|French|German|Dutch|Belgian|Swiss|Austrian|Italian|Spanish|Portuguese|Greek|Turkish|"
+    "Polish|Czech|Slovak|Hungarian|Romanian|Bulgarian|Serbian|Croatian|Ukrainian|Russian|Belarusian|Lithuanian|Latvian|"
+    "Estonian|Finnish|Swedish|Norwegian|Danish|Icelandic|Chinese|Taiwanese|Japanese|Korean|Vietnamese|Thai|Filipino|"
+    "Filipina|Indonesian|Malaysian|Singaporean|Indian|Pakistani|Bangladeshi|Sri Lankan|Nepali|Nepalese|Afghan|Iranian|"
+    "Persian|Iraqi|Syrian|Lebanese|Jordanian|Palestinian|Israeli|Saudi|Emirati|Egyptian|Moroccan|Algerian|Tunisian|"
+    "Nigerian|Ghanaian|Kenyan|Ethiopian|Somali|Ugandan|Tanzanian|South African|Australian|Kiwi|New Zealander|"
+    "Kazakh|Uzbek|Armenian|Georgian|Azerbaijani|Mongolian"
+)
+# A clause that opens with one of these says who the user is (the module docstring).
+_HEAD_RE = re.compile(
+    rf"(?P<iam>{_I_AM}\s+(?:not\s+)?(?:an?\s+(?!bit\b|little\b|lot\b|few\b|(?:AI|bot|chatbot|assistant|language model|"
+    rf"large language model)\b)|\d{{1,2}}\s*(?:years?[\s-]old|yo|y/o|yrs? old)\b|"
+    rf"(?:from|based in|living in|located in|originally from|learning|studying|preparing for|training for|"
+    rf"applying (?:to|for)|majoring in|enrolled in|currently (?:a|an|working|studying|learning|living)|"
+    rf"in (?:my|the) (?:first|second|third|fourth|final|last|\d+(?:st|nd|rd|th)) year)\b))"
+    rf"|(?P<verb>(?:I|i)\s+(?:(?:currently|also|still|now|actually)\s+)?"
+    rf"(?:work(?:ed)?\s+(?:as|at|in|for|with)|teach|study|live\s+(?:in|with|near|on)|grew up|was born|"
+    rf"run\s+(?:an?|my|our)|own\s+(?:an?|\d+)|manage\s+(?:an?|\d+)|majored|graduated|volunteer)\b)"
+    rf"|(?P<have>(?:I|i)\s+(?:have|'ve got|’ve got|own)\s+{_NUMBER}\s+(?:[\w'-]+\s+){{0,3}}?{_HAVE_NOUN}\b)"
+    rf"|(?P<nation>{_I_AM}\s+(?:half[\s-])?(?-i:{_NATIONALITIES})\b)",
+)
+_AS_A_RE = re.compile(
+    r"\b[Aa]s an? (?P<role>(?!(?:AI|bot|chatbot|assistant|language model|result|matter|reminder|example|rule|whole|"
+    r"consequence|bonus|side note|note|favor|favour|gift|team|group|family|company|kid|child|teen|teenager|boy|girl|"
+    r"baby|toddler|youngster|little \w+|young \w+)\b)[\w'-]+(?: [\w'-]+){0,4}?),\s*"
+    r"(?P<rest>(?:I|i|my|My)\b[^.!?;\n]*)"
+)
+# Where the statement about the user ends and the request starts.
+_STOP_RE = re.compile(
+    r"[.!?;:\n(\[\"“]|,\s|\s[-–—]\s|\s+(?:and|but|so|because|please|pls|who|which|that|whose|where|looking|trying|"
+    r"wanting|hoping|can|could|would|will|need|want|while|whereas|since|though|although|except|i|I)\b"
+)
+# A role-play frame or a supposition before the clause: whoever "I" and "my" are there, not the user.
+_ROLE_FRAME = (r"roleplay|role-play|role play|rp|scenario|pretend|imagine|act as|acting as|you are|you're|youre|"
+               r"character|persona|simulat\w*|suppose|let's say|lets say|what if|as if")
+_ROLE_FRAME_RE = re.compile(rf"\b(?:{_ROLE_FRAME})\b", re.IGNORECASE)
+# ... and for "I am" / "I have" also a story, a poem or a script: "Write a story where I'm a knight" (a poem
+# *for* my wife is still about the user's wife).
+_NOT_THE_USER_RE = re.compile(
+    rf"\b(?:{_ROLE_FRAME}|story|stories|fanfic|fan fiction|novel|chapter|scene|poem|song|lyrics|script|screenplay|"
+    rf"game|narrat\w*|episode|dialogue)\b",
+    re.IGNORECASE,
+)
+_HYPOTHETICAL_LEAD_RE = re.compile(r"\b(?:if|when|whether|unless|once)\s*$|\b(?:if|when|whether|unless)\b[^,]*$", re.I)
+_MY_VENTURE_RE = re.compile(
+    r"\bmy (?!favou?rite\b|dream\b|ideal\b|future\b)((?:[A-Z][\w'-]+ |[a-z][\w'-]+ ){0,2}(?:shop|store|business|company|startup|channel|blog|website|podcast|"
+    r"restaurant|bakery|salon|clinic|brand|agency|studio|farm|thesis|dissertation|novel))\b(?![\w-])"
+)
+_MY_PEOPLE_RE = re.compile(
+    r"\b[Mm]y (?P<noun>customers|clients|students|pupils|patients|employees|staff|subscribers|followers|readers|"
+    r"colleagues|coworkers|co-workers|team|boss|manager|supervisor|professor|advisor|landlord|tenants|mentor)\b"
+)
+# "a letter to my son who is in the army", "what should I feed my dog?", "for my best friend Sarah": a request or
+# a question about the user's family or pet still says who they have (parents go without saying: only named).
+_MY_FAMILY_RE = re.compile(
+    r"\b[Mm]y (?P<noun>(?:(?:little|younger|older|big|baby|elder|eldest|oldest|youngest|twin|best)\s+)?"
+    r"(?:wife|husband|partner|boyfriend|girlfriend|fianc[ée]e?|sons?|daughters?|kids|children|brothers?|sisters?|"
+    r"siblings|grandchildren|grandsons?|granddaughters?|mother-in-law|father-in-law|in-laws|nephews?|nieces?|"
+    r"dogs?|cats?|pupp(?:y|ies)|kittens?|parrots?|rabbits?|hamsters?|horses?|friend|mom|mum|mother|dad|father))(?![\w-])"
+    r"(?:,?\s+(?P<name>[A-Z][a-z]{1,15})(?![\w-]))?"
+)
+_NAMED_ONLY = frozenset("friend mom mum mother dad father".split())
+# "I want my own business", "I quit my job", "my former boss": not something the user has now.
+_NOT_HAD_RE = re.compile(r"\b(?:want|wish|dream of|hope|would|quit|lost|left|sold|closed|former|ex|old|previous|start|starting|open|"
+                         r"opening|launch|launching|set up|setting up|miss|missed|lost|without)\W*\s*$",
+                         re.IGNORECASE)
+_MAX_WORDS = 16
+# "I teach at one", "I am a big fan": what the clause is about was said before it.
+_BARE_OBJECT_RE = re.compile(r"\s(?:one|it|that|this|them|there|those|these|so|too|here|fan|fans)$", re.IGNORECASE)
+IMPORTANCE_CAP = 0.6
+
+
+# A request fastened to a statement by a comma: "I'm a PhD student at MIT, write an abstract for my paper".
+_REQUEST_TAIL_RE = re.compile(
+    r",\s*(?:(?:so|and|now|please|pls|kindly)\s+)*(?:write|give|help|make|create|tell|explain|show|generate|suggest|"
+    r"list|provide|rewrite|translate|summari[sz]e|correct|check|fix|draft|compose|describe|recommend|find|"
+    r"can you|could you|would you|will you)\b.*$"
+    r"|,\s*(?:what|how|which|where|why|do you|is there|are there)\b[^.!]*\?.*$",  # a question, not "…, which I love"
+    re.IGNORECASE | re.DOTALL,
+)
+
+
+def without_request(candidate: ExtractedCandidate) -> ExtractedCandidate:
+    """The candidate without a request fastened to its statement: "User is a PhD student at MIT, write an
+    abstract for their paper" → "User is a PhD student at MIT" (the quote cut at the same place)."""
+    quote_cut = _REQUEST_TAIL_RE.search(candidate.quote)
+    statement_cut = _REQUEST_TAIL_RE.search(candidate.statement)
+    if not quote_cut or not statement_cut or candidate.statement.startswith('User said: "'):
+        return candidate
+    quote, statement = candidate.quote[: quote_cut.start()], candidate.statement[: statement_cut.start()]
+    if len(statement.split()) < 3 or quote_too_short(quote):
+        return candidate
+    return candidate.model_copy(update={"quote": quote, "statement": statement})
+
+
+def self_disclosures(turns: list[Turn]) -> list[ExtractedCandidate]:
+    """Every self-disclosure clause of the user turns (module docstring), in order."""
+    found: list[ExtractedCandidate] = []
+    for turn in turns:
+        if turn.role != "user":
+            continue
+        # Light sleep has taken the sensitive clauses out already; the engine does it again for any other caller.
+        for quote, said in turn_disclosures(redact_sensitive(turn.content, anyone=False).text):
+            if sensitive_category(quote) or sensitive_category(said):
+                continue  # "I'm a Muslim": never a candidate
+            statement = with_date(said, lead="", said_at=turn.created_at)  # "tomorrow" from when it was said
+            category = category_by_definition(statement=statement, category=en.category_en(statement))
+            importance = min(IMPORTANCE_CAP, _importance(category=category, quote=quote, chinese=False, user_initiated=True))
+            found.append(ExtractedCandidate(quote=quote, statement=statement, category=category, importance=importance,
+                                            seq=turn.seq, user_initiated=True))
+    return found
+
+
+def turn_disclosures(text: str) -> list[tuple[str, str]]:
+    """(quote, statement) of each self-disclosure clause of one user turn's text."""
+    return _clauses(text) + _my_things(text) + _my_family(text)
+
+
+def _my_things(text: str) -> list[tuple[str, str]]:
+    """"for my Etsy shop" → "User has an Etsy shop"; "help me talk to my customers" → "User has customers"."""
+    found = []
+    for m in [*_MY_VENTURE_RE.finditer(text), *_MY_PEOPLE_RE.finditer(text)]:
+        if _not_had(text, m.start()):
+            continue
+        phrase = re.sub(r"^own ", "", m.group(1))
+        plural = phrase.endswith("s") and phrase.lower() not in ("boss", "business") and not phrase.endswith("ss")
+        article = "" if plural else ("an " if phrase[0].lower() in "aeiou" else "a ")
+        quote = _sentence_around(text, m.start(), m.end()) if quote_too_short(m.group(0)) else m.group(0)
+        found.append((quote, f"User has {article}{phrase}"))
+    return found
+
+
+def _not_had(text: str, start: int) -> bool:
+    """A role-play frame before, a "want" / "lost" just before, or a supposition in the sentence before the "my"."""
+    sentence_start = max((a for a, _ in sentences(text) if a <= start), default=0)
+    return bool(_ROLE_FRAME_RE.search(text[:start]) or _NOT_HAD_RE.search(text[max(0, start - 20): start])
+                or en.EN_HYPOTHETICAL_RE.search(text[sentence_start:start]) or _HYPOTHETICAL_LEAD_RE.search(text[sentence_start:start]))
+
+
+def _my_family(text: str) -> list[tuple[str, str]]:
+    """"a letter to my son" → "User has a son"; "for my best friend Sarah" → "User's best friend is named Sarah"."""
+    found = []
+    for m in _MY_FAMILY_RE.finditer(text):
+        noun, name = m.group("noun"), m.group("name")
+        if name and name.lower() in STOP_WORDS | {"happy", "merry", "dear", "thank", "thanks", "please", "hi", "hello"}:
+            name = None
+        if noun in _NAMED_ONLY and not name:
+            continue
+        if _not_had(text, m.start()):
+            continue
+        if name:
+            said = f"User's {noun} is named {name}"
+        else:
+            plural = noun.endswith(("s", "children", "grandchildren", "puppies")) and not noun.endswith("ss")
+            said = f"User has {'' if plural else 'an ' if noun[0] in 'aeiou' else 'a '}{noun}"
+        quote = _sentence_around(text, m.start(), m.end()) if quote_too_short(m.group(0)) else m.group(0)
+        found.append((quote, said))
+    return found
+
+
+def _sentence_around(text: str, start: int, end: int) -> str:
+    for a, b in sentences(text):
+        if a <= start < b:
+            return text[a:b].strip()
+    return text[start:end]
+
+
+def _clauses(text: str) -> list[tuple[str, str]]:
+    found = []
+    for start, end in sentences(text):
+        sentence = text[start:end]
+        if "?" in sentence[: _first_head(sentence)] or _NOT_THE_USER_RE.search(text[: start + _first_head(sentence)]):
+            continue
+        for said in (*_head_clauses(sentence), _as_a_role(sentence)):
+            if said and not statement_unsupported(statement=said[1], quote=said[0], message=text):
+                found.append(said)
+    return found
+
+
+def _first_head(sentence: str) -> int:
+    heads = [m.start() for m in (_HEAD_RE.search(sentence), _AS_A_RE.search(sentence)) if m]
+    return min(heads) if heads else len(sentence)
+
+
+def _head_clauses(sentence: str) -> list[tuple[str, str]]:
+    found = []
+    for m in _HEAD_RE.finditer(sentence):
+        before = sentence[: m.start()]
+        if before.strip() and not re.search(r"(?:^|[,;:\-–—]|\band|\bbut|\bso|\balso|\bwell|\bhi|\bhello|\bhey)\s*$",
+                                            before, re.IGNORECASE):
+            continue  # mid-clause: "the guy I work with", "what I'm learning"
+        if _HYPOTHETICAL_LEAD_RE.search(before):
+            continue
+        stop = _STOP_RE.search(sentence, m.end())
+        if stop and stop.group(0) == "?":
+            continue  # "I am an avid reader?" asks
+        quote = sentence[m.start(): stop.start() if stop else len(sentence)].rstrip(" ,;:-–—.!…")
+        said = _statement(quote, sentence=sentence)
+        if said:
+            found.append(said)
+    return found
+
+
+def _as_a_role(sentence: str) -> tuple[str, str] | None:
+    """"As a teacher, I want engaging lesson plans" → "User is a teacher" (the quote runs to the clause's end)."""
+    m = _AS_A_RE.search(sentence)
+    # only where the sentence or a clause opens: "the camera I had as a kid, I…" says when, not who
+    if not m or _HYPOTHETICAL_LEAD_RE.search(sentence[: m.start()]) or \
+            not re.fullmatch(r"(?:.*[,;:]\s*|\W*(?:\w+[,!]\s+)?)", sentence[: m.start()], re.DOTALL):
+        return None
+    article = m.group(0)[3:5].strip()
+    quote = m.group(0).rstrip(" ,;:-–—.!…")
+    if len(quote.split()) > _MAX_WORDS + 6:
+        return None
+    return quote, f"User is {article} {m.group('role')}"
+
+
+def _statement(quote: str, *, sentence: str) -> tuple[str, str] | None:
+    size = len(re.findall(r"[A-Za-z0-9'’]+", quote))
+    if size < 2 or size > _MAX_WORDS:
+        return None
+    statement = en.en_statement(quote)
+    if not statement.startswith("User ") or len(statement.split()) < 3 or _BARE_OBJECT_RE.search(statement):
+        return None
+    # "I'm Nigerian" proves nothing on its own (quotes.py): its sentence, verbatim, is the quote.
+    return (sentence.strip() if quote_too_short(quote) else quote), statement
