@@ -188,7 +188,7 @@ def answer_unsupported(*, statement: str, quote: str, asked: str) -> str | None:
 
 def _unsupported_alone(*, statement: str, quote: str, message: str, context: str) -> str | None:
     message = message or quote
-    if quote_too_short(quote):
+    if quote_too_short(quote) and not _short_and_complete(statement=statement, quote=quote):
         return (f"quote too short to support a statement (needs {MIN_QUOTE_WORDS} words or "
                 f"{MIN_QUOTE_CJK} Chinese characters): {quote[:80]!r}")
     if is_chinese(statement) != is_chinese(quote):
@@ -203,6 +203,16 @@ def _unsupported_alone(*, statement: str, quote: str, message: str, context: str
     if missing:
         return f"not in the quote: {', '.join(missing[:6])}"
     return None
+
+
+def _short_and_complete(*, statement: str, quote: str) -> bool:
+    """A two-word English quote that says all the statement says, and something: "I'm single" → "User is
+    single", "I'm 25", "Love parties". ("I have" says nothing; "I'm Ali" cannot carry "User has a yacht".)"""
+    if CJK_RE.search(quote) or len(_LATIN_WORD_RE.findall(quote)) < 2:
+        return False
+    content = [w for w in words(statement) if w not in STOP_WORDS and w not in _REWRITE_WORDS]
+    return bool(content) and not _numbers(statement) - _numbers(quote) - {"1"} \
+        and not _missing_words(statement, quote=quote, context="")
 
 
 def _missing_words(statement: str, *, quote: str, context: str) -> list[str]:

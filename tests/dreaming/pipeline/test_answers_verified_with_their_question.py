@@ -88,3 +88,17 @@ def test_the_local_engine_remembers_a_bare_no_to_a_yes_no_question(user):
     candidate = Candidate.objects.get(user=user, statement="User is not married")
     assert candidate.quote == "No. Not yet." and candidate.verified
     assert candidate.status in (Candidate.Status.PENDING, Candidate.Status.PROMOTED)
+
+
+@pytest.mark.parametrize("quote,statement", [
+    ("I'm single", "User is single"), ("I'm 25", "User is 25"), ("Love parties", "User loves parties"),
+])
+def test_a_two_word_quote_that_says_all_the_statement_says_supports_it(quote, statement):
+    assert statement_unsupported(statement=statement, quote=quote, message=f"Well. {quote}.") is None
+
+
+@pytest.mark.parametrize("quote,statement", [
+    ("I have", "User has"), ("I'm single", "User is single and rich"), ("I'm 25", "User is 26"), ("my dog", "User has a dog named Rex"),
+])
+def test_a_two_word_quote_carries_nothing_more(quote, statement):
+    assert statement_unsupported(statement=statement, quote=quote, message=quote)
