@@ -320,3 +320,9 @@ def bare_answer(text: str, question: tuple[str, str] | None, *, positive: bool =
     if not statement or sensitive_category(statement):
         return None
     return m.group(0).strip(" ,"), statement
+
+
+def is_bare_answer(quote: str) -> bool:
+    """"No.", "Yes!", "Nope, not yet": a bare answer (bare_answer's quote), nothing more."""
+    m = _BARE_ANSWER_RE.match(quote)
+    return bool(m) and not quote[m.end():].strip()

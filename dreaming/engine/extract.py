@@ -382,8 +382,9 @@ def extract_candidates(turns: list[Turn], *, limit: int = MAX_CANDIDATES) -> lis
 
 
 def _long_enough(quote: str, text: str) -> str:
-    """A quote too short to prove anything ("my dog", "I'm Ali") widened to its sentence (quotes.py)."""
-    if not quote_too_short(quote):
+    """A quote too short to prove anything ("my dog", "I'm Ali") widened to its sentence (quotes.py). Not a
+    short answer's ("No." → "User is not married"): the question proves it, the rest of the sentence does not."""
+    if not quote_too_short(quote) or answers.is_bare_answer(quote):
         return quote
     at = text.find(quote)
     for start, end in sentences(text):
