@@ -102,7 +102,7 @@ def resolve_answer(quote: str, question: tuple[str, str] | None) -> str | None:
     if question is None:
         return None
     aux, rest = question
-    rest = _you_to_them(rest)
+    rest = _ASKED_TAIL_RE.sub("", _you_to_them(rest))  # "Are you in aaa like me?" → not "User is in aaa like me"
     short = _SHORT_ANSWER_RE.match(quote)
     if short:
         negative = bool(re.search(r"n't|\bnot\b", short.group(0)))
@@ -180,6 +180,9 @@ _FRAGMENT_REJECT_RE = re.compile(
     r"wonderful|fantastic|perfect)\b",
     re.I,
 )
+# "Do you like country music?" → "A little bit": how much, not what.
+_DEGREE_RE = re.compile(r"(?:a (?:little|bit|lot|tad)|little|sometimes|kind of|sort of|somewhat|occasionally|"
+                        r"rarely|often|mostly not|definitely|absolutely|totally|of course)\b", re.IGNORECASE)
 # "…, Nate": a name addressed to the other side ends the fragment; it is not part of any answer.
 _ADDRESSED_RE = re.compile(r",\s*[A-Z][a-z]+\W*$")
 
@@ -198,7 +201,8 @@ def answer_to_wh_question(fragment: str, question_text: str | None) -> tuple[str
     fragment = re.split(r"\s*(?:;|\s[-–—]\s)\s*", fragment, maxsplit=1)[0]  # "Three times a week; it keeps us on track"
     size = len(fragment.split())
     fragment = _ADDRESSED_RE.sub("", fragment).strip(" .!…,")
-    if not fragment or size > 8 or fragment.endswith("?") or _FRAGMENT_REJECT_RE.search(fragment):
+    if not fragment or size > 8 or fragment.endswith("?") or _FRAGMENT_REJECT_RE.search(fragment) \
+            or _DEGREE_RE.match(fragment):
         return None
     last_question = re.split(r"(?<=[.!?])\s+", question_text.strip())
     asked = next((q for q in reversed(last_question) if q.rstrip(". ").endswith("?")), "")
@@ -304,6 +308,9 @@ _BARE_ANSWER_RE = re.compile(
     re.IGNORECASE,
 )
 _BARE_NEGATIVE_RE = re.compile(r"\b(?:no|nope|nah|not|never)\b|n't", re.IGNORECASE)
+# What the asker adds about the asking, not about the user: "… like me?", "… by chance?", "… at all?"
+_ASKED_TAIL_RE = re.compile(r"(?:,?\s+(?:like me|like I do|by (?:any )?chance|at all|then|too|as well|either|yet|now|"
+                            r"these days|right now))+\s*$", re.IGNORECASE)
 _SHORT_FORM = {"do": "I do", "did": "I did", "are": "I am", "were": "I was", "have": "I have"}
 
 
@@ -319,6 +326,8 @@ def bare_answer(text: str, question: tuple[str, str] | None, *, positive: bool =
     statement = resolve_answer(_SHORT_FORM[question[0]] + (" not" if negative else ""), question)
     if not statement or sensitive_category(statement):
         return None
+    if not negative:
+        statement = re.sub(r"\bany\s+", "", statement)  # "Do you have any hobbies?" → "Yeah" → "User has hobbies"
     return m.group(0).strip(" ,"), statement
 
 

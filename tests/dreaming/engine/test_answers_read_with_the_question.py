@@ -3,7 +3,7 @@ your favorite season?", a bare "No, not yet." after "Are you married?" — the q
 the statement the question's."""
 import pytest
 
-from dreaming.engine.answers import bare_answer, mine_statement
+from dreaming.engine.answers import bare_answer, is_bare_answer, mine_statement
 from dreaming.providers.local import LocalDreamer
 from dreaming.protocol import CallContext, Turn
 
@@ -70,3 +70,25 @@ def test_a_borrowed_answer_is_weighed_by_what_it_says_not_by_its_two_words():
     asked_nothing = _found(("user", "I eat meat."))["User eats meat"]
     assert borrowed.user_initiated is False
     assert borrowed.importance >= round(asked_nothing.importance - 0.1, 2)  # only the "asked for" mark-down, once
+
+
+def test_a_bare_answer_is_quoted_as_said_not_widened_to_its_sentence():
+    found = _found(("assistant", "Your mom was looking out for you. Do you have any pets?"), ("user", "No pets. How about you?"))
+    assert found["User does not have any pets"].quote == "No"
+    assert is_bare_answer("Nope, not yet!") and not is_bare_answer("No pets")
+
+
+@pytest.mark.parametrize("question,said,statement", [
+    ("Hey there rick, I am andy. Are you in aaa like me?", "Ah no I am not.", "User is not in aaa"),
+    ("Do you preform on sidewalks by chance?", "No sidewalks.", "User does not preform on sidewalks"),
+    ("Do you have any hobbies?", "Yeah I like to count the freckles on my foot", "User has hobbies"),
+])
+def test_the_answer_takes_what_the_question_asks_not_how_it_asks(question, said, statement):
+    found = _found(("assistant", question), ("user", said))
+    assert statement in found
+    assert not [s for s in found if "like me" in s or "by chance" in s or "any hobbies" in s]
+
+
+def test_how_much_is_not_what():
+    found = _found(("assistant", "Working out is great. Do you like country music?"), ("user", "A little bit."))
+    assert "User likes a little bit" not in found
