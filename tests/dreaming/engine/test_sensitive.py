@@ -2,7 +2,7 @@
 import pytest
 
 from dreaming.engine.credentials import SECRET, mask_secrets
-from dreaming.engine.sensitive import sensitive_category
+from dreaming.engine.sensitive import redact_sensitive, sensitive_category
 
 
 @pytest.mark.parametrize(
@@ -29,6 +29,8 @@ def test_it_masks_each_kind_of_secret(text, secret):
     masked = mask_secrets(text)
     assert secret not in masked
     assert SECRET in masked
+    # Light sleep masks only the turns that lost a clause: every secret must also be a sensitive span.
+    assert redact_sensitive(text).kinds and redact_sensitive(text, anyone=True).kinds
 
 
 def test_it_masks_a_private_key_block_entirely():
