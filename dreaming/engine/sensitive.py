@@ -381,19 +381,29 @@ def _sentences(text: str):
 
 # Light sleep redacts a batch's turns, the local engine reads the same texts again and the excerpt index
 # once more at the batch's end: the cache holds a batch (~50 sessions), turns up to 2,000 characters
-# (a few MB at most; a pasted document is redacted each time it is read).
+# (a few MB at most). A longer turn (a pasted document) is read twice in a row, by light sleep and
+# then by the engine on the same session: a second, small cache holds the last few of them (32 texts up
+# to 50,000 characters, ~13 MB at most); a text longer still is redacted each time it is read.
 _CACHED_CHARS = 2000
+_LONG_CACHED_CHARS = 50_000
 
 
 def redact_sensitive(text: str, *, anyone: bool = False) -> Redaction:
-    """`text` without the clauses that disclose a sensitive kind (see `_redact`); cached for short texts."""
-    if len(text) > _CACHED_CHARS:
-        return _redact(text, anyone)
-    return _redact_cached(text, anyone)
+    """`text` without the clauses that disclose a sensitive kind (see `_redact`); cached but for huge texts."""
+    if len(text) <= _CACHED_CHARS:
+        return _redact_cached(text, anyone)
+    if len(text) <= _LONG_CACHED_CHARS:
+        return _redact_long_cached(text, anyone)
+    return _redact(text, anyone)
 
 
 @lru_cache(maxsize=4096)
 def _redact_cached(text: str, anyone: bool) -> Redaction:
+    return _redact(text, anyone)
+
+
+@lru_cache(maxsize=32)
+def _redact_long_cached(text: str, anyone: bool) -> Redaction:
     return _redact(text, anyone)
 
 

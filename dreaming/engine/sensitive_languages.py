@@ -143,6 +143,49 @@ def _alternation(terms: list[str]) -> str:
 TOPIC_RES = {kind: re.compile(rf"{_B}(?:{_alternation(terms)}){_E}", re.IGNORECASE) for kind, terms in _TOPICS.items()}
 SHARED_RES = {kind: re.compile(rf"{_B}(?:{_alternation(terms)}){_E}", re.IGNORECASE) for kind, terms in _SHARED.items()}
 
+
+# --- which lexicons can match at all (a shortcut, never a different answer) ---------------------------
+# A lexicon's alternation is tried at every word start, hundreds of terms each time: most of the time of
+# this module on ordinary text. In an ASCII text a term can only match at the start of a word that
+# begins with the term's leading ASCII letters, so a lexicon none of whose terms can start a word of the
+# text is not run (a term led by another letter, "диабет" or "épilepsie", never matches ASCII text).
+# Other texts run every lexicon.
+
+def _leading_letters(term: str) -> str | None:
+    """The letters every match of `term` starts with (lower case); None if that can not be told."""
+    if re.search(r"(?<!\\)\|", re.sub(r"\([^()]*\)", "", term)):
+        return None  # an alternation of its own at the top
+    letters = ""
+    for i, ch in enumerate(term):
+        follows = term[i + 1] if i + 1 < len(term) else ""
+        if not ch.isalpha() or follows in ("?", "*", "{"):
+            break
+        letters += ch.lower()
+        if follows == "+":
+            break
+    return letters
+
+
+def _word_starts(terms: list[str]) -> tuple[str, ...] | None:
+    """What an ASCII word must start with for one of `terms` to match there; None: no shortcut."""
+    starts = [_leading_letters(term) for term in terms]
+    if any(not start for start in starts):
+        return None
+    return tuple(sorted({start for start in starts if start.isascii()}))
+
+
+_TOPIC_STARTS = {kind: _word_starts(terms) for kind, terms in _TOPICS.items()}
+_SHARED_STARTS = {kind: _word_starts(terms) for kind, terms in _SHARED.items()}
+_ASCII_WORD_RE = re.compile(r"[a-z]+")
+
+
+def _lexicons_to_run(text: str, starts: dict[str, tuple[str, ...] | None]) -> list[str]:
+    if not text.isascii():
+        return list(starts)
+    text_words = set(_ASCII_WORD_RE.findall(text.lower()))
+    return [kind for kind, prefixes in starts.items()
+            if prefixes is None or any(word.startswith(prefixes) for word in text_words)]
+
 # --- identifiers said with their label ---------------------------------------------------------------
 
 _VALUE = r"[\"'«“]?(?=[A-Za-z\-]{0,4}\d)[A-Za-z0-9][A-Za-z0-9 .-]{3,24}[A-Za-z0-9]"
@@ -211,7 +254,8 @@ _CREDENTIAL_RE = re.compile(
 
 def foreign_sensitive_spans(text: str) -> list[tuple[int, int, str]]:
     """(start, end, kind) of each sensitive piece the lexicons of this module find in `text`."""
-    found = [(*m.span(), kind) for kind, regex in TOPIC_RES.items() for m in regex.finditer(text) if _said_of_oneself(text, m)]
+    found = [(*m.span(), kind) for kind in _lexicons_to_run(text, _TOPIC_STARTS)
+             for m in TOPIC_RES[kind].finditer(text) if _said_of_oneself(text, m)]
     found += _shared_spans(text)
     for m in _IDENTIFIER_RE.finditer(text):
         if len(re.sub(r"\W", "", m.group("v"))) >= 5:
@@ -236,14 +280,17 @@ def _said_of_oneself(text: str, m: re.Match) -> bool:
 
 def _shared_spans(text: str) -> list[tuple[int, int, str]]:
     """The terms that are English words too, in the sentences written in another language."""
+    kinds = _lexicons_to_run(text, _SHARED_STARTS)
+    if not kinds:
+        return []
     whole = foreign_language(text)
     found = []
     for start, end in sentences(text):
         sentence = text[start:end]
         if not whole and not foreign_language(sentence):
             continue
-        found += [(start + m.start(), start + m.end(), kind) for kind, regex in SHARED_RES.items()
-                  for m in regex.finditer(sentence) if _said_of_oneself(sentence, m)]
+        found += [(start + m.start(), start + m.end(), kind) for kind in kinds
+                  for m in SHARED_RES[kind].finditer(sentence) if _said_of_oneself(sentence, m)]
     return found
 
 

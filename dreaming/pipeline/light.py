@@ -454,9 +454,9 @@ def turns_prepare(*, messages: list[Message]) -> tuple[list[Turn], dict[int, tup
             dropped[message.seq] = redaction.kinds
         if not redaction.text.strip():
             continue
-        turn = Turn(
-            seq=message.seq, role=message.role, content=mask_secrets(redaction.text), created_at=message.created_at
-        )
+        # A secret or a card number is a sensitive span itself: a turn that lost no clause has none to mask.
+        content = mask_secrets(redaction.text) if redaction.kinds else redaction.text
+        turn = Turn(seq=message.seq, role=message.role, content=content, created_at=message.created_at)
         turns.append(turn)
     return turns, dropped
 

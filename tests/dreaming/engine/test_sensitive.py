@@ -2,7 +2,7 @@
 import pytest
 
 from dreaming.engine.credentials import SECRET, mask_secrets
-from dreaming.engine.sensitive import sensitive_category
+from dreaming.engine.sensitive import redact_sensitive, sensitive_category
 
 
 @pytest.mark.parametrize(
@@ -29,6 +29,8 @@ def test_it_masks_each_kind_of_secret(text, secret):
     masked = mask_secrets(text)
     assert secret not in masked
     assert SECRET in masked
+    # Light sleep masks only the turns that lost a clause: every secret must also be a sensitive span.
+    assert redact_sensitive(text).kinds and redact_sensitive(text, anyone=True).kinds
 
 
 def test_it_masks_a_private_key_block_entirely():
@@ -95,3 +97,23 @@ def test_it_recognises_sensitive_disclosures(text, category):
 )
 def test_it_does_not_flag_ordinary_talk(text):
     assert sensitive_category(text) is None
+
+
+def test_a_pasted_document_read_twice_in_a_row_is_redacted_once(monkeypatch):
+    # Light sleep redacts a turn and the engine reads the same text again at once: a turn longer than the
+    # main cache's 2,000 characters is remembered too, a huge one is not (memory stays bounded).
+    from dreaming.engine import sensitive
+
+    calls = []
+    real = sensitive._redact
+    monkeypatch.setattr(sensitive, "_redact", lambda text, anyone: calls.append(len(text)) or real(text, anyone))
+    sensitive._redact_long_cached.cache_clear()
+    document = "I have diabetes and I take insulin. " + "The quarterly report covers sales in every region. " * 80
+    huge = "The quarterly report covers sales in every region. " * 1_200
+
+    first = sensitive.redact_sensitive(document)
+    assert sensitive.redact_sensitive(document) == first
+    assert first.kinds == ("health",) and "diabetes" not in first.text
+    sensitive.redact_sensitive(huge)
+    sensitive.redact_sensitive(huge)
+    assert calls == [len(document), len(huge), len(huge)]
