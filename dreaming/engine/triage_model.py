@@ -23,7 +23,9 @@ from pathlib import Path
 import numpy as np
 
 from dreaming.engine.language import CJK_RE
-from dreaming.engine.triage import _CODE_LINE_RE, _FIRST_PERSON_RE, SKIP_KINDS, SessionSignals, _symbol_density
+from dreaming.engine.triage import (
+    _CODE_LINE_RE, _FIRST_PERSON_RE, SKIP_KINDS, SessionSignals, _first_person_density, _symbol_density,
+)
 from dreaming.protocol import TriageResult, Turn
 
 MODEL_PATH = Path(__file__).resolve().parent / "data" / "triage_model.json"
@@ -31,6 +33,14 @@ CLASSES = ("keep", *SKIP_KINDS)
 HEAD_CHARS = 3000  # of each user turn: the request comes first, a paste's bulk adds little
 ASSISTANT_CHARS = 600
 
+# Pasted or quoted material and code-like identifiers, as shares of the user's words: general shapes of
+# a task session that do not depend on its topic words (snake_case, camelCase, dotted calls, file names,
+# command-line flags, indexing).
+_QUOTED_RE = re.compile(r'"[^"\n]{80,}"|“[^”]{80,}”|«[^»]{80,}»')
+_IDENTIFIER_RE = re.compile(
+    r"^[A-Za-z_]\w*(?:_[a-z0-9]\w*|[a-z][A-Z]\w*|\.[A-Za-z_]\w*\(?)|\w\.(?:py|js|ts|java|cpp|c|h|cs|go|rb|php|"
+    r"html|css|json|yaml|yml|sql|sh|xml|csv)\b|^--?[a-z][\w-]+$|[\w\])]\[|\w\(\)?"
+)
 _TOKEN_RE = re.compile(r"[^\W\d_]+|\d+|```|[{}();=<>#*\[\]:\"/\\$@|&+-]", re.UNICODE)
 
 
@@ -56,7 +66,12 @@ def dense_features(turns: list[Turn], found: SessionSignals) -> dict[str, float]
     lines = max(1, text.count("\n") + 1)
     words = max(1, len(re.findall(r"\w+", text)))
     rule_kind = found.rule_kind()
+    chunks = text.split()
+    pasted = sum(max(0, len(u) - 300) for u in user if len(u) > 500 and _first_person_density(u[200:]) < 0.02)
     features = {
+        "pasted": pasted / max(1, len(text)),
+        "quoted": sum(map(len, _QUOTED_RE.findall(text))) / max(1, len(text)),
+        "identifiers": min(1.0, 5 * sum(bool(_IDENTIFIER_RE.search(c)) for c in chunks) / max(1, len(chunks))),
         "turns": math.log1p(len(user)) / 3,
         "length": math.log1p(len(text)) / 10,
         "first_person": min(1.0, 10 * len(_FIRST_PERSON_RE.findall(text)) / words),

@@ -85,3 +85,21 @@ def test_the_pre_check_before_a_remote_model_trusts_the_rules_not_the_model(monk
     assert triage_precheck(turns=task) is None
     code = [Turn(seq=0, role="user", content="Fix it:\n```python\nimport os\nprint(os.getcwd()\n```\nSyntaxError: '(' was never closed")]
     assert triage_precheck(turns=code).kind == "coding"
+
+
+def test_the_model_reads_pasted_text_and_code_identifiers_as_shares_of_the_users_words():
+    from dreaming.engine.triage import session_signals
+    from dreaming.engine.triage_model import dense_features
+    from dreaming.protocol import Turn
+
+    def shape(text):
+        turns = [Turn(seq=0, role="user", content=text)]
+        return dense_features(turns, session_signals(turns))
+
+    article = "Summarize this:\n" + "The committee reviewed the annual budget and the new harbour plans. " * 20
+    code_talk = "why does df.groupby() fail on user_id when I call load_data.py --verbose with myList[0]?"
+    chat = "My sister visited last weekend and we went hiking by the lake, it was lovely."
+    assert shape(article)["pasted"] > 0.5 and shape(chat)["pasted"] == 0.0
+    assert shape(code_talk)["identifiers"] > 0.5 and shape(chat)["identifiers"] == 0.0
+    quoted = 'Fix the grammar of "' + "we was going to the market yesterday and buyed some apples " * 3 + '"'
+    assert shape(quoted)["quoted"] > 0.5 and shape(chat)["quoted"] == 0.0
