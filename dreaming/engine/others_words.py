@@ -57,15 +57,16 @@ def not_the_user(text: str, quote: str) -> bool:
     at = text.find(quote)
     if at < 0:
         return False
-    return (_in_script_line(text, at) or _is_transcript(text) or _is_verse(text)
+    return (_in_script_line(text, at, at + len(quote)) or _is_transcript(text) or _is_verse(text)
             or _is_title(quote) or bool(_TITLE_MY_RE.search(text[max(0, at - 2):at + len(quote)]))
             or bool(_AI_SELF_RE.search(quote)) or bool(_CHAT_META_RE.match(quote.strip())))
 
 
-def _in_script_line(text: str, at: int) -> bool:
+def _in_script_line(text: str, at: int, end: int) -> bool:
+    """Whether the words from `at` to `end` are (or hold) a line spoken after someone's name: "Mira: I have…"."""
     line_start = text.rfind("\n", 0, at) + 1
     label = _SPEAKER_RE.match(text, line_start)
-    return bool(label and label.end() <= at and label.group("who").lower().rstrip(".") not in _OWN_LABELS)
+    return bool(label and label.end() <= end and label.group("who").lower().rstrip(".") not in _OWN_LABELS)
 
 
 def _is_transcript(text: str) -> bool:

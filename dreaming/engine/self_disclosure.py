@@ -30,6 +30,7 @@ from dreaming.engine.categories import category_by_definition
 from dreaming.engine.dates import with_date
 from dreaming.engine.extract import _importance  # the one importance rule of the engine
 from dreaming.engine.language import STOP_WORDS, sentences
+from dreaming.engine.others_words import not_the_user
 from dreaming.engine.quotes import quote_too_short, statement_unsupported
 from dreaming.engine.sensitive import redact_sensitive, sensitive_category
 from dreaming.protocol import ExtractedCandidate, Turn
@@ -149,9 +150,12 @@ def self_disclosures(turns: list[Turn]) -> list[ExtractedCandidate]:
         if turn.role != "user":
             continue
         # Light sleep has taken the sensitive clauses out already; the engine does it again for any other caller.
-        for quote, said in turn_disclosures(redact_sensitive(turn.content, anyone=False).text):
+        text = redact_sensitive(turn.content, anyone=False).text
+        for quote, said in turn_disclosures(text):
             if sensitive_category(quote) or sensitive_category(said):
                 continue  # "I'm a Muslim": never a candidate
+            if not_the_user(text, quote):
+                continue  # a script's line, a title, pasted AI text: the same rule as the conversational clauses
             statement = with_date(said, lead="", said_at=turn.created_at)  # "tomorrow" from when it was said
             category = category_by_definition(statement=statement, category=en.category_en(statement))
             importance = min(IMPORTANCE_CAP, _importance(category=category, quote=quote, chinese=False, user_initiated=True))

@@ -8,6 +8,7 @@ import pytest
 
 from dreaming.engine.extract import extract_candidates
 from dreaming.engine.others_words import not_the_user
+from dreaming.engine.self_disclosure import self_disclosures
 from dreaming.protocol import Turn
 
 SAID = datetime(2026, 1, 10, 9, 0, tzinfo=timezone.utc)
@@ -73,3 +74,12 @@ def test_a_quote_missing_from_the_text_is_not_judged():
 def test_a_quotation_the_user_puts_in_their_own_message_stays_theirs():
     text = "Add this to my thank-you note: “I have taught piano to children for ten years”"
     assert not not_the_user(text, "I have taught piano to children for ten years")
+
+
+@pytest.mark.parametrize("text", [
+    "Write the next scene.\nKaito: I'm a swordsman from the northern hills, help me find my sister.",
+    "I Work As A Lighthouse Keeper: A Short Documentary",
+])
+def test_a_disclosure_inside_a_request_follows_the_same_rule(text):
+    turns = [Turn(seq=0, role="user", content=text, created_at=SAID)]
+    assert [c.statement for c in self_disclosures(turns)] == []
