@@ -63,6 +63,8 @@ def test_it_leaves_ordinary_text_alone(text):
         ("my therapist says I should rest more", "health"),
         ("我有抑郁症，一直在吃药", "health"),
         ("我怀孕三个月了", "health"),
+        ("我经常感觉到胃部不适", "health"),  # a symptom, and the body's figures
+        ("我的体重有所增加", "health"),
         # a condition named by a longer or misspelt form of a listed word is still a condition
         ("I have insuline resistance and hyperthyroid", "health"),
         ("my doctor says I'm prediabetic", "health"),
@@ -89,6 +91,7 @@ def test_it_recognises_sensitive_disclosures(text, category):
         "I wrote an essay about ulcers in horses",
         "My mother works in nursing at a hospital",
         "我今天去健身了",
+        "这个问题让我很头疼",  # "a headache" said of a problem
         "My query takes 200 ms on my laptop",
         "I gained a lot of muscle mass this year",
         "I had a stroke of luck at the casino",
