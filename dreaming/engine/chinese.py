@@ -14,8 +14,8 @@ ZH_CLAUSE_SPLIT_RE = re.compile(
 )
 
 _ZH_LEAD_FILLER_RE = re.compile(
-    r"^(?:(?:你好|您好|嗨|哈喽|哈哈+|嘿|嗯+|啊|哦|噢|哇|好的|好吧|是的|是啊|对|对啊|对呀|没错|当然|谢谢你?|"
-    r"AI伴侣|ai伴侣|AI|小助手|其实|而且|所以|但是|不过|可是|然后|还有|另外|说实话|老实说|因为|并且|"
+    r"^(?:(?:你好|您好|嗨|哈喽|哈哈+|嘿|嗯+|啊|哦|噢|哇|好的|好吧|是的|是啊|对(?!我)|对啊|对呀|没错|当然|谢谢你?|"
+    r"AI伴侣|ai伴侣|AI|小助手|其实|而且|所以|但是|但(?!愿)|不过|可是|然后|还有|另外|说实话|老实说|因为|由于|并且|"
     r"我跟你说|跟你说|告诉你|比如说?|例如|譬如)[，,！!。~～\s]*)+"
 )
 
@@ -25,7 +25,20 @@ _ZH_INSTITUTION_ME = r"(?!们|国(?!庆)|校(?!对)|司(?!机)|院(?!子)|军(?!
 
 _ZH_FIRST_PERSON_RE = re.compile(r"^(?:(?![我你他她它这那])[\u4e00-\u9fff]){0,6}?(?<![自忘])我" + _ZH_INSTITUTION_ME)
 
-_ZH_OBJECT_ME_RE = re.compile(r"[给对让帮跟和叫告诉陪教问带替向]我(?!们)")
+# 对我来说 is "for me" (the 对 of "对，我…" is a yes); 帮助我 / 要求我 / 让我: someone else acts on the user.
+_ZH_OBJECT_ME_RE = re.compile(
+    r"(?:[给对让帮跟和叫告诉陪教问带替向使令请逼劝]|帮助|要求|鼓励|支持|提醒|允许|邀请|说服|影响|打扰|吸引|启发|激励|安慰|陪伴)我(?!们)"
+)
+
+# What may stand before "我的…" when the clause is the user's: a time, a linking word ("今天我的…", "但我的…").
+# After a verb the 我的 is an object's owner and the subject is someone else's or dropped: "融入了我的气息",
+# "缓解我的压力", "并提高我的瑜伽技巧" are pieces of a sentence, not statements.
+_ZH_BEFORE_MY_RE = re.compile(
+    r"(?:今天|昨天|前天|明天|最近|现在|目前|平时|平常|以前|之前|后来|当时|那时候?|小时候|有时候?|偶尔|每天|每周|每年|"
+    r"周末|上周末?|这周末?|下周|上个?月|这个月|下个?月|去年|今年|明年|前年|这几年|这些年|这几天|这段时间|早上|上午|中午|"
+    r"下午|晚上|昨晚|今晚|刚才|毕竟|但是?|可是|而|又|也|还|都|真的|确实|终于|总之|反正|可能|也许|大概|本来|原来|"
+    r"是|就是|只是)*"
+)
 
 _ZH_QUESTION_RE = re.compile(r"[？?]$|吗$|呢$|什么|怎么|为什么|哪|吗[，。！]|你觉得|你认为|你有没有|能不能|可不可以|是不是|有没有")
 
@@ -44,6 +57,9 @@ _ZH_GENERIC_RE = re.compile(
     r"(?:准备|要|先|得)?去(?:吃|睡|洗|休息)|该去)|再见|晚安|拜拜"
 )
 
+# "我想和你谈谈我的瑜伽课", "我需要学习你的方法": about this chat with the assistant — a memory saying "你" means nobody.
+_ZH_TO_YOU_RE = re.compile(r"你|您")
+
 ZH_HYPOTHETICAL_RE = re.compile(r"如果|假如|要是|假设|万一|但愿|以后有机会")
 
 _ZH_TASK_RE = re.compile(
@@ -56,7 +72,8 @@ _ZH_DISCLOSURE_RE = re.compile(
     r"练|跑|打|弹|画|唱|跳|写|拍|参加|加入|结婚|离婚|毕业|工作|上班|上学|出生|长大|最近|今天|昨天|刚|已经|"
     r"一直|经常|每天|每周|周末|平时|从小|特别|很|非常|超|挺|比较|更|还|也|都|正在|打算|计划|准备|想去|想学|"
     r"热爱|热衷|沉迷|痴迷|酷爱|钟爱|喜爱|迷上|爱上|擅长|会|感到|觉得自己|心情|有点|好|终于|决定|换了|辞职|退休|怀念|想念|成为|变得|家|老家|"
-    r"妈|爸|父母|男朋友|女朋友|老公|老婆|孩子|儿子|女儿|哥|姐|弟|妹|朋友|同事|室友|的|拿到|收到|找到|入职|考上|升职)"
+    r"妈|爸|父母|男朋友|女朋友|老公|老婆|孩子|儿子|女儿|哥|姐|弟|妹|朋友|同事|室友|的|拿到|收到|找到|入职|考上|升职|报名|"
+    r"了[一两几][个只次家本部场门节堂件套双辆台])"
 )
 
 ZH_CONTINUATION_RE = re.compile(
@@ -76,8 +93,10 @@ ZH_OPENING_STATE_RE = re.compile(
 
 _ZH_TRAILING_RE = re.compile(r"[啊呀呢吧哦啦哈嘛噢~～！!。，,…\s]+$")
 
+# 哥 of a place's name is no brother: 墨西哥, 芝加哥, 圣地亚哥, 摩纳哥, 哥伦比亚, 哥本哈根, 哥斯达黎加.
 _RELATION_ZH_RE = re.compile(
-    r"妈|爸|父母|男朋友|女朋友|男友|女友|老公|老婆|丈夫|妻子|爱人|对象|孩子|儿子|女儿|哥|姐|弟|妹|爷爷|奶奶|"
+    r"妈|爸|父母|男朋友|女朋友|男友|女友|老公|老婆|丈夫|妻子|爱人|对象|孩子|儿子|女儿|(?<![西加亚纳])哥(?!伦比亚|本哈根|斯达)|"
+    r"姐|弟|妹|爷爷|奶奶|"
     r"外公|外婆|姥姥|姥爷|家人|朋友|闺蜜|同事|室友|同学|结婚|离婚|恋爱|分手"
 )
 
@@ -87,7 +106,7 @@ _TITLE_ZH_RE = re.compile(r"《[^》]{0,40}》")
 # 感到 / 感觉很… says how the user feels ("用户真的感到很幸运", "用户现在感觉好多了"); "感觉这本书很好" is an opinion.
 _EMOTION_ZH_RE = re.compile(
     r"开心|高兴|快乐|难过|伤心|焦虑|紧张|压力|累|孤独|寂寞|生气|烦|郁闷|兴奋|感动|失望|担心|害怕|心情|沮丧|委屈|幸福|满足|"
-    r"感到|感觉(?:到)?(?:自己)?(?:很|有些|有点|非常|特别|十分|挺|好|更)|幸运|乏味|困惑|迷茫|疲倦"
+    r"感到|感觉(?:到)?(?:自己)?(?:很|有些|有点|非常|特别|十分|挺|好|更)|感觉到?自己|幸运|乏味|困惑|迷茫|疲倦"
 )
 
 _EVENT_ZH_RE = re.compile(r"今天|昨天|前天|上周|上个月|去年|最近|刚才|刚刚|刚|周末|下周|明天|[去到参加看学买做玩完]了")
@@ -125,11 +144,13 @@ def zh_clause(clause: str) -> str | None:
     first_me = stripped.find("我")
     if first_me > 0 and _ZH_OBJECT_ME_RE.search(stripped[: first_me + 1]):
         return None
+    if stripped.startswith("我的", first_me) and not _ZH_BEFORE_MY_RE.fullmatch(stripped[:first_me]):
+        return None
     if _ZH_QUESTION_RE.search(stripped) or _ZH_REQUEST_RE.search(stripped):
         return None
     if _ZH_GENERIC_RE.match(stripped[first_me:]) or ZH_HYPOTHETICAL_RE.search(stripped):
         return None
-    if _ZH_TASK_RE.search(stripped):
+    if _ZH_TASK_RE.search(stripped) or _ZH_TO_YOU_RE.search(_TITLE_ZH_RE.sub("", stripped)):
         return None
     if not _ZH_DISCLOSURE_RE.search(stripped):
         return None
