@@ -85,10 +85,18 @@ ZH_CONTINUATION_RE = re.compile(
 )
 # Chinese drops the subject when it is obvious: a turn that opens with how the speaker feels is about
 # the speaker ("最近压力好大，感觉有点累").
+# So does one that opens with the speaker's habit: "周末经常去爬山", "平时没事就喜欢看书", "最近迷上了做陶艺" —
+# a time of the week or of life, then what is done then (not 可以 / 多 / 应该: that is advice, not a habit).
+_ZH_HABIT_TIME = (
+    r"(?:周末|每个?周末|平时|平常|每天|每周|每晚|每天早上|下班(?:以)?后|放学(?:以)?后|有空(?:的时候|时)?|没事(?:的时候)?|"
+    r"空闲(?:的)?时(?:候|间)?|闲暇(?:的)?时(?:候|间)?|业余时间|休息日|节假日|假期里?|最近|这几年|这段时间|从小)"
+)
 ZH_OPENING_STATE_RE = re.compile(
     r"^(?!.*[你他她它这那])(?:最近|今天|这几天|这段时间|现在)?[\u4e00-\u9fff]{0,6}?"
     r"(?:压力(?:好|很|太|特别)?大|(?:好|很|太|有点|特别)?累|心情(?:不好|很好|不错)|(?:很|好|特别|有点)?(?:开心|难过|"
     r"焦虑|紧张|烦|郁闷|孤独|无聊|忙))"
+    rf"|^(?![^，,]*[你他她它这那我们？?]|.*[吗呢]$)(?:{_ZH_HABIT_TIME}[，,]?){{1,3}}(?:经常|常常|总是|一般|通常|基本上|都|就|会|也|还|一直)*"
+    r"(?:去|喜欢|爱|迷上了?|爱上了?|在学|学|练|玩|打|弹|跑|游|画|唱|跳|看|读|拍)"
 )
 
 _ZH_TRAILING_RE = re.compile(r"[啊呀呢吧哦啦哈嘛噢~～！!。，,…\s]+$")
@@ -109,7 +117,10 @@ _EMOTION_ZH_RE = re.compile(
     r"感到|感觉(?:到)?(?:自己)?(?:很|有些|有点|非常|特别|十分|挺|好|更)|感觉到?自己|幸运|乏味|困惑|迷茫|疲倦"
 )
 
-_EVENT_ZH_RE = re.compile(r"今天|昨天|前天|上周|上个月|去年|最近|刚才|刚刚|刚|周末|下周|明天|[去到参加看学买做玩完]了")
+_EVENT_ZH_RE = re.compile(r"计划|打算|准备(?:去|要)|今天|昨天|前天|上周|上个月|去年|最近|刚才|刚刚|刚|周末|下周|明天|[去到参加看学买做玩完]了")
+
+# What the user does again and again is no event at a time: "用户周末经常去爬山".
+_HABIT_ZH_RE = re.compile(r"经常|常常|总是|一般|通常|平时|平常|每(?:天|周|晚|个月|个?周末)|一直")
 
 LONG_LIVED_ZH_RE = re.compile(r"住在|来自|出生|长大|工作|上班|职业|毕业|大学|学校|专业|结婚|孩子|养了|老家|叫|岁|搬")
 
@@ -124,7 +135,7 @@ def category_zh(text: str) -> str:
         return "preference"
     if _EMOTION_ZH_RE.search(text):
         return "emotion"
-    if _EVENT_ZH_RE.search(text):
+    if _EVENT_ZH_RE.search(text) and not _HABIT_ZH_RE.search(text):
         return "event"
     return "fact"
 
