@@ -53,12 +53,15 @@ _ZH_GENERIC_RE = re.compile(
     r"^我(?:也|还|一定|就|真的|很|非常)*(?:觉得|认为|想想|知道了?|明白了?|懂了?|同意|同感|也是|会去看|会的|会试|会注意|"
     r"感谢|感激|可以|"
     r"会努力|会加油|相信你|理解|猜|希望你|谢谢|很好|挺好|还好|没事|不知道|不太清楚|不确定|看看|试试|"
-    r"已经记下|记下来|记住了|会(?:好好|去试|试着|尝试|努力|注意|考虑|坚持|按照|参考|去找|记住|多|先|认真)|"
+    r"已经记下|记下来|记住了|会(?:好好|去试|去尝试|尽力|试着|尝试|努力|注意|考虑|坚持|按照|参考|去找|记住|多|先|认真)|"
     r"(?:准备|要|先|得)?去(?:吃|睡|洗|休息)|该去)|再见|晚安|拜拜"
 )
 
 # "我想和你谈谈我的瑜伽课", "我需要学习你的方法": about this chat with the assistant — a memory saying "你" means nobody.
 _ZH_TO_YOU_RE = re.compile(r"你|您")
+
+# "…，以确保我有充足的时间" / "为了让我…": the purpose of what the clause before said, not a statement of its own.
+_ZH_PURPOSE_LEAD_RE = re.compile(r"以(?![前后来往为及上下内外])|从而|进而|为了|好让|使得")
 
 ZH_HYPOTHETICAL_RE = re.compile(r"如果|假如|要是|假设|万一|但愿|以后有机会")
 
@@ -160,6 +163,8 @@ def zh_clause(clause: str) -> str | None:
     if _ZH_QUESTION_RE.search(stripped) or _ZH_REQUEST_RE.search(stripped):
         return None
     if _ZH_GENERIC_RE.match(stripped[first_me:]) or ZH_HYPOTHETICAL_RE.search(stripped):
+        return None
+    if _ZH_PURPOSE_LEAD_RE.match(stripped):
         return None
     if _ZH_TASK_RE.search(stripped) or _ZH_TO_YOU_RE.search(_TITLE_ZH_RE.sub("", stripped)):
         return None

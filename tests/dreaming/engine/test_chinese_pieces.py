@@ -54,3 +54,23 @@ def test_a_place_named_with_ge_is_no_brother_and_a_feeling_about_oneself_is_an_e
     assert category_zh("我下个月要去哥本哈根出差") != "relation"
     assert category_zh("我哥哥下个月要去上海") == "relation"
     assert category_zh("我常常感觉自己比不上别人") == "emotion"
+
+
+@pytest.mark.parametrize("message, kept, piece", [
+    ("我做了一张复习计划表，以确保我每门课都能复习到。", "用户做了一张复习计划表", "确保"),
+    ("为了我的健康，我每天跑步。", "用户每天跑步", "健康"),
+])
+def test_a_purpose_clause_belongs_to_the_clause_before(message, kept, piece):
+    statements = _statements(message)
+    assert kept in statements and not any(piece in s for s in statements)
+
+
+@pytest.mark.parametrize("message, statement", [("以前我住在北京。", "以前用户住在北京"),
+                                                ("以后我想当老师。", "以后用户想当老师")])
+def test_before_and_after_are_times_not_purposes(message, statement):
+    assert statement in _statements(message)
+
+
+@pytest.mark.parametrize("message", ["好的，我会去尝试一下。", "我会尽力去实践。"])
+def test_taking_up_advice_politely_says_nothing_about_the_user(message):
+    assert _statements(message) == []
