@@ -57,6 +57,11 @@ def _chinese_words(words: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(normalize_for_match(w) for w in words if CJK_RE.search(w))
 
 
+def hobbies_of(person: dict) -> list[str]:
+    """The comma-separated hobbies of a MemoryBank user's meta information."""
+    return [h.strip() for h in re.split(r"[，,、]", person["meta_information"]["hobbies"]) if h.strip()]
+
+
 def hobby_said(hobby: str, statements: list[str]) -> bool:
     """True when some statement (already normalized) says the hobby; a two-concept hobby may be said in two."""
     return all(any(word in s for s in statements for word in group) for group in hobby_words(hobby))
@@ -99,7 +104,7 @@ def run(ctx) -> list[Figure]:
         statements = [normalize_for_match(m["statement"]) for m in exported["memories"] if m["status"] == "active"]
         pending = [normalize_for_match(c["statement"]) for c in exported["candidates"] if c["status"] == "pending"]
         raw = [normalize_for_match(m["content"]) for s in exported["sessions"] for m in s["messages"] if m["role"] == "user"]
-        hobbies = [h.strip() for h in re.split(r"[，,、]", person["meta_information"]["hobbies"]) if h.strip()]
+        hobbies = hobbies_of(person)
         c = counts[part_of(name)]
         for hobby in hobbies:
             c["total"] += 1
