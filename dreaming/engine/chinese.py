@@ -63,6 +63,9 @@ _ZH_TO_YOU_RE = re.compile(r"你|您")
 # "…，以确保我有充足的时间" / "为了让我…": the purpose of what the clause before said, not a statement of its own.
 _ZH_PURPOSE_LEAD_RE = re.compile(r"以(?![前后来往为及上下内外])|从而|进而|为了|好让|使得")
 
+# "我基本上已经着迷了": taken with something said before — the clause alone does not say what.
+_ZH_NO_OBJECT_RE = re.compile(r"^[^对把被为]*?(?:着迷|迷上|爱上|喜欢上|上瘾)了?$")
+
 ZH_HYPOTHETICAL_RE = re.compile(r"如果|假如|要是|假设|万一|但愿|以后有机会")
 
 _ZH_TASK_RE = re.compile(
@@ -74,7 +77,7 @@ _ZH_DISCLOSURE_RE = re.compile(
     r"我(?:今年|已经)?\d{1,3}岁|我(?:[\u4e00-\u9fff]{0,5}?)(?:是|叫|住|在|喜欢|爱|讨厌|不喜欢|养|有|去|来自|搬|学|做|当|开|买|看|读|听|玩|"
     r"练|跑|打|弹|画|唱|跳|写|拍|参加|加入|结婚|离婚|毕业|工作|上班|上学|出生|长大|最近|今天|昨天|刚|已经|"
     r"一直|经常|每天|每周|周末|平时|从小|特别|很|非常|超|挺|比较|更|还|也|都|正在|打算|计划|准备|想去|想学|"
-    r"热爱|热衷|沉迷|痴迷|酷爱|钟爱|喜爱|迷上|爱上|擅长|会|感到|觉得自己|心情|有点|好|终于|决定|换了|辞职|退休|怀念|想念|成为|变得|家|老家|"
+    r"热爱|热衷|沉迷|痴迷|着迷|酷爱|钟爱|喜爱|迷上|爱上|擅长|会|感到|觉得自己|心情|有点|好|终于|决定|换了|辞职|退休|怀念|想念|成为|变得|家|老家|"
     r"妈|爸|父母|男朋友|女朋友|老公|老婆|孩子|儿子|女儿|哥|姐|弟|妹|朋友|同事|室友|的|拿到|收到|找到|入职|考上|升职|报名|"
     r"了[一两几][个只次家本部场门节堂件套双辆台])"
 )
@@ -164,7 +167,7 @@ def zh_clause(clause: str) -> str | None:
         return None
     if _ZH_GENERIC_RE.match(stripped[first_me:]) or ZH_HYPOTHETICAL_RE.search(stripped):
         return None
-    if _ZH_PURPOSE_LEAD_RE.match(stripped):
+    if _ZH_PURPOSE_LEAD_RE.match(stripped) or _ZH_NO_OBJECT_RE.match(stripped):
         return None
     if _ZH_TASK_RE.search(stripped) or _ZH_TO_YOU_RE.search(_TITLE_ZH_RE.sub("", stripped)):
         return None

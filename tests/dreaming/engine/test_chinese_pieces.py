@@ -74,3 +74,9 @@ def test_before_and_after_are_times_not_purposes(message, statement):
 @pytest.mark.parametrize("message", ["好的，我会去尝试一下。", "我会尽力去实践。"])
 def test_taking_up_advice_politely_says_nothing_about_the_user(message):
     assert _statements(message) == []
+
+
+def test_taken_with_something_unsaid_is_no_statement_but_taken_with_a_thing_is():
+    assert not any("着迷" in s for s in _statements("我基本上已经着迷了，小说里的人物都非常有意思。"))
+    assert "用户迷上了攀岩" in _statements("我迷上了攀岩。")
+    assert "用户对书法着迷了" in _statements("我对书法着迷了。")
