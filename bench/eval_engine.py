@@ -8,8 +8,8 @@
   third-person statement is read back in the first person: "User likes" → "I like").
 - WildChat triage: skip-decision accuracy (skip = coding, document, translation, roleplay), share of
   personal conversations kept, confusion matrix.
-- MemoryBank (Chinese): share of each user's comma-separated hobbies found (normalized substring) in
-  some extracted statement of that user.
+- MemoryBank (Chinese): share of each user's comma-separated hobbies some extracted statement of that
+  user names (bench/quality_memorybank.hobby_said: the same match as the `memorybank` row).
 """
 from __future__ import annotations
 
@@ -20,6 +20,7 @@ import time
 from collections import Counter
 from pathlib import Path
 
+from bench.quality_memorybank import hobbies_of, hobby_said
 from dreaming.providers.local import LocalDreamer
 from dreaming.protocol import CallContext, Turn
 from dreaming.engine.quotes import normalize_for_match
@@ -215,10 +216,9 @@ def eval_memorybank(path: Path, dreamer: LocalDreamer) -> dict:
             found = dreamer.extract(turns=turns, ctx=ctx)
             candidates += len(found)
             statements.extend(normalize_for_match(c.statement) for c in found)
-        hobbies = [h.strip() for h in re.split(r"[，,、]", user["meta_information"]["hobbies"]) if h.strip()]
-        for hobby in hobbies:
+        for hobby in hobbies_of(user):
             hobbies_total += 1
-            if any(normalize_for_match(hobby) in s for s in statements):
+            if hobby_said(hobby, statements):
                 hobbies_found += 1
             else:
                 missing.setdefault(name, []).append(hobby)

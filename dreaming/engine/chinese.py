@@ -14,8 +14,8 @@ ZH_CLAUSE_SPLIT_RE = re.compile(
 )
 
 _ZH_LEAD_FILLER_RE = re.compile(
-    r"^(?:(?:你好|您好|嗨|哈喽|哈哈+|嘿|嗯+|啊|哦|噢|哇|好的|好吧|是的|是啊|对|对啊|对呀|没错|当然|谢谢你?|"
-    r"AI伴侣|ai伴侣|AI|小助手|其实|而且|所以|但是|不过|可是|然后|还有|另外|说实话|老实说|因为|并且|"
+    r"^(?:(?:你好|您好|嗨|哈喽|哈哈+|嘿|嗯+|啊|哦|噢|哇|好的|好吧|是的|是啊|对(?!我)|对啊|对呀|没错|当然|谢谢你?|"
+    r"AI伴侣|ai伴侣|AI|小助手|其实|而且|所以|但是|但(?!愿)|不过|可是|然后|还有|另外|说实话|老实说|因为|由于|并且|"
     r"我跟你说|跟你说|告诉你|比如说?|例如|譬如)[，,！!。~～\s]*)+"
 )
 
@@ -25,7 +25,20 @@ _ZH_INSTITUTION_ME = r"(?!们|国(?!庆)|校(?!对)|司(?!机)|院(?!子)|军(?!
 
 _ZH_FIRST_PERSON_RE = re.compile(r"^(?:(?![我你他她它这那])[\u4e00-\u9fff]){0,6}?(?<![自忘])我" + _ZH_INSTITUTION_ME)
 
-_ZH_OBJECT_ME_RE = re.compile(r"[给对让帮跟和叫告诉陪教问带替向]我(?!们)")
+# 对我来说 is "for me" (the 对 of "对，我…" is a yes); 帮助我 / 要求我 / 让我: someone else acts on the user.
+_ZH_OBJECT_ME_RE = re.compile(
+    r"(?:[给对让帮跟和叫告诉陪教问带替向使令请逼劝]|帮助|要求|鼓励|支持|提醒|允许|邀请|说服|影响|打扰|吸引|启发|激励|安慰|陪伴)我(?!们)"
+)
+
+# What may stand before "我的…" when the clause is the user's: a time, a linking word ("今天我的…", "但我的…").
+# After a verb the 我的 is an object's owner and the subject is someone else's or dropped: "融入了我的气息",
+# "缓解我的压力", "并提高我的瑜伽技巧" are pieces of a sentence, not statements.
+_ZH_BEFORE_MY_RE = re.compile(
+    r"(?:今天|昨天|前天|明天|最近|现在|目前|平时|平常|以前|之前|后来|当时|那时候?|小时候|有时候?|偶尔|每天|每周|每年|"
+    r"周末|上周末?|这周末?|下周|上个?月|这个月|下个?月|去年|今年|明年|前年|这几年|这些年|这几天|这段时间|早上|上午|中午|"
+    r"下午|晚上|昨晚|今晚|刚才|毕竟|但是?|可是|而|又|也|还|都|真的|确实|终于|总之|反正|可能|也许|大概|本来|原来|"
+    r"是|就是|只是)*"
+)
 
 _ZH_QUESTION_RE = re.compile(r"[？?]$|吗$|呢$|什么|怎么|为什么|哪|吗[，。！]|你觉得|你认为|你有没有|能不能|可不可以|是不是|有没有")
 
@@ -40,9 +53,18 @@ _ZH_GENERIC_RE = re.compile(
     r"^我(?:也|还|一定|就|真的|很|非常)*(?:觉得|认为|想想|知道了?|明白了?|懂了?|同意|同感|也是|会去看|会的|会试|会注意|"
     r"感谢|感激|可以|"
     r"会努力|会加油|相信你|理解|猜|希望你|谢谢|很好|挺好|还好|没事|不知道|不太清楚|不确定|看看|试试|"
-    r"已经记下|记下来|记住了|会(?:好好|去试|试着|尝试|努力|注意|考虑|坚持|按照|参考|去找|记住|多|先|认真)|"
+    r"已经记下|记下来|记住了|会(?:好好|去试|去尝试|尽力|试着|尝试|努力|注意|考虑|坚持|按照|参考|去找|记住|多|先|认真)|"
     r"(?:准备|要|先|得)?去(?:吃|睡|洗|休息)|该去)|再见|晚安|拜拜"
 )
+
+# "我想和你谈谈我的瑜伽课", "我需要学习你的方法": about this chat with the assistant — a memory saying "你" means nobody.
+_ZH_TO_YOU_RE = re.compile(r"你|您")
+
+# "…，以确保我有充足的时间" / "为了让我…": the purpose of what the clause before said, not a statement of its own.
+_ZH_PURPOSE_LEAD_RE = re.compile(r"以(?![前后来往为及上下内外])|从而|进而|为了|好让|使得")
+
+# "我基本上已经着迷了": taken with something said before — the clause alone does not say what.
+_ZH_NO_OBJECT_RE = re.compile(r"^[^对把被为]*?(?:着迷|迷上|爱上|喜欢上|上瘾)了?$")
 
 ZH_HYPOTHETICAL_RE = re.compile(r"如果|假如|要是|假设|万一|但愿|以后有机会")
 
@@ -55,8 +77,9 @@ _ZH_DISCLOSURE_RE = re.compile(
     r"我(?:今年|已经)?\d{1,3}岁|我(?:[\u4e00-\u9fff]{0,5}?)(?:是|叫|住|在|喜欢|爱|讨厌|不喜欢|养|有|去|来自|搬|学|做|当|开|买|看|读|听|玩|"
     r"练|跑|打|弹|画|唱|跳|写|拍|参加|加入|结婚|离婚|毕业|工作|上班|上学|出生|长大|最近|今天|昨天|刚|已经|"
     r"一直|经常|每天|每周|周末|平时|从小|特别|很|非常|超|挺|比较|更|还|也|都|正在|打算|计划|准备|想去|想学|"
-    r"热爱|热衷|沉迷|痴迷|酷爱|钟爱|喜爱|迷上|爱上|擅长|会|感到|觉得自己|心情|有点|好|终于|决定|换了|辞职|退休|怀念|想念|成为|变得|家|老家|"
-    r"妈|爸|父母|男朋友|女朋友|老公|老婆|孩子|儿子|女儿|哥|姐|弟|妹|朋友|同事|室友|的|拿到|收到|找到|入职|考上|升职)"
+    r"热爱|热衷|沉迷|痴迷|着迷|酷爱|钟爱|喜爱|迷上|爱上|擅长|会|感到|觉得自己|心情|有点|好|终于|决定|换了|辞职|退休|怀念|想念|成为|变得|家|老家|"
+    r"妈|爸|父母|男朋友|女朋友|老公|老婆|孩子|儿子|女儿|哥|姐|弟|妹|朋友|同事|室友|的|拿到|收到|找到|入职|考上|升职|报名|"
+    r"了[一两几][个只次家本部场门节堂件套双辆台])"
 )
 
 ZH_CONTINUATION_RE = re.compile(
@@ -68,16 +91,26 @@ ZH_CONTINUATION_RE = re.compile(
 )
 # Chinese drops the subject when it is obvious: a turn that opens with how the speaker feels is about
 # the speaker ("最近压力好大，感觉有点累").
+# So does one that opens with the speaker's habit: "周末经常去爬山", "平时没事就喜欢看书", "最近迷上了做陶艺" —
+# a time of the week or of life, then what is done then (not 可以 / 多 / 应该: that is advice, not a habit).
+_ZH_HABIT_TIME = (
+    r"(?:周末|每个?周末|平时|平常|每天|每周|每晚|每天早上|下班(?:以)?后|放学(?:以)?后|有空(?:的时候|时)?|没事(?:的时候)?|"
+    r"空闲(?:的)?时(?:候|间)?|闲暇(?:的)?时(?:候|间)?|业余时间|休息日|节假日|假期里?|最近|这几年|这段时间|从小)"
+)
 ZH_OPENING_STATE_RE = re.compile(
     r"^(?!.*[你他她它这那])(?:最近|今天|这几天|这段时间|现在)?[\u4e00-\u9fff]{0,6}?"
     r"(?:压力(?:好|很|太|特别)?大|(?:好|很|太|有点|特别)?累|心情(?:不好|很好|不错)|(?:很|好|特别|有点)?(?:开心|难过|"
     r"焦虑|紧张|烦|郁闷|孤独|无聊|忙))"
+    rf"|^(?![^，,]*[你他她它这那我们？?]|.*[吗呢]$)(?:{_ZH_HABIT_TIME}[，,]?){{1,3}}(?:经常|常常|总是|一般|通常|基本上|都|就|会|也|还|一直)*"
+    r"(?:去|喜欢|爱|迷上了?|爱上了?|在学|学|练|玩|打|弹|跑|游|画|唱|跳|看|读|拍)"
 )
 
 _ZH_TRAILING_RE = re.compile(r"[啊呀呢吧哦啦哈嘛噢~～！!。，,…\s]+$")
 
+# 哥 of a place's name is no brother: 墨西哥, 芝加哥, 圣地亚哥, 摩纳哥, 哥伦比亚, 哥本哈根, 哥斯达黎加.
 _RELATION_ZH_RE = re.compile(
-    r"妈|爸|父母|男朋友|女朋友|男友|女友|老公|老婆|丈夫|妻子|爱人|对象|孩子|儿子|女儿|哥|姐|弟|妹|爷爷|奶奶|"
+    r"妈|爸|父母|男朋友|女朋友|男友|女友|老公|老婆|丈夫|妻子|爱人|对象|孩子|儿子|女儿|(?<![西加亚纳])哥(?!伦比亚|本哈根|斯达)|"
+    r"姐|弟|妹|爷爷|奶奶|"
     r"外公|外婆|姥姥|姥爷|家人|朋友|闺蜜|同事|室友|同学|结婚|离婚|恋爱|分手"
 )
 
@@ -87,10 +120,13 @@ _TITLE_ZH_RE = re.compile(r"《[^》]{0,40}》")
 # 感到 / 感觉很… says how the user feels ("用户真的感到很幸运", "用户现在感觉好多了"); "感觉这本书很好" is an opinion.
 _EMOTION_ZH_RE = re.compile(
     r"开心|高兴|快乐|难过|伤心|焦虑|紧张|压力|累|孤独|寂寞|生气|烦|郁闷|兴奋|感动|失望|担心|害怕|心情|沮丧|委屈|幸福|满足|"
-    r"感到|感觉(?:到)?(?:自己)?(?:很|有些|有点|非常|特别|十分|挺|好|更)|幸运|乏味|困惑|迷茫|疲倦"
+    r"感到|感觉(?:到)?(?:自己)?(?:很|有些|有点|非常|特别|十分|挺|好|更)|感觉到?自己|幸运|乏味|困惑|迷茫|疲倦"
 )
 
-_EVENT_ZH_RE = re.compile(r"今天|昨天|前天|上周|上个月|去年|最近|刚才|刚刚|刚|周末|下周|明天|[去到参加看学买做玩完]了")
+_EVENT_ZH_RE = re.compile(r"计划|打算|准备(?:去|要)|今天|昨天|前天|上周|上个月|去年|最近|刚才|刚刚|刚|周末|下周|明天|[去到参加看学买做玩完]了")
+
+# What the user does again and again is no event at a time: "用户周末经常去爬山".
+_HABIT_ZH_RE = re.compile(r"经常|常常|总是|一般|通常|平时|平常|每(?:天|周|晚|个月|个?周末)|一直")
 
 LONG_LIVED_ZH_RE = re.compile(r"住在|来自|出生|长大|工作|上班|职业|毕业|大学|学校|专业|结婚|孩子|养了|老家|叫|岁|搬")
 
@@ -105,7 +141,7 @@ def category_zh(text: str) -> str:
         return "preference"
     if _EMOTION_ZH_RE.search(text):
         return "emotion"
-    if _EVENT_ZH_RE.search(text):
+    if _EVENT_ZH_RE.search(text) and not _HABIT_ZH_RE.search(text):
         return "event"
     return "fact"
 
@@ -125,11 +161,15 @@ def zh_clause(clause: str) -> str | None:
     first_me = stripped.find("我")
     if first_me > 0 and _ZH_OBJECT_ME_RE.search(stripped[: first_me + 1]):
         return None
+    if stripped.startswith("我的", first_me) and not _ZH_BEFORE_MY_RE.fullmatch(stripped[:first_me]):
+        return None
     if _ZH_QUESTION_RE.search(stripped) or _ZH_REQUEST_RE.search(stripped):
         return None
     if _ZH_GENERIC_RE.match(stripped[first_me:]) or ZH_HYPOTHETICAL_RE.search(stripped):
         return None
-    if _ZH_TASK_RE.search(stripped):
+    if _ZH_PURPOSE_LEAD_RE.match(stripped) or _ZH_NO_OBJECT_RE.match(stripped):
+        return None
+    if _ZH_TASK_RE.search(stripped) or _ZH_TO_YOU_RE.search(_TITLE_ZH_RE.sub("", stripped)):
         return None
     if not _ZH_DISCLOSURE_RE.search(stripped):
         return None

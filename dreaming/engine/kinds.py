@@ -55,7 +55,12 @@ KINDS: dict[str, tuple[str, ...]] = {
     ),
     "food:pasta": ("spaghetti", "lasagna", "penne", "ravioli", "fettuccine", "千层面"),
     "food:dumplings": ("gyoza", "xiaolongbao", "wonton", "wontons", "小笼包", "馄饨", "锅贴", "煎饺"),
-    "hobby:running": ("marathon", "half marathon", "trail running", "马拉松", "越野跑"),
+    "hobby:running": ("marathon", "half marathon", "trail running", "long-distance running", "马拉松", "半马", "越野跑",
+                      "长跑", "慢跑", "夜跑", "晨跑"),
+    "hobby:hiking": ("mountaineering", "trekking", "登山", "远足", "徒步旅行"),
+    "hobby:singing": ("karaoke", "choir", "卡拉OK", "唱K", "K歌", "合唱"),
+    "hobby:dancing": ("ballet", "hip hop", "breakdancing", "salsa", "tango", "芭蕾", "街舞", "霹雳舞", "拉丁舞", "民族舞",
+                      "广场舞", "爵士舞", "现代舞"),
     "hobby:guitar": ("electric guitar", "acoustic guitar", "电吉他", "木吉他"),
     "hobby:instrument": (
         "flute", "saxophone", "trumpet", "harp", "bass guitar", "clarinet", "harmonica", "erhu", "guzheng", "pipa",
@@ -64,8 +69,9 @@ KINDS: dict[str, tuple[str, ...]] = {
     "hobby:sport": (
         "volleyball", "baseball", "golf", "table tennis", "ping pong", "boxing", "martial arts", "karate",
         "taekwondo", "judo", "rugby", "hockey", "ice skating", "skating", "snowboarding", "triathlon", "fencing",
+        "shooting range", "archery", "scuba diving", "diving", "fitness", "gym",
         "排球", "棒球", "高尔夫", "乒乓球", "拳击", "武术", "空手道", "跆拳道", "柔道", "橄榄球", "冰球", "滑冰",
-        "单板", "铁人三项", "击剑",
+        "单板", "铁人三项", "击剑", "射击", "射箭", "潜水", "健身",
     ),
 }
 
@@ -112,3 +118,9 @@ def words_meaning(query: str) -> tuple[str, ...]:
     concepts = set(concepts_in(query)) | _group_concepts(query)
     words = {word for concept in concepts for word in LEXICON.get(concept, ()) + KINDS.get(concept, ())}
     return tuple(sorted(words))
+
+
+def kind_of(word: str) -> tuple[str, ...]:
+    """The concepts `word` is exactly a kind of ("登山" → hobby:hiking, "射击" → hobby:sport), sorted."""
+    folded = word.strip().casefold()
+    return tuple(sorted(c for c, kinds in KINDS.items() if any(k.casefold() == folded for k in kinds)))

@@ -1,7 +1,7 @@
 """engine/kinds.py: what a search word means offline — a concept, its kinds, a slot or group — in both languages."""
 import pytest
 
-from dreaming.engine.kinds import GROUPS, KINDS, words_meaning
+from dreaming.engine.kinds import GROUPS, KINDS, kind_of, words_meaning
 from dreaming.engine.slots import LEXICON, concepts_in, same_thing
 
 
@@ -44,3 +44,21 @@ def test_deep_sleep_still_tells_two_breeds_apart():
     # Kinds are for search only: LEXICON does not know them, so "a corgi" and "a husky" stay two things.
     assert concepts_in("User has a corgi") == frozenset()
     assert not same_thing("User has a corgi", "User has a husky")
+
+
+def test_a_kind_knows_its_concept_and_nothing_else():
+    assert kind_of("登山") == ("hobby:hiking",)
+    assert kind_of("Marathon") == ("hobby:running",)
+    assert kind_of("射击") == ("hobby:sport",)
+    assert kind_of("跑步") == ()  # a concept's own name is not a kind of it
+    assert kind_of("爬") == ()
+
+
+@pytest.mark.parametrize("query, kinds", [
+    ("hiking", {"登山", "mountaineering"}),
+    ("跳舞", {"街舞", "ballet"}),
+    ("singing", {"karaoke", "唱K"}),
+    ("运动", {"射击", "潜水", "健身"}),
+])
+def test_chinese_hobbies_said_as_kinds_are_found_by_their_hobby(query, kinds):
+    assert kinds <= set(words_meaning(query))
