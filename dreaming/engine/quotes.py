@@ -158,7 +158,8 @@ def _missing_words(statement: str, *, quote: str, context: str) -> list[str]:
                if w not in STOP_WORDS and w not in _REWRITE_WORDS and w not in _NUMBER_WORDS and not w.isdigit()
                and _stem(w) not in said]
     quote_chars = set(CJK_RE.findall(quote))
-    missing += [ch for ch in dict.fromkeys(CJK_RE.findall(statement))
+    own = statement.replace("自己", "") if "我" in quote else statement  # "我跟我的朋友" → "用户跟自己的朋友"
+    missing += [ch for ch in dict.fromkeys(CJK_RE.findall(own))
                 if ch not in quote_chars and ch not in _ZH_REWRITE_CHARS and ch not in _ZH_DIGITS]
     if not missing or not context:
         return missing

@@ -119,4 +119,15 @@ def to_third_person_zh(text: str) -> str:
     text = _ZH_KIN_RE.sub(lambda m: f"{USER_ZH}的{m.group(1)}", text)
     text = re.sub(r"我们|自我|忘我", lambda m: {"我们": "\x00", "自我": "\x01", "忘我": "\x02"}[m.group(0)], text)
     text = text.replace("我的", f"{USER_ZH}的").replace("我", USER_ZH)
+    text = _own_after_subject(text)
     return text.replace("\x00", "我们").replace("\x01", "自我").replace("\x02", "忘我")
+
+
+def _own_after_subject(text: str) -> str:
+    """"我跟我的朋友去爬山" → "用户跟自己的朋友去爬山", not "用户跟用户的朋友": once 用户 is the subject, what they have
+    later in the clause is 自己的. When the first 用户 is a possessor ("用户的妈妈说用户的猫…") nothing changes."""
+    first = text.find(USER_ZH)
+    after = first + len(USER_ZH)
+    if first < 0 or text.startswith("的", after):
+        return text
+    return text[:after] + text[after:].replace(f"{USER_ZH}的", "自己的")

@@ -65,6 +65,8 @@ def test_it_rewrites_english_clauses_in_the_third_person(first_person, third_per
 def test_it_rewrites_chinese_clauses_in_the_third_person():
     assert to_third_person_zh("我妈住在北京") == "用户的妈住在北京"
     assert to_third_person_zh("我养了一只叫Milo的狗") == "用户养了一只叫Milo的狗"
+    assert to_third_person_zh("我跟我的朋友去爬山") == "用户跟自己的朋友去爬山"  # not "用户跟用户的朋友"
+    assert to_third_person_zh("我妈妈说我的猫很可爱") == "用户的妈妈说用户的猫很可爱"  # 自己 would be the mother
     assert to_third_person_zh("我们对自我的认识") == "我们对自我的认识"
 
 
