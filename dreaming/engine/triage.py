@@ -51,13 +51,16 @@ _CODE_WORDS_OTHER_RE = re.compile(
 # A request for code in other languages: "напиши … код", "escribe un programa", "écris une fonction".
 _CODE_REQUEST_OTHER_RE = re.compile(
     r"(?:\bнапиш\w*|\bсдела\w*|\bсозда\w*|\bисправ\w*|\bescrib\w*|\bcrea\w*|\b[ée]cri\w*|\bschreib\w*)"
-    r"[^.?!\n]{0,60}(?:\bкод\w*|\bпрограмм\w*|\bскрипт\w*|\bфункци\w*|[cс]\+\+|\bc[oó]digo\b|\bprograma\b|"
+    r"[^.?!\n]{0,100}(?:\bкод\w*|\bпрограмм\w*|\bскрипт\w*|\bфункци\w*|[cс]\+\+|\bc[oó]digo\b|\bprograma\b|"
     r"\bscript\b|\bfonction\b|\bfunci[oó]n\b|\bProgramm\b)",
     re.IGNORECASE,
 )
 
 _TRANSLATE_RE = re.compile(
-    r"\btranslat(?:e|ion|ing)\b|\b(?:into|to) (?:english|chinese|spanish|french|german|japanese|korean|"
+    # "translate", "a translation of/into …"; not the bare noun ("transcription and translation",
+    # "the English translation in parentheses" inside another request)
+    r"\btranslat(?:e|ing)\b|\btranslations? (?:of|into|to|for)\b|\btranslation:|"
+    r"\b(?:into|to) (?:english|chinese|spanish|french|german|japanese|korean|"
     r"russian|arabic|farsi|persian|italian|portuguese|hindi|turkish|vietnamese|thai|indonesian|dutch|polish)\b"
     r"(?=[^.?!\n]{0,3}(?::|\n|$|,|\.))|\bwhat does [^?]{1,60} mean in\b|\bhow do you say\b",
     re.IGNORECASE,
@@ -113,7 +116,9 @@ _STORY_RE = re.compile(
 )
 # Code written inline (no line breaks): statements, calls, includes, operators.
 _CODE_TOKEN_RE = re.compile(
-    r"#include|\bint main\b|\bvoid \w+\s*\(|\breturn\s+\w*;|\w+\([^()\n]{0,40}\)\s*[;{]|;\s*[}\n]|"
+    r"#include|\bint main\b|\bvoid \w+\s*\(|\breturn\s+\w*;|\w+\([^()\n]{0,40}\)\s*[;{]|"
+    # a statement's end before a brace or another statement, not a list item's "…;" before the next item
+    r";[ \t]*(?:\}|\n[ \t]*(?:\}|[\w.\[\]]+[ \t]*[=(]))|"
     r"\b(?:printf|scanf|console\.log|System\.out|std::)|[=!<>]=|&&|\|\||->|::|\+\+|=>"
 )
 
@@ -255,6 +260,7 @@ class SessionSignals:
     total: float
     personal: list[int]
     own_kinds: list[str | None]
+    assistant_code: float = 0.0  # share of the assistant's turns that answer with a code fence
 
     def share(self, kind: str) -> float:
         return self.covered[kind] / self.total if self.total else 0.0
@@ -264,17 +270,23 @@ class SessionSignals:
         if self.personal or not self.total:
             return None
         kind = max(SKIP_KINDS, key=lambda k: (self.covered[k], -SKIP_KINDS.index(k)))
-        return kind if self.share(kind) >= 0.5 and self.signals[kind] else None
+        if self.share(kind) >= 0.5 and self.signals[kind]:
+            return kind
+        # A question without code ("how to implement quick sort in c++") that the assistant answers
+        # with code in most of its turns is a coding session all the same.
+        return "coding" if self.assistant_code >= 0.5 else None
 
 
 def session_signals(turns: list[Turn], *, disclosures: list[Disclosure] = ()) -> SessionSignals:
     """The rules' reading of a session.
 
     1. Each user turn gets its own kind from its signals (or none); a turn without signals continues
-       the kind of the turn before it ("go on", "fix it", a pasted chapter).
-    2. Each kind covers the words of the user turns of that kind (assistant turns add a nudge).
+       the kind of the turn before it ("go on", "fix it", a pasted chapter). A roleplay turn or a
+       request for a story starts fiction: no later turn is personal.
+    2. Each kind covers the words of the user turns of that kind (assistant turns add a nudge); a
+       session the assistant answers with code in most turns is coding when no kind covers half.
     3. A self-disclosure in a user turn that is not itself pasted material or code marks the turn as
-       personal; in a turn that only continues a task it must be substantial.
+       personal; in a turn that only continues a task or talks about code it must be substantial.
     """
     user_turns = [t for t in turns if t.role == "user" and t.content.strip()]
     by_seq = {}
@@ -299,20 +311,27 @@ def session_signals(turns: list[Turn], *, disclosures: list[Disclosure] = ()) ->
             for signal in score.signals[kind]:
                 if signal not in signals[kind]:
                     signals[kind].append(signal)
-        fiction = fiction or bool(_FICTION_REQUEST_RE.search(turn.content[:400]))
+        # A requested story or a roleplay turn starts fiction: the first person after it is a character.
+        fiction = fiction or own == "roleplay" or bool(_FICTION_REQUEST_RE.search(turn.content[:400]))
         if own is None and not fiction:
-            needed = 0.6 if previous else 0.5
+            # In a task's follow-up, or next to programming words ("I'm working with strings in
+            # node.js"), only a substantial statement makes the turn personal.
+            needed = 0.6 if previous or score.coding else 0.5
             if any(_about_the_user(d, turn.content, needed) for d in by_seq.get(turn.seq, [])):
                 personal.append(turn.seq)
         previous = kind
-    for turn in turns:
-        if turn.role == "assistant":
-            extra = _Score()
-            _score_assistant_turn(turn.content, extra)
-            for kind in SKIP_KINDS:
-                if getattr(extra, kind):
-                    covered[kind] += 20  # a nudge, never enough on its own
-    return SessionSignals(covered=covered, signals=signals, total=total, personal=personal, own_kinds=own_kinds)
+    replies = [t.content for t in turns if t.role == "assistant"]
+    for reply in replies:
+        extra = _Score()
+        _score_assistant_turn(reply, extra)
+        for kind in SKIP_KINDS:
+            if getattr(extra, kind):
+                covered[kind] += 20  # a nudge, never enough on its own
+    assistant_code = sum(bool(_CODE_FENCE_RE.search(r)) for r in replies) / len(replies) if replies else 0.0
+    if assistant_code >= 0.5 and "assistant answers with code" not in signals["coding"]:
+        signals["coding"].append("assistant answers with code")
+    return SessionSignals(covered=covered, signals=signals, total=total, personal=personal, own_kinds=own_kinds,
+                          assistant_code=assistant_code)
 
 
 def triage_turns(turns: list[Turn], *, disclosures: list[Disclosure] = ()) -> TriageResult:

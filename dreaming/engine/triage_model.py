@@ -81,11 +81,56 @@ def dense_features(turns: list[Turn], found: SessionSignals) -> dict[str, float]
         "personal": float(bool(found.personal)),
         "assistant_code": float(any("```" in a for a in assistant)),
     }
+    features.update(_turn_shape_features(user, assistant))
     for kind in SKIP_KINDS:
         features[f"share:{kind}"] = min(1.0, found.share(kind))
         features[f"rule:{kind}"] = float(rule_kind == kind)
         features[f"own:{kind}"] = sum(k == kind for k in found.own_kinds) / max(1, len(found.own_kinds))
     return features
+
+
+# Structure of the conversation, not its topic: how the user's words are spread over turns, how they
+# compare with the assistant's, whether they come in lines and lists, in which script.
+_IMPERATIVE_RE = re.compile(
+    r"^\W*(?:please |pls |can you |could you )?(?:write|give|make|create|generate|rewrite|continue|translate|"
+    r"explain|summari[sz]e|fix|list|describe|tell|provide|show|act|imagine|pretend|add|change|improve|correct|"
+    r"answer|help|do|use|put|convert|paraphrase|compose|draft)\b", re.IGNORECASE)
+_LIST_LINE_RE = re.compile(r"^\s*(?:[-*•]|\d+[.)]|[a-z][.)])\s", re.MULTILINE)
+_SCRIPT_NAME_RE = re.compile(r"^\s*(?:\*\*)?[A-Z][\w' -]{1,25}(?:\*\*)?:(?:\*\*)?\s", re.MULTILINE)
+_CYRILLIC_RE = re.compile(r"[\u0400-\u04ff]")
+_LETTER_RE = re.compile(r"[^\W\d_]")
+_YOU_RE = re.compile(r"\b(?:you|your|you're|yourself)\b", re.IGNORECASE)
+
+
+def _script(text: str) -> str:
+    letters = max(1, len(_LETTER_RE.findall(text)))
+    if len(CJK_RE.findall(text)) / letters > 0.3:
+        return "cjk"
+    return "cyrillic" if len(_CYRILLIC_RE.findall(text)) / letters > 0.3 else "latin"
+
+
+def _turn_shape_features(user: list[str], assistant: list[str]) -> dict[str, float]:
+    """Shares of the user's turns and lines, each in 0..1."""
+    n = max(1, len(user))
+    text, replies = "\n".join(user), "\n".join(assistant)
+    lines = [line for line in text.splitlines() if line.strip()] or [""]
+    words = max(1, len(re.findall(r"\w+", text)))
+    letters = max(1, len(_LETTER_RE.findall(text)))
+    return {
+        "user_share": len(text) / max(1, len(text) + len(replies)),
+        "first_turn_share": len(user[0]) / max(1, len(text)) if user else 0.0,
+        "short_followups": sum(len(u) < 80 for u in user[1:]) / max(1, n - 1),
+        "questions": sum("?" in u or "？" in u for u in user) / n,
+        "imperatives": sum(bool(_IMPERATIVE_RE.search(u)) for u in user) / n,
+        "list_lines": len(_LIST_LINE_RE.findall(text)) / len(lines),
+        "line_length": min(1.0, len(text) / len(lines) / 400),
+        "second_person": min(1.0, 10 * len(_YOU_RE.findall(text)) / words),
+        "cyrillic": len(_CYRILLIC_RE.findall(text)) / letters,
+        "digits": min(1.0, 5 * sum(c.isdigit() for c in text) / max(1, len(text))),
+        "script_switch": float(bool(user and assistant) and _script(text) != _script(replies)),
+        "assistant_script_lines": min(1.0, len(_SCRIPT_NAME_RE.findall(replies)) / max(1, replies.count("\n") + 1) * 5),
+        "assistant_length": math.log1p(len(replies) / max(1, len(assistant))) / 10,
+    }
 
 
 def features(turns: list[Turn], found: SessionSignals, *, dim: int) -> np.ndarray:

@@ -103,3 +103,24 @@ def test_the_model_reads_pasted_text_and_code_identifiers_as_shares_of_the_users
     assert shape(code_talk)["identifiers"] > 0.5 and shape(chat)["identifiers"] == 0.0
     quoted = 'Fix the grammar of "' + "we was going to the market yesterday and buyed some apples " * 3 + '"'
     assert shape(quoted)["quoted"] > 0.5 and shape(chat)["quoted"] == 0.0
+
+
+def test_the_model_reads_the_shape_of_the_turns_not_their_topic():
+    from dreaming.engine.triage import session_signals
+    from dreaming.engine.triage_model import dense_features
+    from dreaming.protocol import Turn
+
+    def shape(*texts):
+        turns = [Turn(seq=i, role="user" if i % 2 == 0 else "assistant", content=t) for i, t in enumerate(texts)]
+        return dense_features(turns, session_signals(turns))
+
+    story = shape("Write a scene in the tavern.", "Mira: \"Welcome!\"\nTom: \"Ale, please.\"\nMira: \"Coming up.\"",
+                  "continue", "Tom: \"Thanks.\"\nMira: \"Anything else?\"", "more", "Tom: \"No.\"")
+    chat = shape("How was your week? Mine was busy, we moved flats.", "Moving is tiring! How is the new place?",
+                 "Bigger than the old one, and the neighbours seem friendly. Do you think I should invite them over?",
+                 "That sounds like a lovely idea.")
+    assert story["short_followups"] == 1.0 and chat["short_followups"] == 0.0
+    assert story["assistant_script_lines"] > 0.5 and chat["assistant_script_lines"] == 0.0
+    assert story["imperatives"] > chat["imperatives"] and chat["questions"] == 1.0
+    assert shape("Переведи на английский: мама мыла раму", "Mom washed the frame")["script_switch"] == 1.0
+    assert chat["script_switch"] == 0.0

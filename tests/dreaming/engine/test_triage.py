@@ -134,3 +134,72 @@ def test_the_first_person_of_a_requested_story_is_a_character_not_the_user():
     real = _reading("I moved to Lisbon last year with my wife.",
                     disclosures=[Disclosure(0, "I moved to Lisbon last year with my wife", 0.8, True)])
     assert real.personal == [0]
+
+
+def test_photo_captions_in_brackets_are_not_roleplay():
+    # Issue #16: a user sharing photos, each with its caption in brackets, is not a stage direction.
+    result = _triage(
+        "[Photo: my dog Biscuit asleep on the sofa]\nHe finally got used to the new flat!",
+        "He looks so comfortable!",
+        "[Picture of the view from our balcony at sunset]\nAnd this is what we see every evening now.",
+        "What a view.",
+        "[image: Biscuit and me at the beach last weekend]\nHe loved the waves.",
+        "Sounds like a great weekend.",
+    )
+    assert result.kind == "normal"
+    from dreaming.engine.triage import _turn_kind
+
+    assert _turn_kind("[photo: a sandcastle we built]\nThe kids were so proud.")[1].roleplay == 0
+
+
+def test_the_word_translation_in_another_request_is_not_a_translation_request():
+    from dreaming.engine.triage import _turn_kind
+
+    biology = "For 3'-ATTAGC-5', give the dipeptide formed after transcription and translation, in three-letter codes."
+    assert _turn_kind(biology)[0] is None
+    assert _turn_kind("Translate into French: the museum opens at nine.")[0] == "translation"
+    assert _turn_kind("I need a translation of this letter into German: Dear Anna, …")[0] == "translation"
+
+
+def test_a_list_whose_items_end_in_semicolons_is_not_code():
+    from dreaming.engine.triage import _CODE_TOKEN_RE
+
+    outline = "".join(f"- chapter {i}: the state of the field in the region;\n" for i in range(12))
+    assert len(_CODE_TOKEN_RE.findall(outline)) < 8
+    code = "".join(f"x{i} = compute({i});\n" for i in range(12))
+    assert len(_CODE_TOKEN_RE.findall(code)) >= 8
+
+
+def test_after_a_roleplay_turn_the_users_first_person_is_their_character():
+    from dreaming.engine.triage import Disclosure
+
+    game = _reading("Let's do a roleplay scenario where I play a mage named Sapphire. Stay in character.",
+                    "I roll 3. Lily rolls 9. My regression roll is 1.",
+                    disclosures=[Disclosure(2, "My regression roll is 1", 0.65, True)])
+    assert game.personal == [] and game.rule_kind() == "roleplay"
+
+
+def test_a_slight_statement_next_to_programming_words_is_not_personal():
+    from dreaming.engine.triage import Disclosure
+
+    strings = _reading("I'm using node.js and I'm working with strings... I have a problem",
+                       disclosures=[Disclosure(0, "I'm working with strings", 0.55, True)])
+    assert strings.personal == []
+    weekend = _reading("I'm working with my brother on the garden this weekend",
+                       disclosures=[Disclosure(0, "I'm working with my brother on the garden this weekend", 0.55, True)])
+    assert weekend.personal == [0]
+
+
+def test_questions_the_assistant_answers_with_code_make_a_coding_session():
+    from dreaming.engine.triage import session_signals
+
+    def turns(*texts):
+        return [Turn(seq=i, role="user" if i % 2 == 0 else "assistant", content=t) for i, t in enumerate(texts)]
+
+    fence = "Here you go:\n```cpp\nvoid sort(int* a, int n) { /* … */ }\n```"
+    asked = session_signals(turns("how to implement quick sort in c++", fence,
+                                  "and how to convert infix to postfix in scala", fence))
+    assert asked.rule_kind() == "coding" and "assistant answers with code" in asked.signals["coding"]
+    once = session_signals(turns("What is the capital of France?", "Paris.", "And of Spain?", "Madrid.",
+                                 "Show me a hello world", fence))
+    assert once.rule_kind() is None
