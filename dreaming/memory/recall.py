@@ -43,7 +43,10 @@ from dreaming.memory.recall_held import (  # noqa: F401 — TEXT_WEIGHT re-expor
     TEXT_WEIGHT, held_cosines, held_memories_read, held_ranking, memory_score,
 )
 from dreaming.memory.recall_key import ACTIVE_OWNER, COARSE_CANDIDATES, recall_query_key
-from dreaming.models import Memory, MemoryDocument, MemoryRecall, MemorySettings, MemorySource, Phase
+from dreaming.memory.recall_stats import (
+    recall_record_params, recall_record_sql, recall_stats_deferred, recall_stats_note,
+)
+from dreaming.models import Memory, MemoryDocument, MemorySettings, MemorySource, Phase
 from dreaming.protocol import RECALL_MAX_K, RECALL_TOOL  # noqa: F401 — re-exported for the API and command
 from dreaming.providers.embedding_space import embedding_space_check_cached
 from dreaming.providers import CallContext, Embedder, get_embedder
@@ -287,8 +290,10 @@ ORDER BY s.said_at, s.id
 
 def _sources_for(ids: list[int], *, record_at: datetime | None = None) -> dict[int, list[dict]]:
     sources: dict[int, list[dict]] = {memory_id: [] for memory_id in ids}
-    record = "" if record_at is None else "WITH recorded AS (" + _record_sql() + " RETURNING 1)\n"
-    params = {"ids": [int(i) for i in ids], "now": record_at}
+    record = "" if record_at is None else "WITH recorded AS (" + recall_record_sql() + " RETURNING 1)\n"
+    params = {"ids": [int(i) for i in ids]}
+    if record_at is not None:
+        params = {**recall_record_params(ids=ids, now=record_at), **params}
     try:
         with connection.cursor() as cursor:
             cursor.execute(_SOURCES_SQL.format(record=record), params)
@@ -341,8 +346,9 @@ def recall(
     5. Find the best excerpts of the user's own turns by full-text search, minus the forgotten and
        the sensitive (dreaming/memory/excerpts.py: one statement, sent with step 3's re-read; a
        second query only for turns indexed before their forgetting digests).
-    6. Fuse both rankings (recall_fuse); load the sources of the memories kept and record their
-       recall unless `record=False` (one query).
+    6. Fuse both rankings (recall_fuse); load the sources of the memories kept (one query) and
+       record their recall unless `record=False`: noted for the process's flusher outside a
+       transaction, written with the sources query inside one (dreaming/memory/recall_stats.py).
     """
     query = (query or "").strip()
     k = max(1, min(int(k), RECALL_MAX_K))
@@ -366,7 +372,11 @@ def recall(
     # What the model already has (MEMORY.md, unless the caller says otherwise) is not shown again as an excerpt either.
     top = recall_fuse(memories=memories, excerpts=excerpts, k=k, memory_md_ids=set(exclude_ids))
     memory_ids = [result.id for result in top if result.kind == "memory"]
-    sources = _sources_for(memory_ids, record_at=now if record else None) if memory_ids else {}
+    # The stats: noted for the process's flusher (recall_stats.py), or written with the sources.
+    deferred = record and bool(memory_ids) and recall_stats_deferred()
+    sources = _sources_for(memory_ids, record_at=now if record and not deferred else None) if memory_ids else {}
+    if deferred:
+        recall_stats_note(ids=memory_ids, now=now)
     for result in top:
         if result.kind == "memory":
             result.sources = sources[result.id]
@@ -453,29 +463,3 @@ def recall_fuse(*, memories: list[RecallResult], excerpts: list[Excerpt], k: int
         if len(top) == k:
             break
     return top
-
-
-# Recall stats are bookkeeping: losing the last few on a crash is fine, waiting for the WAL flush
-# on every recall is not. set_config(..., true) turns synchronous_commit off for the statement's
-# own (autocommit) transaction (measured here: p95 3.9 ms → 1.6 ms). Inside a caller's
-# transaction it would relax the caller's commit too, so there the plain statement runs.
-# They live in MemoryRecall, not in the memory rows: see that model for why.
-_RECORD_SQL = f"""
-INSERT INTO {MemoryRecall._meta.db_table} (memory_id, count, last_recalled_at)
-SELECT m.id, 1, %(now)s FROM {Memory._meta.db_table} m{{relaxed}}
-WHERE m.id = ANY(%(ids)s::bigint[])
-ON CONFLICT (memory_id) DO UPDATE
-SET count = {MemoryRecall._meta.db_table}.count + 1, last_recalled_at = EXCLUDED.last_recalled_at
-"""
-
-
-def _record_sql() -> str:
-    relaxed = "" if connection.in_atomic_block else ", (SELECT set_config('synchronous_commit', 'off', true)) AS relaxed"
-    return _RECORD_SQL.format(relaxed=relaxed).strip()
-
-
-def recall_record(*, ids: list[int], now: datetime) -> int:
-    """The recall stats upsert on its own (recall() sends it together with the sources query)."""
-    with connection.cursor() as cursor:
-        cursor.execute(_record_sql(), {"now": now, "ids": [int(i) for i in ids]})
-        return cursor.rowcount

@@ -355,8 +355,8 @@ def test_excerpts_reindex_makes_turns_indexed_before_findable_by_the_question_th
     _, (_, answer) = kept_session(user, ("assistant", "Which instrument did your grandfather play?"),
                                   ("user", "The bandoneon, every Sunday."))
     with connection.cursor() as cursor:  # as the first version indexed it: the turn's own words only
-        cursor.execute("UPDATE chat_message SET search = to_tsvector('english', %s) WHERE id = %s",
-                       [f"The bandoneon, every Sunday. mcowner{user.pk}", answer.pk])
+        cursor.execute("UPDATE chat_message SET search = chat_owned_search(%s, to_tsvector('english', %s)) WHERE id = %s",
+                       [user.pk, f"The bandoneon, every Sunday. mcowner{user.pk}", answer.pk])
     assert excerpts(ask(user, "grandfather instrument")) == []
 
     out = io.StringIO()
