@@ -232,7 +232,7 @@ class Excerpt:
     message_external_id: str
     session_external_id: str
     memory_ids: list[int]
-    previous: str | None  # the turn before (the assistant's), for a short answer
+    previous: str | None  # the turn just before, when it is the assistant's (as indexed): for a short answer
     unchecked: bool = False  # indexed before its forgetting digests: checked against the tombstones on read
     said: str = ""  # the turn's words that may be shown (excerpt_words)
     statement: str = ""  # what the model reads
@@ -317,9 +317,9 @@ ranked AS (
 )
 SELECT t.id, t.rank, t.content, t.created_at, t.external_id, t.session_external_id,
        ARRAY(SELECT s.memory_id FROM {MemorySource._meta.db_table} s WHERE s.message_id = t.id),
-       (SELECT p.content FROM {Message._meta.db_table} p
-        WHERE p.session_id = t.session_id AND p.seq < t.seq AND p.role = 'assistant'
-        ORDER BY p.seq DESC LIMIT 1),
+       (SELECT p.content FROM (SELECT p.role, p.content FROM {Message._meta.db_table} p
+                               WHERE p.session_id = t.session_id AND p.seq < t.seq ORDER BY p.seq DESC LIMIT 1) p
+        WHERE p.role = 'assistant'),
        t.forget_digests IS NULL
 FROM ranked t
 ORDER BY t.rank DESC, t.id DESC

@@ -69,6 +69,15 @@ def test_a_short_answer_comes_with_the_end_of_the_question_it_answered(user):
     assert result.statement == 'On 12 May 2023, replying to "Which city did you like best?", you said: "Definitely Kyoto."'
 
 
+def test_a_short_turn_after_the_users_own_turn_is_shown_without_an_older_question(user):
+    kept_session(user, ("assistant", "Which city did you like best?"), ("user", "We went to Japan in spring."),
+                 ("user", "Definitely Kyoto."))
+
+    (result,) = excerpts(ask(user, "Kyoto"))
+
+    assert result.statement == 'On 12 May 2023 you said: "Definitely Kyoto."'
+
+
 def test_a_long_turn_is_cut_to_the_sentences_that_match(user):
     filler = " ".join(f"Sentence number {i} is about nothing in particular at all." for i in range(12))
     kept_session(user, ("user", f"{filler} My daughter Inès starts violin lessons in September. {filler}"))
