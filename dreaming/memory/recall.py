@@ -384,19 +384,26 @@ def recall(
     excerpts = excerpts_found(rows=along[0].run(), user_id=user.pk, query=query) if along else []
     # What the model already has (MEMORY.md, unless the caller says otherwise) is not shown again as an excerpt either.
     top = recall_fuse(memories=memories, excerpts=excerpts, k=k, memory_md_ids=set(exclude_ids))
+    _sources_attach(top, rows=sources_along.rows, now=now, record=record, record_inline=record_inline)
+    return top
+
+
+def _sources_attach(top: list[RecallResult], *, rows: list[tuple] | None, now: datetime, record: bool,
+                    record_inline: bool) -> None:
+    """The kept memories' sources — read with the re-read (`rows`), or now (the index path, or with
+    the stats upsert when `record_inline`) — and their recall noted for the flusher otherwise."""
     memory_ids = [result.id for result in top if result.kind == "memory"]
     if not memory_ids:
-        return top
-    if sources_along.rows is not None:
-        sources = _sources_from_rows(memory_ids, sources_along.rows)
-    else:  # the index path, or the stats written now
+        return
+    if rows is not None:
+        sources = _sources_from_rows(memory_ids, rows)
+    else:
         sources = _sources_for(memory_ids, record_at=now if record_inline else None)
     if record and not record_inline:
         recall_stats_note(ids=memory_ids, now=now)
     for result in top:
         if result.kind == "memory":
             result.sources = sources[result.id]
-    return top
 
 
 def _memory_md_ids_if_on(*, user: AbstractBaseUser, persona: Persona | None) -> list[int] | None:
