@@ -124,17 +124,11 @@ def main() -> None:
 
 
 def _explain(*, user, query: str, excerpts, connection) -> None:
-    from chat.models import Message  # noqa: F401
-    from dreaming.models import Candidate
-
-    terms = excerpts.search_query(query)
-    params = {"terms": terms.split(" or "), "owner": excerpts._owner_token(user.pk), "user_id": user.pk,
-              "persona_id": None, "pool": excerpts.SEARCH_POOL, "limit": 20,
-              "user_dismissed": Candidate.USER_DISMISSED_REASON}
-    print("query:", query, "| terms:", terms)
+    sql, params = excerpts.excerpt_search(user_id=user.pk, persona_id=None, query=query, limit=20)
+    print("query:", query, "| terms:", params["terms"])
     with connection.cursor() as cursor:
         for _ in range(3):  # the last of three: warm buffers
-            cursor.execute("EXPLAIN (ANALYZE, BUFFERS) " + excerpts._CANDIDATES_SQL, params)
+            cursor.execute("EXPLAIN (ANALYZE, BUFFERS) " + sql, params)
             plan = [row[0] for row in cursor.fetchall()]
     print("\n".join(plan))
 

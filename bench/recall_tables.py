@@ -27,6 +27,7 @@ from bench.synth import memory_statements, user_turns
 from dreaming.memory.context import memory_md_render_all
 from dreaming.memory.context_cache import memory_md_cache_stop
 from dreaming.memory.recall_key import recall_index_sync
+from dreaming.memory.recall_stats import recall_stats_stop
 from dreaming.models import Memory
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -155,7 +156,7 @@ FROM generate_series(%(first)s, %(last)s) g,
 # The turns' texts come from a pool made once (random draws of the vocabulary, each parsed by
 # to_tsvector once): generating and parsing 5M texts one by one was most of the build (1M messages
 # took 601 s at load 10). Half the turns are the user's (odd seq), indexed as light sleep indexes
-# them: their words plus the owner token.
+# them: their words plus the owner token, each lexeme prefixed by its owner (chat_owned_search).
 _TURN_POOL = 50_000
 _POOL_SQL = f"""
 CREATE TEMP TABLE bench_turn_pool AS
@@ -167,7 +168,7 @@ FROM (SELECT i, array_to_string(ARRAY(SELECT (%(words)s::text[])[1 + floor(rando
 _OTHER_MESSAGES_SQL = f"""
 INSERT INTO chat_message (session_id, seq, role, content, created_at, external_id, search)
 SELECT s.id, k, CASE WHEN k %% 2 = 1 THEN 'user' ELSE 'assistant' END, p.content, now(), '',
-       CASE WHEN k %% 2 = 1 THEN p.search || ('mcowner' || s.user_id)::tsvector END
+       CASE WHEN k %% 2 = 1 THEN chat_owned_search(s.user_id, p.search || ('mcowner' || s.user_id)::tsvector) END
 FROM chat_chatsession s
 CROSS JOIN generate_series(1, {SESSION_TURNS}) k
 JOIN bench_turn_pool p ON p.i = (s.id * {SESSION_TURNS} + k) %% {_TURN_POOL}
@@ -258,8 +259,10 @@ class switched_database:
     @staticmethod
     def _switch(name: str) -> None:
         # The MEMORY.md cache's listener listens on the database it started with, and its entries
-        # are keyed by user id, which means another user in another database: start over.
+        # are keyed by user id, which means another user in another database: start over. The same
+        # for the recall counts noted so far: written to the database they belong to.
         memory_md_cache_stop()
+        recall_stats_stop()
         connection.close()
         connection.settings_dict["NAME"] = name
         settings.DATABASES[connection.alias]["NAME"] = name

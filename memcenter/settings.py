@@ -245,6 +245,10 @@ MEMORY_MD_CACHE_SIZE = env_int("MEMORY_MD_CACHE_SIZE", 5000, minimum=1)  # docum
 # user's memories exactly in NumPy instead of estimating from the index (dreaming/memory/recall_held.py).
 RECALL_KEY_CACHE_SIZE = env_int("RECALL_KEY_CACHE_SIZE", 64, minimum=1)
 RECALL_CACHE_MB = env_int("RECALL_CACHE_MB", 256, minimum=1)
+# Recall stats (how often a memory was recalled) are noted in the process and written by a flusher
+# thread this often, in one statement, instead of a write on every recall (dreaming/memory/recall_stats.py);
+# 0 = written with each recall. Off under tests by default: their transactions never commit.
+RECALL_STATS_FLUSH_SECONDS = env_float("RECALL_STATS_FLUSH_SECONDS", 0.0 if TESTING else 1.0, minimum=0.0)
 
 # --- Deep sleep and weekly consolidation (area: deep; see docs/deep.md) --------------
 # Cosine similarity at which two candidates are "the same topic" (clustering) and two active

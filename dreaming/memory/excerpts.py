@@ -63,9 +63,15 @@ def _cjk_token(piece: str) -> str:
 
 
 def _owner_token(user_id: int) -> str:
-    # Every indexed turn carries its owner as a token, so the GIN index answers "this user's turns
-    # that match" by intersecting two posting lists instead of reading every user's matches.
+    # Every indexed turn carries its owner as a token: its count (chat.SearchTerm) is how many turns
+    # the user has, the N of each word's idf.
     return f"mcowner{int(user_id)}"
+
+
+def owned_lexeme(user_id: int, lexeme: str) -> str:
+    """A lexeme as the user's turns store it (chat_owned_search, migration chat 0009): prefixed by
+    its owner, so the GIN index's posting list of a word holds only that user's turns."""
+    return f"{int(user_id)}_{lexeme}"
 
 
 def _with_cjk_tokens(text: str) -> str:
@@ -112,8 +118,9 @@ def search_query(query: str) -> str | None:
 # The digests travel as one space-joined string per turn (unnest cannot take an array of arrays).
 _INDEX_SQL = f"""
 UPDATE {Message._meta.db_table} AS m
-SET search = to_tsvector('{SEARCH_CONFIG}', v.doc), forget_digests = string_to_array(v.digests, ' ')
-FROM unnest(%(ids)s::bigint[], %(docs)s::text[], %(digests)s::text[]) AS v(id, doc, digests)
+SET search = chat_owned_search(v.owner, to_tsvector('{SEARCH_CONFIG}', v.doc)),
+    forget_digests = string_to_array(v.digests, ' ')
+FROM unnest(%(ids)s::bigint[], %(owners)s::bigint[], %(docs)s::text[], %(digests)s::text[]) AS v(id, owner, doc, digests)
 WHERE m.id = v.id
 """
 
@@ -147,7 +154,8 @@ def excerpts_index_many(*, turns: list[tuple[int, list[Message]]]) -> int:
         docs = [search_text(excerpt_words(m.content), user_id=user_id,
                             replying_to=excerpt_words(replied_to.get(m.pk) or "", anyone=True)) for user_id, m in rows]
         digests = [" ".join(sorted(turn_digests(m.content))) for _, m in rows]
-        cursor.execute(_INDEX_SQL, {"ids": [m.pk for _, m in rows], "docs": docs, "digests": digests})
+        cursor.execute(_INDEX_SQL, {"ids": [m.pk for _, m in rows], "owners": [user_id for user_id, _ in rows],
+                                    "docs": docs, "digests": digests})
         return cursor.rowcount
 
 
@@ -224,7 +232,7 @@ class Excerpt:
     message_external_id: str
     session_external_id: str
     memory_ids: list[int]
-    previous: str | None  # the turn before (the assistant's), for a short answer
+    previous: str | None  # the turn just before, when it is the assistant's (as indexed): for a short answer
     unchecked: bool = False  # indexed before its forgetting digests: checked against the tombstones on read
     said: str = ""  # the turn's words that may be shown (excerpt_words)
     statement: str = ""  # what the model reads
@@ -258,7 +266,8 @@ class Excerpt:
 # tombstones are left out here too: one probe of the tombstones' unique (user, digest) index per digest of a pooled turn,
 # instead of a second round trip and the keyed hashes of every found turn computed per recall.
 SEARCH_POOL = 300
-_QUOTED = "'''' || replace(replace(words.lexeme, chr(92), chr(92) || chr(92)), '''', '''''') || ''''"
+# Each word as the user's turns store it (owned_lexeme: "<user id>_<lexeme>"), quoted for tsquery.
+_QUOTED = "'''' || replace(replace(%(prefix)s || words.lexeme, chr(92), chr(92) || chr(92)), '''', '''''') || ''''"
 _CANDIDATES_SQL = f"""
 WITH words AS (
     SELECT w.lexeme, t.turns AS df, min(q.position) AS position
@@ -280,7 +289,7 @@ weighed AS (
 found AS MATERIALIZED (
     SELECT m.id, m.session_id, m.seq, m.content, m.created_at, m.external_id, m.search, m.forget_digests
     FROM {Message._meta.db_table} m
-    WHERE m.search @@ (SELECT ('''' || %(owner)s || ''' & (' || string_agg(quoted, ' | ') || ')')::tsquery
+    WHERE m.search @@ (SELECT string_agg(quoted, ' | ')::tsquery
                        FROM weighed WHERE before = 0 OR before + df <= %(pool)s)
       AND m.role = 'user'
     LIMIT %(pool)s
@@ -308,9 +317,9 @@ ranked AS (
 )
 SELECT t.id, t.rank, t.content, t.created_at, t.external_id, t.session_external_id,
        ARRAY(SELECT s.memory_id FROM {MemorySource._meta.db_table} s WHERE s.message_id = t.id),
-       (SELECT p.content FROM {Message._meta.db_table} p
-        WHERE p.session_id = t.session_id AND p.seq < t.seq AND p.role = 'assistant'
-        ORDER BY p.seq DESC LIMIT 1),
+       (SELECT p.content FROM (SELECT p.role, p.content FROM {Message._meta.db_table} p
+                               WHERE p.session_id = t.session_id AND p.seq < t.seq ORDER BY p.seq DESC LIMIT 1) p
+        WHERE p.role = 'assistant'),
        t.forget_digests IS NULL
 FROM ranked t
 ORDER BY t.rank DESC, t.id DESC
@@ -335,7 +344,7 @@ def excerpt_search(*, user_id: int, persona_id: int | None, query: str, limit: i
     if terms is None:
         return None
     return _CANDIDATES_SQL, {
-        "terms": terms.split(" or "), "owner": _owner_token(user_id), "user_id": user_id, "persona_id": persona_id,
+        "terms": terms.split(" or "), "owner": _owner_token(user_id), "prefix": owned_lexeme(user_id, ""), "user_id": user_id, "persona_id": persona_id,
         "pool": SEARCH_POOL, "limit": limit, "user_dismissed": Candidate.USER_DISMISSED_REASON,
     }
 

@@ -43,7 +43,10 @@ from dreaming.memory.recall_held import (  # noqa: F401 — TEXT_WEIGHT re-expor
     TEXT_WEIGHT, held_cosines, held_memories_read, held_ranking, memory_score,
 )
 from dreaming.memory.recall_key import ACTIVE_OWNER, COARSE_CANDIDATES, recall_query_key
-from dreaming.models import Memory, MemoryDocument, MemoryRecall, MemorySettings, MemorySource, Phase
+from dreaming.memory.recall_stats import (
+    recall_record_params, recall_record_sql, recall_stats_deferred, recall_stats_note,
+)
+from dreaming.models import Memory, MemoryDocument, MemorySettings, MemorySource, Phase
 from dreaming.protocol import RECALL_MAX_K, RECALL_TOOL  # noqa: F401 — re-exported for the API and command
 from dreaming.providers.embedding_space import embedding_space_check_cached
 from dreaming.providers import CallContext, Embedder, get_embedder
@@ -86,7 +89,8 @@ class RecallResult:
 @dataclass
 class SentAlong:
     """A statement recall sends in the same round trip as the re-read of its held memories (the
-    excerpt search), and its rows once it ran."""
+    excerpt search; the sources of the re-read memories, which reads their `ids`), and its rows once
+    it ran."""
 
     sql: str
     params: dict
@@ -180,7 +184,7 @@ def _vector_literal(values) -> str:
 def recall_candidates(
     *, user_id: int, persona_id: int | None, vector: list[float], exclude_ids: list[int], limit: int | None = None,
     wanted: int = HELD_EXACT_ROWS, keywords: list[tuple[str, float]] | None = None, now: datetime | None = None,
-    cached: bool | None = None, along: SentAlong | None = None,
+    cached: bool | None = None, along: list[SentAlong] | None = None,
 ) -> list[tuple]:
     """The rows to score, with their EXACT cosine distance (last column).
 
@@ -234,7 +238,7 @@ WHERE m.id = ANY(%(ids)s::bigint[]) AND {{active_owner}} = %(user_id)s
 
 
 def _candidates_from_held(held, *, user_id: int, persona_id: int | None, vector, exclude_ids, keywords, now: datetime,
-                          limit: int, along: SentAlong | None = None) -> list[tuple]:
+                          limit: int, along: list[SentAlong] | None = None) -> list[tuple]:
     ids = held_ranking(held, persona_id=persona_id, vector=vector, keywords=keywords or [], exclude_ids=exclude_ids,
                        now_epoch=now.timestamp(), tau_seconds=settings.RECALL_TAU_WEEKS * 7 * 86400, limit=limit)
     if not ids:
@@ -243,11 +247,13 @@ def _candidates_from_held(held, *, user_id: int, persona_id: int | None, vector,
     with connection.cursor() as cursor:
         # Client-side binding (Django's default with psycopg 3) sends several statements as one
         # query, one result each: under load every round trip waits for the server to be scheduled.
-        if along is not None and isinstance(cursor.cursor, psycopg.ClientCursor):
-            cursor.execute(sql + ";\n" + along.sql, {**along.params, **params})
+        if along and isinstance(cursor.cursor, psycopg.ClientCursor):
+            sent = {name: value for statement in along for name, value in statement.params.items()}
+            cursor.execute(";\n".join([sql] + [statement.sql for statement in along]), {**sent, **params})
             rows = cursor.fetchall()
-            cursor.nextset()
-            along.rows = cursor.fetchall()
+            for statement in along:
+                cursor.nextset()
+                statement.rows = cursor.fetchall()
         else:
             cursor.execute(sql, params)
             rows = cursor.fetchall()
@@ -272,9 +278,10 @@ def _recall_gate(*, user_id: int, persona_id: int | None) -> tuple[bool, list[in
     return enabled, [int(i) for i in memory_ids or []]
 
 
-# The top k's sources, and (unless record=False) the recall stats update, in ONE round trip: the
-# UPDATE rides along as a data-modifying CTE, which Postgres runs to completion even though the
-# SELECT does not read it.
+# The memories' sources. Sent with the re-read of the held memories, for all of them (the 3k + 10
+# re-read: the top k is among them), when the stats are not written with the recall; else for the
+# top k, with the stats upsert as a data-modifying CTE (one round trip for both), which Postgres runs
+# to completion even though the SELECT does not read it.
 _SOURCES_SQL = f"""
 {{record}}SELECT s.memory_id, s.quote, s.said_at, msg.external_id, ses.external_id
 FROM {MemorySource._meta.db_table} s
@@ -286,9 +293,10 @@ ORDER BY s.said_at, s.id
 
 
 def _sources_for(ids: list[int], *, record_at: datetime | None = None) -> dict[int, list[dict]]:
-    sources: dict[int, list[dict]] = {memory_id: [] for memory_id in ids}
-    record = "" if record_at is None else "WITH recorded AS (" + _record_sql() + " RETURNING 1)\n"
-    params = {"ids": [int(i) for i in ids], "now": record_at}
+    record = "" if record_at is None else "WITH recorded AS (" + recall_record_sql() + " RETURNING 1)\n"
+    params = {"ids": [int(i) for i in ids]}
+    if record_at is not None:
+        params = {**recall_record_params(ids=ids, now=record_at), **params}
     try:
         with connection.cursor() as cursor:
             cursor.execute(_SOURCES_SQL.format(record=record), params)
@@ -302,8 +310,13 @@ def _sources_for(ids: list[int], *, record_at: datetime | None = None) -> dict[i
         with connection.cursor() as cursor:
             cursor.execute(_SOURCES_SQL.format(record=""), params)
             rows = cursor.fetchall()
+    return _sources_from_rows(ids, rows)
+
+
+def _sources_from_rows(ids: list[int], rows: list[tuple]) -> dict[int, list[dict]]:
+    sources: dict[int, list[dict]] = {memory_id: [] for memory_id in ids}
     for memory_id, quote, said_at, message_external_id, session_external_id in rows:
-        if len(sources[memory_id]) < Memory.MAX_SOURCES:
+        if memory_id in sources and len(sources[memory_id]) < Memory.MAX_SOURCES:
             sources[memory_id].append(
                 {
                     "session_external_id": session_external_id or "",
@@ -341,8 +354,10 @@ def recall(
     5. Find the best excerpts of the user's own turns by full-text search, minus the forgotten and
        the sensitive (dreaming/memory/excerpts.py: one statement, sent with step 3's re-read; a
        second query only for turns indexed before their forgetting digests).
-    6. Fuse both rankings (recall_fuse); load the sources of the memories kept and record their
-       recall unless `record=False` (one query).
+    6. Fuse both rankings (recall_fuse) and record the recall of the memories kept unless
+       `record=False`: noted for the process's flusher outside a transaction, with their sources
+       read in step 3's round trip (a warm recall is ONE query); inside one, written with the
+       query that loads their sources (dreaming/memory/recall_stats.py).
     """
     query = (query or "").strip()
     k = max(1, min(int(k), RECALL_MAX_K))
@@ -359,18 +374,36 @@ def recall(
     vector = embedder.embed([query], kind="query", ctx=CallContext(user_id=user.pk, phase=Phase.RECALL))[0]
 
     search = excerpt_search(user_id=user.pk, persona_id=persona_id, query=query, limit=excerpts_wanted(k))
-    along = SentAlong(*search) if search else None
+    along = [SentAlong(*search)] if search else []
+    # The stats: noted for the process's flusher (recall_stats.py), or written with the sources.
+    record_inline = record and not recall_stats_deferred()
+    sources_along = SentAlong(_SOURCES_SQL.format(record=""), {})  # reads the re-read's `ids`
     memories = _memories_ranked(user_id=user.pk, persona_id=persona_id, query=query, vector=vector,
-                                exclude_ids=list(exclude_ids), now=now, wanted=3 * k + EXCERPTS_BEYOND_K, along=along)
-    excerpts = excerpts_found(rows=along.run(), user_id=user.pk, query=query) if along else []
+                                exclude_ids=list(exclude_ids), now=now, wanted=3 * k + EXCERPTS_BEYOND_K,
+                                along=along if record_inline else [*along, sources_along])
+    excerpts = excerpts_found(rows=along[0].run(), user_id=user.pk, query=query) if along else []
     # What the model already has (MEMORY.md, unless the caller says otherwise) is not shown again as an excerpt either.
     top = recall_fuse(memories=memories, excerpts=excerpts, k=k, memory_md_ids=set(exclude_ids))
+    _sources_attach(top, rows=sources_along.rows, now=now, record=record, record_inline=record_inline)
+    return top
+
+
+def _sources_attach(top: list[RecallResult], *, rows: list[tuple] | None, now: datetime, record: bool,
+                    record_inline: bool) -> None:
+    """The kept memories' sources — read with the re-read (`rows`), or now (the index path, or with
+    the stats upsert when `record_inline`) — and their recall noted for the flusher otherwise."""
     memory_ids = [result.id for result in top if result.kind == "memory"]
-    sources = _sources_for(memory_ids, record_at=now if record else None) if memory_ids else {}
+    if not memory_ids:
+        return
+    if rows is not None:
+        sources = _sources_from_rows(memory_ids, rows)
+    else:
+        sources = _sources_for(memory_ids, record_at=now if record_inline else None)
+    if record and not record_inline:
+        recall_stats_note(ids=memory_ids, now=now)
     for result in top:
         if result.kind == "memory":
             result.sources = sources[result.id]
-    return top
 
 
 def _memory_md_ids_if_on(*, user: AbstractBaseUser, persona: Persona | None) -> list[int] | None:
@@ -387,7 +420,8 @@ def _memory_md_ids_if_on(*, user: AbstractBaseUser, persona: Persona | None) -> 
 
 
 def _memories_ranked(*, user_id: int, persona_id: int | None, query: str, vector, exclude_ids: list[int],
-                     now: datetime, wanted: int = HELD_EXACT_ROWS, along: SentAlong | None = None) -> list[RecallResult]:
+                     now: datetime, wanted: int = HELD_EXACT_ROWS,
+                     along: list[SentAlong] | None = None) -> list[RecallResult]:
     """The candidates scored exactly, best first (steps 3-4 of recall())."""
     keywords = query_keywords(query)
     total_weight = sum(weight for _, weight in keywords)
@@ -453,29 +487,3 @@ def recall_fuse(*, memories: list[RecallResult], excerpts: list[Excerpt], k: int
         if len(top) == k:
             break
     return top
-
-
-# Recall stats are bookkeeping: losing the last few on a crash is fine, waiting for the WAL flush
-# on every recall is not. set_config(..., true) turns synchronous_commit off for the statement's
-# own (autocommit) transaction (measured here: p95 3.9 ms → 1.6 ms). Inside a caller's
-# transaction it would relax the caller's commit too, so there the plain statement runs.
-# They live in MemoryRecall, not in the memory rows: see that model for why.
-_RECORD_SQL = f"""
-INSERT INTO {MemoryRecall._meta.db_table} (memory_id, count, last_recalled_at)
-SELECT m.id, 1, %(now)s FROM {Memory._meta.db_table} m{{relaxed}}
-WHERE m.id = ANY(%(ids)s::bigint[])
-ON CONFLICT (memory_id) DO UPDATE
-SET count = {MemoryRecall._meta.db_table}.count + 1, last_recalled_at = EXCLUDED.last_recalled_at
-"""
-
-
-def _record_sql() -> str:
-    relaxed = "" if connection.in_atomic_block else ", (SELECT set_config('synchronous_commit', 'off', true)) AS relaxed"
-    return _RECORD_SQL.format(relaxed=relaxed).strip()
-
-
-def recall_record(*, ids: list[int], now: datetime) -> int:
-    """The recall stats upsert on its own (recall() sends it together with the sources query)."""
-    with connection.cursor() as cursor:
-        cursor.execute(_record_sql(), {"now": now, "ids": [int(i) for i in ids]})
-        return cursor.rowcount

@@ -70,3 +70,33 @@ def test_a_turn_and_a_search_term_print_without_the_users_words(user):
 
     assert shown[0] == f"user turn 1 of session {messages[0].session_id}"
     assert not any(word in text.lower() for text in shown for word in ("pelican", "captain"))
+
+
+def lexemes(message):
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT w.lexeme, w.positions FROM chat_message m, unnest(m.search) w WHERE m.id = %s", [message.pk])
+        return dict(cursor.fetchall())
+
+
+def test_every_lexeme_of_a_turn_carries_its_owner_so_a_word_lists_only_that_users_turns(user, other_user):
+    _, (mine,) = indexed_session(user, "The pelican ate a fish.")
+    _, (theirs,) = indexed_session(other_user, "A pelican too.")
+
+    found = lexemes(mine)
+    assert set(found) == {f"{user.pk}_pelican", f"{user.pk}_ate", f"{user.pk}_fish", f"{user.pk}_mcowner{user.pk}"}
+    assert (found[f"{user.pk}_pelican"], found[f"{user.pk}_fish"]) == ([2], [5])  # positions kept
+    assert f"{other_user.pk}_pelican" in lexemes(theirs) and f"{user.pk}_pelican" not in lexemes(theirs)
+    assert counts(user)["pelican"] == 1 and counts(other_user)["pelican"] == 1
+
+
+def test_owned_search_quotes_any_lexeme_and_keeps_positions():
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute(r"""SELECT w.lexeme, w.positions FROM unnest(chat_owned_search(7, 'o''neil:1,4 a\\b:2 bare'::tsvector)) w
+                           ORDER BY 1""")
+        assert cursor.fetchall() == [("7_a\\b", [2]), ("7_bare", None), ("7_o'neil", [1, 4])]
+        cursor.execute("SELECT chat_owned_search(7, ''::tsvector) = ''::tsvector")
+        assert cursor.fetchone() == (True,)

@@ -267,7 +267,7 @@ def test_recall_command_rejects_bad_input(user):
 def test_recall_stats_are_recorded_outside_a_transaction_too(user):
     from django.db import connection as conn
 
-    from dreaming.memory.recall import recall_record
+    from dreaming.memory.recall_stats import recall_record
 
     memory = remember(user, "User collects vinyl records")
     assert not conn.in_atomic_block

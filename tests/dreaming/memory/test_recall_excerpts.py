@@ -69,6 +69,15 @@ def test_a_short_answer_comes_with_the_end_of_the_question_it_answered(user):
     assert result.statement == 'On 12 May 2023, replying to "Which city did you like best?", you said: "Definitely Kyoto."'
 
 
+def test_a_short_turn_after_the_users_own_turn_is_shown_without_an_older_question(user):
+    kept_session(user, ("assistant", "Which city did you like best?"), ("user", "We went to Japan in spring."),
+                 ("user", "Definitely Kyoto."))
+
+    (result,) = excerpts(ask(user, "Kyoto"))
+
+    assert result.statement == 'On 12 May 2023 you said: "Definitely Kyoto."'
+
+
 def test_a_long_turn_is_cut_to_the_sentences_that_match(user):
     filler = " ".join(f"Sentence number {i} is about nothing in particular at all." for i in range(12))
     kept_session(user, ("user", f"{filler} My daughter Inès starts violin lessons in September. {filler}"))
@@ -355,8 +364,8 @@ def test_excerpts_reindex_makes_turns_indexed_before_findable_by_the_question_th
     _, (_, answer) = kept_session(user, ("assistant", "Which instrument did your grandfather play?"),
                                   ("user", "The bandoneon, every Sunday."))
     with connection.cursor() as cursor:  # as the first version indexed it: the turn's own words only
-        cursor.execute("UPDATE chat_message SET search = to_tsvector('english', %s) WHERE id = %s",
-                       [f"The bandoneon, every Sunday. mcowner{user.pk}", answer.pk])
+        cursor.execute("UPDATE chat_message SET search = chat_owned_search(%s, to_tsvector('english', %s)) WHERE id = %s",
+                       [user.pk, f"The bandoneon, every Sunday. mcowner{user.pk}", answer.pk])
     assert excerpts(ask(user, "grandfather instrument")) == []
 
     out = io.StringIO()

@@ -1,5 +1,5 @@
-"""Recall's memories held by the process: the exact score of every memory, two round trips per warm
-recall (the excerpt search sent with the re-read), and never a deleted or archived memory — the memory table's notifications (migration 0009)
+"""Recall's memories held by the process: the exact score of every memory, one round trip per warm
+recall (the excerpt search and the sources sent with the re-read; two when the stats are written with it), and never a deleted or archived memory — the memory table's notifications (migration 0009)
 drop a user's memories, and the rows ranked first are re-read and re-checked.
 
 Real commits (transaction=True): NOTIFY is delivered only at commit."""
@@ -110,7 +110,7 @@ def test_the_process_drops_the_least_recently_used_users_beyond_its_byte_budget(
     assert cache.entries == {} and cache.held_bytes == 0
 
 
-def test_a_warm_recall_is_two_round_trips_exact_stage_with_search_and_sources(live_cache, django_assert_num_queries):
+def test_a_warm_recall_is_one_round_trip_exact_stage_with_search_and_sources(live_cache, django_assert_num_queries):
     user = UserFactory()
     memories_for(user, 150)
     memory_md_render(user=user)
@@ -119,9 +119,38 @@ def test_a_warm_recall_is_two_round_trips_exact_stage_with_search_and_sources(li
     # MEMORY.md (then cached) + the user's memories + exact stage sent with the excerpts' full-text search + sources
     with django_assert_num_queries(4):
         first = recall(user=user, query="sourdough", k=5)
-    with django_assert_num_queries(2):  # re-read of the best rows and full-text search in one + sources: no scan of the user's rows
+    with django_assert_num_queries(1):  # re-read of the best rows, full-text search and sources in one: no scan of the user's rows
         second = recall(user=user, query="sourdough", k=5, record=False)
     assert [r.id for r in first] == [r.id for r in second] and "sourdough" in first[0].statement
+
+
+def test_with_the_stats_noted_a_warm_recall_is_one_query_and_keeps_its_sources(live_cache, settings,
+                                                                               django_assert_num_queries):
+    from dreaming.memory.recall_stats import recall_stats_stop
+    from dreaming.models import MemoryRecall
+
+    settings.RECALL_STATS_FLUSH_SECONDS = 30  # written when the test stops the flusher
+    user = UserFactory()
+    memories_for(user, 150)
+    turn = Message.objects.create(session=ChatSessionFactory(user=user), seq=1, role="user", external_id="clint-1",
+                                  content="My sourdough starter is called Clint.", created_at=timezone.now())
+    memory = MemoryFactory(user=user, statement="User keeps a sourdough starter called Clint",
+                           embedding=EMBEDDER.embed(["User keeps a sourdough starter called Clint"])[0])
+    MemorySourceFactory(memory=memory, message=turn, quote="sourdough starter is called Clint")
+    memory_md_render(user=user)
+    embedding_space_check_cached()
+    settle()
+    recall(user=user, query="sourdough", k=5, record=False)  # reads the user's memories once
+
+    with django_assert_num_queries(1):
+        found = recall(user=user, query="the sourdough starter Clint", k=5, exclude_ids=[])
+    recall_stats_stop()
+
+    (clint,) = [r for r in found if r.id == memory.pk]
+    assert [s["message_external_id"] for s in clint.sources] == ["clint-1"]
+    assert all(r.sources == [] for r in found if r.id != memory.pk)
+    recalled = [r.id for r in found if r.kind == "memory"]
+    assert dict(MemoryRecall.objects.values_list("memory_id", "count")) == {i: 1 for i in recalled}
 
 
 def test_a_memory_learned_after_the_keys_were_read_is_recalled_once_notified(live_cache):
