@@ -139,3 +139,31 @@ def test_a_chinese_request_before_a_full_width_colon_is_the_users_own_words():
 def test_a_sensitive_clause_never_becomes_a_disclosure(text):
     found = self_disclosures([Turn(seq=0, role="user", content=text)])
     assert not any(word in c.statement or word in c.quote for c in found for word in ("Muslim", "diabetic", "HIV"))
+
+
+LETTER = ("Dear Prof. Lind,\n\nI am writing to ask whether you take on new students this year.\n"
+          "My research is on sea ice and I would like to join your group.\n\nKind regards,\nMarta Ruiz")
+
+
+@pytest.mark.parametrize("request_words", [
+    "Please proofread the following email", "Improve my email to my professor", "Can you polish my cover letter",
+])
+def test_a_draft_the_user_brings_as_their_own_is_read_as_the_user(request_words):
+    turn = Turn(seq=0, role="user", content=f'{request_words}: "{LETTER}"')
+    statements = [c.statement for c in self_statements([turn], kind="document")]
+    assert "User's name is Marta Ruiz" in statements
+    assert all(c.quote in turn.content for c in self_statements([turn], kind="document"))
+
+
+@pytest.mark.parametrize("request_words", [
+    "Write a reply to this email", "Summarize this email", "Continue this story", "Rewrite my story",
+])
+def test_a_text_to_answer_or_a_story_is_not_the_users_own_draft(request_words):
+    turn = Turn(seq=0, role="user", content=f"{request_words}:\n{LETTER}")
+    assert "Marta" not in " ".join(c.statement for c in self_statements([turn], kind="document"))
+    assert own_words(turn, kind="document") == request_words
+
+
+def test_a_letter_signed_with_a_placeholder_gives_no_name():
+    turn = Turn(seq=0, role="user", content="Proofread my letter:\nI am applying for the job.\n\nBest regards,\nYour Name")
+    assert not any("name" in c.statement.lower() for c in self_statements([turn], kind="document"))
