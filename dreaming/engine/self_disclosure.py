@@ -96,8 +96,16 @@ _MY_VENTURE_RE = re.compile(
     r"\bmy (?!favou?rite\b|dream\b|ideal\b|future\b)((?:[A-Z][\w'-]+ |[a-z][\w'-]+ ){0,2}(?:shop|store|business|company|startup|channel|blog|website|podcast|"
     r"restaurant|bakery|salon|clinic|brand|agency|studio|farm|thesis|dissertation|novel))\b(?![\w-])"
 )
+# "my notes for a presentation in French", "my thesis on coral reefs", "my trip to Japan": what the user is working
+# on or heading to, with what it is for or about (without it, "my homework" says little).
+_MY_WORK_RE = re.compile(
+    r"\bmy (?P<work>(?:[\w-]+ ){0,2}?(?:notes|slides|presentation|speech|talk|thesis|dissertation|research|paper|"
+    r"assignment|project|report|portfolio|cover letter|cv|resume|application|interview|exam|course|trip|"
+    r"wedding|app|game|book)) (?P<about>(?:for|on|about|in|at|to) (?:[\w'’-]+ ){0,5}?[\w'’-]+)"
+    r"(?=\s*(?:[.,;:!?)\n]|$)|\s+(?:and|but|so|which|that|because|please|pls|can|could|would|will|with|i|I)\b)"
+)
 _MY_PEOPLE_RE = re.compile(
-    r"\b[Mm]y (?P<noun>customers|clients|students|pupils|patients|employees|staff|subscribers|followers|readers|"
+    r"\b(?:[Mm]y|[Oo]ur) (?P<noun>customers|clients|students|pupils|patients|employees|staff|subscribers|followers|readers|"
     r"colleagues|coworkers|co-workers|team|boss|manager|supervisor|professor|advisor|landlord|tenants|mentor)\b"
 )
 # "a letter to my son who is in the army", "what should I feed my dog?", "for my best friend Sarah": a request or
@@ -227,7 +235,7 @@ def self_disclosures(turns: list[Turn]) -> list[ExtractedCandidate]:
 
 def turn_disclosures(text: str) -> list[tuple[str, str]]:
     """(quote, statement) of each self-disclosure clause of one user turn's text."""
-    return _clauses(text) + _my_things(text) + _my_family(text) + _signed_name(text)
+    return _clauses(text) + _my_things(text) + _my_work(text) + _my_family(text) + _signed_name(text)
 
 
 def _my_things(text: str) -> list[tuple[str, str]]:
@@ -241,6 +249,19 @@ def _my_things(text: str) -> list[tuple[str, str]]:
         article = "" if plural else ("an " if phrase[0].lower() in "aeiou" else "a ")
         quote = _sentence_around(text, m.start(), m.end()) if quote_too_short(m.group(0)) else m.group(0)
         found.append((quote, f"User has {article}{phrase}"))
+    return found
+
+
+def _my_work(text: str) -> list[tuple[str, str]]:
+    """"check my notes for a presentation in French" → "User has notes for a presentation in French"."""
+    found = []
+    for m in _MY_WORK_RE.finditer(text):
+        if _not_had(text, m.start()) or len(m.group("about").split()) < 2:
+            continue
+        work = m.group("work")
+        article = "" if work.endswith("s") else ("an " if work[0].lower() in "aeiou" else "a ")
+        quote = _sentence_around(text, m.start(), m.end()) if quote_too_short(m.group(0)) else m.group(0)
+        found.append((quote, f"User has {article}{work} {m.group('about')}"))
     return found
 
 

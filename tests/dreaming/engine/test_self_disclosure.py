@@ -167,3 +167,21 @@ def test_a_text_to_answer_or_a_story_is_not_the_users_own_draft(request_words):
 def test_a_letter_signed_with_a_placeholder_gives_no_name():
     turn = Turn(seq=0, role="user", content="Proofread my letter:\nI am applying for the job.\n\nBest regards,\nYour Name")
     assert not any("name" in c.statement.lower() for c in self_statements([turn], kind="document"))
+
+
+@pytest.mark.parametrize(("text", "statement"), [
+    ("i am going to send you my bullet point notes for a presentation in french, please fix them",
+     "User has bullet point notes for a presentation in french"),
+    ("review my slides for the job interview at Google", "User has slides for the job interview at Google"),
+])
+def test_the_work_a_request_names_with_its_purpose_is_the_users(text, statement):
+    assert statement in _statements(text)
+
+
+@pytest.mark.parametrize("text", [
+    "help me with my homework",  # no purpose: says little
+    "I want my trip to Japan to be fun",  # no "for / on / to …" right after
+    "If my thesis on coral reefs fails, what then?",  # a supposition
+])
+def test_work_without_a_purpose_or_in_a_supposition_is_not_read(text):
+    assert not any(s.startswith("User has") for s in _statements(text))
