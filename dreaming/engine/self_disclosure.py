@@ -101,7 +101,7 @@ _MY_VENTURE_RE = re.compile(
 _MY_WORK_RE = re.compile(
     r"\bmy (?P<work>(?:[\w-]+ ){0,2}?(?:notes|slides|presentation|speech|talk|thesis|dissertation|research|paper|"
     r"assignment|project|report|portfolio|cover letter|cv|resume|application|interview|exam|course|trip|"
-    r"wedding|app|game|book)) (?P<about>(?:for|on|about|in|at|to) (?:[\w'’-]+ ){0,5}?[\w'’-]+)"
+    r"wedding|app|game|book)) (?P<about>(?:for|on|about|in|at|(?:(?<=trip )|(?<=application ))to) (?:[\w'’-]+ ){0,5}?[\w'’-]+)"
     r"(?=\s*(?:[.,;:!?)\n]|$)|\s+(?:and|but|so|which|that|because|please|pls|can|could|would|will|with|i|I)\b)"
 )
 _MY_PEOPLE_RE = re.compile(

@@ -185,3 +185,8 @@ def test_the_work_a_request_names_with_its_purpose_is_the_users(text, statement)
 ])
 def test_work_without_a_purpose_or_in_a_supposition_is_not_read(text):
     assert not any(s.startswith("User has") for s in _statements(text))
+
+
+def test_a_thing_waiting_to_arrive_is_not_work_with_a_purpose():
+    assert not any("paper" in s for s in _statements("Waiting for my morning paper to get here, you?"))
+    assert "User has a trip to Japan next month" in " ".join(_statements("give me a packing list for my trip to Japan next month"))
