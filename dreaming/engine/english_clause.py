@@ -290,7 +290,8 @@ def _we_reading(bare: str, *, clause: str) -> tuple[str, str, bool] | None:
     for work_re, subject in ((WE_WORK_RE, "User "), (OUR_RE, "User's ")):
         work = work_re.match(said)
         rest = work and work.group("rest")
-        if rest and _says_something(rest):
+        # "we serve them sometimes" says what the user does to something said before: not a fact on its own
+        if rest and _says_something(rest) and not re.match(r"\s*(?:them|it|those|these|that|this|one)\b", rest, re.I):
             rest = re.sub(r"\bour\b", "their", to_third_person_en(en.trailing_dropped(rest)))
             verb, _, particle = (work.group("verb") if work_re is WE_WORK_RE else "").partition(" ")
             head = f"{conjugate(verb)}{' ' + particle if particle else ''}" if verb else work.group("noun")

@@ -25,6 +25,7 @@ def test_what_the_users_company_does_is_said_of_the_user(text, statement):
 
 @pytest.mark.parametrize("text", [
     "We sell it.",  # nothing said
+    "We sell them sometimes at the market.",  # what "them" is was said before
     "If we sell handmade soap online, what price should we ask?",  # a supposition
 ])
 def test_an_empty_or_supposed_we_says_nothing(text):
