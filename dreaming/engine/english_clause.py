@@ -102,6 +102,9 @@ WE_WORK_RE = re.compile(
     r"build|offer|provide|produce|manufacture|ship|export|import|operate|manage|teach|design|deliver|supply|"
     r"distribute|serve|specialize in|specialise in|work (?:with|on|in|for|at))\b(?P<rest>.+)$"
 )
+# "We make a great team", "we make a difference": an idiom, not the work.
+_NOT_WORK_RE = re.compile(r"^\s*(?:(?:an?|the|some|such)\s+)?(?:[\w-]+\s+)?(?:team|pair|couple|duo|difference|decision|"
+                          r"choice|mistake|plan|effort|point|sense|progress|friends)\b", re.I)
 # "Our company sells solar panels in Kenya": what the user's company or team is and does.
 OUR_RE = re.compile(
     r"^[Oo]ur (?P<noun>(?:[\w-]+ ){0,2}?(?:company|business|startup|shop|store|team|school|restaurant|bakery|agency|"
@@ -291,7 +294,8 @@ def _we_reading(bare: str, *, clause: str) -> tuple[str, str, bool] | None:
         work = work_re.match(said)
         rest = work and work.group("rest")
         # "we serve them sometimes" says what the user does to something said before: not a fact on its own
-        if rest and _says_something(rest) and not re.match(r"\s*(?:them|it|those|these|that|this|one)\b", rest, re.I):
+        if rest and _says_something(rest) and not re.match(r"\s*(?:them|it|those|these|that|this|one)\b", rest, re.I) \
+                and not (work_re is WE_WORK_RE and _NOT_WORK_RE.match(rest)):
             rest = re.sub(r"\bour\b", "their", to_third_person_en(en.trailing_dropped(rest)))
             verb, _, particle = (work.group("verb") if work_re is WE_WORK_RE else "").partition(" ")
             head = f"{conjugate(verb)}{' ' + particle if particle else ''}" if verb else work.group("noun")
