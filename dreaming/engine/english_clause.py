@@ -95,6 +95,24 @@ WE_PLAN_RE = re.compile(
     r"building|renovating|saving up for|saving for|moving|getting|expecting|trying to)\b(?P<rest>.+)$"
 )
 
+# "We develop apps for dentists", "we sell handmade soap on Etsy": the work the user does with their company or
+# team (the user is one of "we", as in "we went").
+WE_WORK_RE = re.compile(
+    r"^(?:[Ww]e)\s+(?:(?:also|now|currently|mainly|mostly|only|still|already)\s+)?(?P<verb>run|own|sell|make|develop|"
+    r"build|offer|provide|produce|manufacture|ship|export|import|operate|manage|teach|design|deliver|supply|"
+    r"distribute|serve|specialize in|specialise in|work (?:with|on|in|for|at))\b(?P<rest>.+)$"
+)
+# "We make a great team", "we make a difference": an idiom, not the work.
+_NOT_WORK_RE = re.compile(r"^\s*(?:(?:an?|the|some|such)\s+)?(?:[\w-]+\s+)?(?:team|pair|couple|duo|difference|decision|"
+                          r"choice|mistake|plan|effort|point|sense|progress|friends)\b", re.I)
+# "Our company sells solar panels in Kenya": what the user's company or team is and does.
+OUR_RE = re.compile(
+    r"^[Oo]ur (?P<noun>(?:[\w-]+ ){0,2}?(?:company|business|startup|shop|store|team|school|restaurant|bakery|agency|"
+    r"studio|clinic|brand|organi[sz]ation|firm|product|app|website|platform|department|lab|university|college|"
+    r"factory|farm|charity|club|project))\s+(?P<rest>(?:is|are|was|has|have|sells|makes|offers|provides|develops|builds|"
+    r"runs|ships|specializes|specialises|works|helps|operates|produces|serves|exports|imports|focuses|employs)\b.+)$"
+)
+
 # "We always look forward to our family camping trip", "We love painting together": what the user's
 # household does and likes.
 WE_LIKE_RE = re.compile(
@@ -255,7 +273,8 @@ def english_reading(
 
 
 def _we_reading(bare: str, *, clause: str) -> tuple[str, str, bool] | None:
-    """"We have two dogs" → "User's household has two dogs"; "we went / are moving / love …" → "User …"."""
+    """"We have two dogs" → "User's household has two dogs"; "we went / are moving / love / sell …" → "User …";
+    "Our company sells …" → "User's company sells …"."""
     said = en.cut_tail(bare).rstrip(" ,;:-.!")
     if en.EN_HYPOTHETICAL_RE.search(clause):
         return None
@@ -271,6 +290,16 @@ def _we_reading(bare: str, *, clause: str) -> tuple[str, str, bool] | None:
     if we_did and content_tokens(we_did.group("rest")):
         rest = re.sub(r"\bour\b", "their", to_third_person_en(en.trailing_dropped(we_did.group("rest"))))  # "with our kids"
         return we_did.group(0), f"User {we_did.group('verb')}{rest}", False
+    for work_re, subject in ((WE_WORK_RE, "User "), (OUR_RE, "User's ")):
+        work = work_re.match(said)
+        rest = work and work.group("rest")
+        # "we serve them sometimes" says what the user does to something said before: not a fact on its own
+        if rest and _says_something(rest) and not re.match(r"\s*(?:them|it|those|these|that|this|one)\b", rest, re.I) \
+                and not (work_re is WE_WORK_RE and _NOT_WORK_RE.match(rest)):
+            rest = re.sub(r"\bour\b", "their", to_third_person_en(en.trailing_dropped(rest)))
+            verb, _, particle = (work.group("verb") if work_re is WE_WORK_RE else "").partition(" ")
+            head = f"{conjugate(verb)}{' ' + particle if particle else ''}" if verb else work.group("noun")
+            return work.group(0), f"{subject}{head} {rest.strip()}", False
     we_plan = WE_PLAN_RE.match(said)
     if we_plan and _says_something(we_plan.group("rest")):
         rest = re.sub(r"\bour\b", "their", to_third_person_en(en.trailing_dropped(we_plan.group("rest"))))

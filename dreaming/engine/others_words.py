@@ -1,6 +1,7 @@
 """Words in a user's turn that are not the user speaking about themself.
 
-A user turn carries more than the user's own voice: lines of a script ("Naruto: I love a girlfriend"),
+A user turn carries more than the user's own voice: lines of a script ("Naruto: I love a girlfriend"), a
+story's dialogue (“I’m hooked.”, asked Sharon),
 a pasted video transcript, a poem or a song, a title ("the My Hero Academia universe", "I Spent 24 Hours with the World's Shortest
 Woman"), an assistant's self-description pasted back ("I am an AI trained to help…"), and talk about
 the chat itself ("My first request is…", "I will choose the fifth option", "I have a problem").
@@ -31,6 +32,12 @@ _VERSE_LINE_RE = re.compile(r"^[A-Z][^\n]*[^.?!:;\s]$")
 # "My" with a capital inside a sentence, followed by a capitalised word: a title or a name.
 _TITLE_MY_RE = re.compile(r"(?<=[a-z,;] )My (?=[A-Z])")
 _TITLE_WORD_RE = re.compile(r"[A-Za-z][A-Za-z'’]{3,}")
+# A character's line in a story: “I’m hooked.”, asked Sharon / Alex said, “I’m trying…”.
+_SPEECH_VERBS = r"(?:said|says|asked|asks|replied|replies|added|adds|answered|shouted|whispered|exclaimed|muttered|yelled|cried)"
+_REPORTED_SPEECH_RE = re.compile(
+    rf"[“\"](?P<after>[^”\"\n]{{1,600}})[”\"],?[ \t]*{_SPEECH_VERBS}[ \t]+(?:[A-Z]|the |his |her )"
+    rf"|\b(?!I\b)[A-Z][\w'’-]*(?: [A-Z][\w'’-]*)?[ \t]+{_SPEECH_VERBS}(?: to [A-Z][\w'’-]*)?,?[ \t]*[“\"](?P<before>[^”\"\n]{{1,600}})[”\"]"
+)
 _AI_SELF_RE = re.compile(
     r"\b(?:(?:I am|I'm|I’m|as) an? (?:AI|artificial intelligence|(?:large )?language model|chatbot|virtual assistant)\b|"
     r"I (?:can|could|will) (?:assist|help) (?:you )?with (?:tasks|questions|a variety|various|that|anything)\b|"
@@ -57,7 +64,8 @@ def not_the_user(text: str, quote: str) -> bool:
     at = text.find(quote)
     if at < 0:
         return False
-    return (_in_script_line(text, at, at + len(quote)) or _is_transcript(text) or _is_verse(text)
+    return (_in_script_line(text, at, at + len(quote)) or _in_reported_speech(text, at)
+            or _is_transcript(text) or _is_verse(text)
             or _is_title(quote) or bool(_TITLE_MY_RE.search(text[max(0, at - 2):at + len(quote)]))
             or bool(_AI_SELF_RE.search(quote)) or bool(_CHAT_META_RE.match(quote.strip())))
 
@@ -67,6 +75,15 @@ def _in_script_line(text: str, at: int, end: int) -> bool:
     line_start = text.rfind("\n", 0, at) + 1
     label = _SPEAKER_RE.match(text, line_start)
     return bool(label and label.end() <= end and label.group("who").lower().rstrip(".") not in _OWN_LABELS)
+
+
+def _in_reported_speech(text: str, at: int) -> bool:
+    """Whether the words from `at` on start inside a character's quoted line with its speaker named."""
+    for m in _REPORTED_SPEECH_RE.finditer(text):
+        group = "after" if m.group("after") is not None else "before"
+        if m.start(group) <= at < m.end(group):  # a quote running past the line's end is still the character's
+            return True
+    return False
 
 
 def _is_transcript(text: str) -> bool:

@@ -96,8 +96,16 @@ _MY_VENTURE_RE = re.compile(
     r"\bmy (?!favou?rite\b|dream\b|ideal\b|future\b)((?:[A-Z][\w'-]+ |[a-z][\w'-]+ ){0,2}(?:shop|store|business|company|startup|channel|blog|website|podcast|"
     r"restaurant|bakery|salon|clinic|brand|agency|studio|farm|thesis|dissertation|novel))\b(?![\w-])"
 )
+# "my notes for a presentation in French", "my thesis on coral reefs", "my trip to Japan": what the user is working
+# on or heading to, with what it is for or about (without it, "my homework" says little).
+_MY_WORK_RE = re.compile(
+    r"\bmy (?P<work>(?:[\w-]+ ){0,2}?(?:notes|slides|presentation|speech|talk|thesis|dissertation|research|paper|"
+    r"assignment|project|report|portfolio|cover letter|cv|resume|application|interview|exam|course|trip|"
+    r"wedding|app|game|book)) (?P<about>(?:for|on|about|in|at|(?:(?<=trip )|(?<=application ))to) (?:[\w'’-]+ ){0,5}?[\w'’-]+)"
+    r"(?=\s*(?:[.,;:!?)\n]|$)|\s+(?:and|but|so|which|that|because|please|pls|can|could|would|will|with|i|I)\b)"
+)
 _MY_PEOPLE_RE = re.compile(
-    r"\b[Mm]y (?P<noun>customers|clients|students|pupils|patients|employees|staff|subscribers|followers|readers|"
+    r"\b(?:[Mm]y|[Oo]ur) (?P<noun>customers|clients|students|pupils|patients|employees|staff|subscribers|followers|readers|"
     r"colleagues|coworkers|co-workers|team|boss|manager|supervisor|professor|advisor|landlord|tenants|mentor)\b"
 )
 # "a letter to my son who is in the army", "what should I feed my dog?", "for my best friend Sarah": a request or
@@ -128,6 +136,67 @@ _REQUEST_TAIL_RE = re.compile(
     r"|,\s*(?:what|how|which|where|why|do you|is there|are there)\b[^.!]*\?.*$",  # a question, not "…, which I love"
     re.IGNORECASE | re.DOTALL,
 )
+
+
+# --- the user's own draft ---------------------------------------------------------------------------
+# Where pasted material starts: a line ending in a colon, a blank line, or an opening quote mark.
+_PASTE_START_RE = re.compile(r":\s*\n|\n\s*\n|:\s*[\"“«]|\n|：")  # a full-width colon: "以下是我的作文："
+REQUEST_CHARS = 400
+# What the user writes as themself: a letter, an email, a CV, notes for a talk. Never a story, a poem, a
+# script; nor an essay (an exam essay's "I work as a pilot" is made up for the prompt).
+_WRITING = (r"(?:e-?mails?|mail|letters?|cover letter|motivation letter|personal statement|statement of purpose|"
+            r"sop|cv|resume|résumé|bio|self-introduction|introduction|notes|speech|linkedin (?:post|summary|profile)|"
+            r"profile|message)")
+_OWN_DRAFT_RE = re.compile(
+    rf"\b(?:my|our)\s+(?:own\s+|original\s+|(?!story|poem|novel|script|song|lyrics|chapter|essay)[\w-]+\s+){{0,3}}?"
+    rf"{_WRITING}\b"
+    rf"|\b(?:proofread|polish|improve|correct|edit|rewrite|rephrase|revise|check)\b[^.\n]{{0,40}}?"
+    rf"\b(?:this|the following|the)\s+(?:e-?mail|letter|cover letter|motivation letter|personal statement)\b"
+    r"|我的(?:邮件|简历|自我介绍|信|发言稿|演讲稿|申请)",
+    re.IGNORECASE,
+)
+# ... but a text to reply to is the other person's, and a story's first person is a character.
+_NOT_OWN_DRAFT_RE = re.compile(
+    r"\b(?:reply|respond|response|answer(?:ing)?)\s+(?:to|for)\b|\b(?:story|stories|poem|novel|fiction|fanfic|script|"
+    r"screenplay|lyrics|song|chapter|character|roleplay|role-play)\b|回复",
+    re.IGNORECASE,
+)
+# "Thank you and best regards,\nErli" closing the user's own letter: the user's name.
+_SIGNED_RE = re.compile(
+    r"(?im)^[^\n]{0,30}\b(?:regards|sincerely|best|cheers|thanks|thank you|yours(?: truly| faithfully| sincerely)?|"
+    r"warmly|warm wishes|respectfully),?[ \t]*\n\s*(?P<name>(?-i:[A-Z][a-z]{1,15}(?:[ \t][A-Z][a-z]{1,15}){0,2}))[ \t]*[\"”]?[ \t]*$"
+)
+_NOT_NAMES = frozenset("your name team sir madam dear the all everyone me admin user customer manager".split())
+
+
+def request_of(text: str) -> str:
+    """The request before a pasted text (all of a short turn without a paste)."""
+    head = text[:REQUEST_CHARS]
+    cut = _PASTE_START_RE.search(head)
+    return head[: cut.start()] if cut else (head if len(text) <= REQUEST_CHARS else "")
+
+
+def own_draft(request: str) -> bool:
+    """Whether a request says the text it brings is the user's own writing about themself ("improve my
+    cover letter", "proofread the following email", "我的简历"), not someone else's to answer or a story."""
+    return bool(_OWN_DRAFT_RE.search(request)) and not _NOT_OWN_DRAFT_RE.search(request)
+
+
+def _signed_name(text: str) -> list[tuple[str, str]]:
+    """The name that signs the user's own letter (a draft to polish, never one to reply to)."""
+    if not own_draft(request_of(text)):
+        return []
+    found = []
+    for m in _SIGNED_RE.finditer(text):
+        name = m.group("name")
+        if any(w.lower() in _NOT_NAMES | STOP_WORDS for w in name.split()):
+            continue
+        closing = m.group(0)[: m.start("name") - m.start()].split()
+        # as few closing words as make a quote ("best regards, Erli"), and not a capitalised title
+        closing = closing[-max(1, 3 - len(name.split())):]
+        start = m.start() + m.group(0).rfind(closing[0], 0, m.start("name") - m.start())
+        found.append((text[start: m.end("name")], f"User's name is {name}"))
+    return found[-1:]  # the letter's own closing, not one it quotes
 
 
 def without_request(candidate: ExtractedCandidate) -> ExtractedCandidate:
@@ -166,7 +235,7 @@ def self_disclosures(turns: list[Turn]) -> list[ExtractedCandidate]:
 
 def turn_disclosures(text: str) -> list[tuple[str, str]]:
     """(quote, statement) of each self-disclosure clause of one user turn's text."""
-    return _clauses(text) + _my_things(text) + _my_family(text)
+    return _clauses(text) + _my_things(text) + _my_work(text) + _my_family(text) + _signed_name(text)
 
 
 def _my_things(text: str) -> list[tuple[str, str]]:
@@ -180,6 +249,19 @@ def _my_things(text: str) -> list[tuple[str, str]]:
         article = "" if plural else ("an " if phrase[0].lower() in "aeiou" else "a ")
         quote = _sentence_around(text, m.start(), m.end()) if quote_too_short(m.group(0)) else m.group(0)
         found.append((quote, f"User has {article}{phrase}"))
+    return found
+
+
+def _my_work(text: str) -> list[tuple[str, str]]:
+    """"check my notes for a presentation in French" → "User has notes for a presentation in French"."""
+    found = []
+    for m in _MY_WORK_RE.finditer(text):
+        if _not_had(text, m.start()) or len(m.group("about").split()) < 2:
+            continue
+        work = m.group("work")
+        article = "" if work.endswith("s") else ("an " if work[0].lower() in "aeiou" else "a ")
+        quote = _sentence_around(text, m.start(), m.end()) if quote_too_short(m.group(0)) else m.group(0)
+        found.append((quote, f"User has {article}{work} {m.group('about')}"))
     return found
 
 

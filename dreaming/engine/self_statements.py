@@ -24,14 +24,12 @@ from dataclasses import replace
 from dreaming.engine import multilingual
 from dreaming.engine.extract import extract_candidates
 from dreaming.engine.language import content_tokens
-from dreaming.engine.self_disclosure import self_disclosures, without_request
+from dreaming.engine.self_disclosure import REQUEST_CHARS, own_draft, request_of, self_disclosures, without_request
 from dreaming.engine.triage import _CODE_LINE_RE, _STACK_TRACE_RE, _symbol_density
 from dreaming.protocol import ExtractedCandidate, Turn
 
 _FENCE_RE = re.compile(r"```.*?(?:```|\Z)|~~~.*?(?:~~~|\Z)", re.DOTALL)
-# Where pasted material starts: a line ending in a colon, a blank line, or an opening quote mark.
-_PASTE_START_RE = re.compile(r":\s*\n|\n\s*\n|:\s*[\"“«]|\n|：")  # a full-width colon: "以下是我的作文："
-_REQUEST_CHARS = 400
+_DRAFT_CHARS = 6000
 _OOC_RE = re.compile(
     r"\(\s*(?:OOC|out of character)\s*[:\-–]?\s*([^()]{3,300})\)|\[\s*(?:OOC|out of character)\s*[:\-–]?\s*([^\[\]]{3,300})\]|"
     r"(?:^|\n)\s*(?:OOC|out of character)\s*[:\-–]\s*([^\n]{3,300})",
@@ -57,9 +55,14 @@ def own_words(turn: Turn, *, kind: str) -> str:
     if kind == "roleplay":
         return "\n".join(next(g for g in m.groups() if g) for m in _OOC_RE.finditer(text))
     if kind in ("document", "translation"):
-        head = text[:_REQUEST_CHARS]
-        cut = _PASTE_START_RE.search(head)
-        return head[: cut.start()] if cut else (head if len(text) <= _REQUEST_CHARS else "")
+        request = request_of(text)
+        # "proofread my cover letter: …": the pasted text is the user's own, its first person the user
+        return _prose(text[:_DRAFT_CHARS]) if own_draft(request) else request
+    return _prose(text)
+
+
+def _prose(text: str) -> str:
+    """The lines of `text` that are prose: no fenced code, no code-like or stack-trace lines."""
     text = _FENCE_RE.sub("\n", text)
     lines = [
         line for line in text.splitlines()
@@ -95,6 +98,6 @@ def disclosures_not_yet_found(turns: list[Turn], *, found: list[ExtractedCandida
 def kept_session_disclosures(turns: list[Turn], *, found: list[ExtractedCandidate]) -> list[ExtractedCandidate]:
     """What a kept session's user says about themself inside their requests and the conversational rules
     missed: read in the user's own words (no code; of a long turn only the request before a paste)."""
-    own = [replace(t, content=own_words(t, kind="document" if len(t.content) > _REQUEST_CHARS else "coding"))
+    own = [replace(t, content=own_words(t, kind="document" if len(t.content) > REQUEST_CHARS else "coding"))
            for t in turns if t.role == "user"]
     return disclosures_not_yet_found([t for t in own if t.content.strip()], found=found)

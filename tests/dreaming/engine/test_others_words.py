@@ -30,6 +30,8 @@ def _statements(text: str) -> list[str]:
     "I have a problem",  # the chat itself
     "My first request is to plan a party for ten people.",
     "I will choose the third option",
+    "The rain kept on.\n\n“I’m trying to open a bakery before winter.”, said Tomas.\n\n“I’m hooked.”, asked Ines.",
+    'Mara said, "I have two brothers and I hate the sea."',  # a story's dialogue, its speaker named
 ])
 def test_words_that_are_not_the_user_become_no_candidate(text):
     assert _statements(text) == []
@@ -48,6 +50,7 @@ def test_the_users_own_statement_beside_a_script_line_is_kept():
     "I read every night.\nI play chess on Sundays.\nI grew up in Bergen.",  # prose lines end in a full stop
     'My friend said "you should try climbing" and I joined a climbing gym.',  # the quotation is closed before
     "I have a problem with my landlord, he never fixes the heating.",  # a problem in the user's life
+    'I told her, "I am a vegan now", and she laughed.',  # the user quoting themself
 ])
 def test_the_users_own_words_are_still_read(text):
     assert _statements(text), text

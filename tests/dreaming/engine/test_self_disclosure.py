@@ -139,3 +139,54 @@ def test_a_chinese_request_before_a_full_width_colon_is_the_users_own_words():
 def test_a_sensitive_clause_never_becomes_a_disclosure(text):
     found = self_disclosures([Turn(seq=0, role="user", content=text)])
     assert not any(word in c.statement or word in c.quote for c in found for word in ("Muslim", "diabetic", "HIV"))
+
+
+LETTER = ("Dear Prof. Lind,\n\nI am writing to ask whether you take on new students this year.\n"
+          "My research is on sea ice and I would like to join your group.\n\nKind regards,\nMarta Ruiz")
+
+
+@pytest.mark.parametrize("request_words", [
+    "Please proofread the following email", "Improve my email to my professor", "Can you polish my cover letter",
+])
+def test_a_draft_the_user_brings_as_their_own_is_read_as_the_user(request_words):
+    turn = Turn(seq=0, role="user", content=f'{request_words}: "{LETTER}"')
+    statements = [c.statement for c in self_statements([turn], kind="document")]
+    assert "User's name is Marta Ruiz" in statements
+    assert all(c.quote in turn.content for c in self_statements([turn], kind="document"))
+
+
+@pytest.mark.parametrize("request_words", [
+    "Write a reply to this email", "Summarize this email", "Continue this story", "Rewrite my story",
+])
+def test_a_text_to_answer_or_a_story_is_not_the_users_own_draft(request_words):
+    turn = Turn(seq=0, role="user", content=f"{request_words}:\n{LETTER}")
+    assert "Marta" not in " ".join(c.statement for c in self_statements([turn], kind="document"))
+    assert own_words(turn, kind="document") == request_words
+
+
+def test_a_letter_signed_with_a_placeholder_gives_no_name():
+    turn = Turn(seq=0, role="user", content="Proofread my letter:\nI am applying for the job.\n\nBest regards,\nYour Name")
+    assert not any("name" in c.statement.lower() for c in self_statements([turn], kind="document"))
+
+
+@pytest.mark.parametrize(("text", "statement"), [
+    ("i am going to send you my bullet point notes for a presentation in french, please fix them",
+     "User has bullet point notes for a presentation in french"),
+    ("review my slides for the job interview at Google", "User has slides for the job interview at Google"),
+])
+def test_the_work_a_request_names_with_its_purpose_is_the_users(text, statement):
+    assert statement in _statements(text)
+
+
+@pytest.mark.parametrize("text", [
+    "help me with my homework",  # no purpose: says little
+    "I want my trip to Japan to be fun",  # no "for / on / to …" right after
+    "If my thesis on coral reefs fails, what then?",  # a supposition
+])
+def test_work_without_a_purpose_or_in_a_supposition_is_not_read(text):
+    assert not any(s.startswith("User has") for s in _statements(text))
+
+
+def test_a_thing_waiting_to_arrive_is_not_work_with_a_purpose():
+    assert not any("paper" in s for s in _statements("Waiting for my morning paper to get here, you?"))
+    assert "User has a trip to Japan next month" in " ".join(_statements("give me a packing list for my trip to Japan next month"))
