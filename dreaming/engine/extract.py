@@ -159,7 +159,9 @@ class _TurnReading:
         # An answer in the user's own words ("What are your hobbies?" → "I play chess") is self-disclosure
         # that was asked for: deep sleep credits it partly as user-initiated, so it is not marked down here.
         own_words = initiated or in_own_words(quote=quote, statement=statement)
-        importance = min(cap, _importance(category=category, quote=quote, chinese=is_zh, user_initiated=own_words) + bonus)
+        # A short answer's fact is in its statement ("I do" → "User eats meat"): weigh what it says, not the two words.
+        said = quote if own_words else statement
+        importance = min(cap, _importance(category=category, quote=said, chinese=is_zh, user_initiated=own_words) + bonus)
         self.found.append(_Clause(quote, statement, category, round(importance, 2), initiated, self.turn.seq, self.order, lead))
 
 
@@ -182,6 +184,9 @@ def _turn_clauses(
     frames = list(answers.QUESTION_FRAME_RE.finditer(text))
     assistant_question = answers.last_question(previous_assistant[-300:]) if previous_assistant else None
     foreign = None if chinese else foreign_language(text)  # Russian, Spanish, French…: multilingual.py reads them
+    bare = answers.bare_answer(text, assistant_question) if previous_assistant else None
+    if bare:
+        reading.add(*bare, en.category_en(bare[1]), is_zh=False, initiated=False)
     for s_start, s_end in spans:
         sentence = text[s_start:s_end]
         first_sentence = s_start == first_start
@@ -204,6 +209,9 @@ def _turn_clauses(
             echoed = answers.echoed_statement(previous_assistant) if echo else None
             if echoed:
                 reading.add(echo.group("echo"), echoed, en.category_en(echoed), is_zh=False, initiated=False)
+        mine = answers.mine_statement(sentence, before=f"{(previous_assistant or '')[-300:]} {text[:s_start]}")
+        if mine:
+            reading.add(*mine, en.category_en(mine[1]), is_zh=False, initiated=False)
         # The question a short answer refers to: an earlier one of the user's own, or the assistant's last one.
         question = answers.question_before(frames, s_start) or assistant_question
         _english_clauses(reading, s_start, s_end, first_sentence=first_sentence, volunteered=volunteered, question=question)
@@ -379,8 +387,9 @@ def extract_candidates(turns: list[Turn], *, limit: int = MAX_CANDIDATES) -> lis
 
 
 def _long_enough(quote: str, text: str) -> str:
-    """A quote too short to prove anything ("my dog", "I'm Ali") widened to its sentence (quotes.py)."""
-    if not quote_too_short(quote):
+    """A quote too short to prove anything ("my dog", "I'm Ali") widened to its sentence (quotes.py). Not a
+    short answer's ("No." → "User is not married"): the question proves it, the rest of the sentence does not."""
+    if not quote_too_short(quote) or answers.is_bare_answer(quote):
         return quote
     at = text.find(quote)
     for start, end in sentences(text):
