@@ -27,7 +27,7 @@ from dreaming.engine import english_clause as ec
 from dreaming.engine import english_sentences as es
 from dreaming.engine import multilingual
 from dreaming.engine import resolve
-from dreaming.engine.quotes import quote_too_short
+from dreaming.engine.quotes import questions_asked, quote_too_short
 from dreaming.engine.categories import category_by_definition
 from dreaming.engine.others_words import not_the_user
 from dreaming.engine.language import CJK_RE, content_tokens, foreign_language, in_own_words, sentences
@@ -184,6 +184,8 @@ def _turn_clauses(
     frames = list(answers.QUESTION_FRAME_RE.finditer(text))
     assistant_question = answers.last_question(previous_assistant[-300:]) if previous_assistant else None
     foreign = None if chinese else foreign_language(text)  # Russian, Spanish, French…: multilingual.py reads them
+    # "Mine is …" borrows its thing from a question the other side asked, never from their statement.
+    asked = questions_asked((previous_assistant or "")[-300:])
     bare = answers.bare_answer(text, assistant_question) if previous_assistant else None
     if bare:
         reading.add(*bare, en.category_en(bare[1]), is_zh=False, initiated=False)
@@ -209,7 +211,7 @@ def _turn_clauses(
             echoed = answers.echoed_statement(previous_assistant) if echo else None
             if echoed:
                 reading.add(echo.group("echo"), echoed, en.category_en(echoed), is_zh=False, initiated=False)
-        mine = answers.mine_statement(sentence, before=f"{(previous_assistant or '')[-300:]} {text[:s_start]}")
+        mine = answers.mine_statement(sentence, before=f"{asked} {text[:s_start]}")
         if mine:
             reading.add(*mine, en.category_en(mine[1]), is_zh=False, initiated=False)
         # The question a short answer refers to: an earlier one of the user's own, or the assistant's last one.

@@ -146,9 +146,31 @@ _QUESTION_TAIL_CHARS = 300
 _NEGATION_RE = re.compile(r"n't\b|\b(?:not|no|never|nope|nah|neither|nor|none)\b|没|不", re.IGNORECASE)
 
 
-# "Me too!" after "I love hiking", "Mine is a bottle of wine" after "… my idea of a good saturday".
-_REFERS_BACK_RE = re.compile(r"^\W*(?:me too|same here|so do i|i do too|i am too|same for me|mine\b|[^.!?]{1,40} is mine\b)",
-                             re.IGNORECASE)
+# "I love hiking. Do you?": a question that names nothing asks about the sentence before it.
+_TAG_QUESTION_RE = re.compile(
+    r"^\W*(?:(?:and|so|what|how)\s+)?(?:about\s+)?(?:(?:do|did|are|were|have|would|can|will)\s+)?(?:you|u|yourself)"
+    r"(?:\s+(?:too|also|as well))?\s*[?？]+\W*$",
+    re.IGNORECASE,
+)
+_SENTENCE_SPLIT_RE = re.compile(r"(?<=[.!?…。！？])\s*")
+
+
+def questions_asked(text: str) -> str:
+    """The interrogative sentences of the other side's message, the only words a user's answer may borrow.
+
+    "I love hiking in the mountains." followed by "Me too!" lends nothing: the other side's statement is
+    not the user's. "Do you have any pets?" lends its words; so does "I love hiking. Do you?", whose
+    question names nothing and asks about the sentence before it.
+    """
+    parts = [p.strip() for p in _SENTENCE_SPLIT_RE.split(text) if p.strip()]
+    asked = []
+    for i, part in enumerate(parts):
+        if not part.endswith(("?", "？")):
+            continue
+        if i and _TAG_QUESTION_RE.match(part):
+            asked.append(parts[i - 1])
+        asked.append(part)
+    return " ".join(asked)
 
 
 # What a short answer says besides its content: "Yes, of course!", "No, not yet", "Mine is …".
@@ -163,13 +185,13 @@ def answer_unsupported(*, statement: str, quote: str, asked: str) -> str | None:
 
     "Do you have any pets?" → "Yes, two cats" supports "User has two cats"; "Do you eat meat?" → "I do"
     supports "User eats meat", "I don't" only "User does not eat meat". Every number and content word of
-    the statement is in the quote or in the question's tail, every content word of the answer is in the
-    statement (an answer about something else lends nothing), and the statement denies exactly when the
-    answer does.
+    the statement is in the quote or in a question of the tail (questions_asked), every content word of
+    the answer is in the statement (an answer about something else lends nothing), and the statement
+    denies exactly when the answer does.
     """
-    asked = asked[-_QUESTION_TAIL_CHARS:]
-    if "?" not in asked and "？" not in asked and not _REFERS_BACK_RE.match(quote):
-        return "the message before is no question, and the answer does not refer to it"
+    asked = questions_asked(asked[-_QUESTION_TAIL_CHARS:])
+    if not asked:
+        return "the message before asks nothing: the other side's statements are not the user's"
     if len(_LATIN_WORD_RE.findall(quote)) > MAX_ANSWER_WORDS:
         return "too long to be a short answer"
     if bool(_NEGATION_RE.search(quote)) != bool(_NEGATION_RE.search(statement)):

@@ -92,3 +92,9 @@ def test_the_answer_takes_what_the_question_asks_not_how_it_asks(question, said,
 def test_how_much_is_not_what():
     found = _found(("assistant", "Working out is great. Do you like country music?"), ("user", "A little bit."))
     assert "User likes a little bit" not in found
+
+
+def test_mine_takes_its_thing_from_a_question_not_from_the_other_sides_statement():
+    found = _found(("assistant", "A cheeseburger and a war documentary are my idea of a good saturday."),
+                   ("user", "Mine is a bottle of wine."))
+    assert not [s for s in found if "saturday" in s]
