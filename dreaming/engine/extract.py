@@ -29,6 +29,7 @@ from dreaming.engine import multilingual
 from dreaming.engine import resolve
 from dreaming.engine.quotes import questions_asked, quote_too_short
 from dreaming.engine.categories import category_by_definition
+from dreaming.engine.disclosure_model import likely_disclosure
 from dreaming.engine.others_words import not_the_user
 from dreaming.engine.language import CJK_RE, content_tokens, foreign_language, in_own_words, sentences
 from dreaming.engine.third_person import _KIN_ZH
@@ -220,6 +221,8 @@ def _turn_clauses(
         if not sentence.rstrip().endswith("?") and not en.EN_HYPOTHETICAL_RE.search(sentence):
             _sentence_readings(reading, sentence, volunteered=volunteered)
         _whole_sentence(reading, sentence, before=before, volunteered=volunteered)
+    if not reading.found and not chinese and not foreign:
+        _likely_disclosure(reading, spans)
     return reading.found
 
 
@@ -316,6 +319,37 @@ def _sentence_readings(reading: _TurnReading, sentence: str, *, volunteered: boo
 # A sentence kept whole stays under the importance at which triage counts a turn as personal
 # (triage.session_signals): it widens what is remembered of a session, never whether it is dreamed.
 _WHOLE_SENTENCE_IMPORTANCE_CAP = 0.45
+
+
+def _likely_disclosure(reading: _TurnReading, spans: list[tuple[int, int]]) -> None:
+    """A short turn no reading took anything from, which the learned model (disclosure_model.py) says tells
+    something about the user ("The closest that I get to athletics is ping pong"): its longest first-person
+    statement (a sentence, or a piece of one between commas) is kept, rewritten about the user, as a
+    sentence kept whole is."""
+    if not likely_disclosure(reading.text, reading.previous_assistant or ""):
+        return
+    pieces = []
+    for a, b in spans:
+        sentence = reading.text[a:b].strip()
+        pieces += [sentence, *_PIECE_SPLIT_RE.split(sentence)]
+    own = [en.LEAD_FILLER_RE.sub("", p).rstrip(" ,;:-.!…") for p in pieces]
+    # "I am glad you are safe now" is about the other side, however likely the turn is to disclose.
+    own = [p for p in own if _FIRST_PERSON_WORD_RE.search(p) and not _OTHER_SIDE_RE.search(p) and "?" not in p
+           and len(p.split()) >= 3 and not en.says_nothing_of_the_user(p) and not sensitive_category(p)]
+    if not own:
+        return
+    quote = max(own, key=lambda p: len(content_tokens(p)))
+    statement = en.en_statement(quote)
+    if not re.search(r"\bUser\b", statement):  # "A librarian was my mother's profession": the "my" is the user
+        statement = en.en_statement(re.sub(r"\b[Mm]y\b", "User's", quote, count=1))
+    if re.search(r"\bUser\b", statement):
+        reading.add(quote, statement, en.category_en(statement), is_zh=False, initiated=reading.user_initiated,
+                    bonus=-0.1, cap=_WHOLE_SENTENCE_IMPORTANCE_CAP)
+
+
+_FIRST_PERSON_WORD_RE = re.compile(r"\b(?:I|I'm|I’m|I've|I'd|I'll|my|My|me|mine|myself)\b")
+_OTHER_SIDE_RE = re.compile(r"\b(?:you|your|you're|yours|u)\b", re.IGNORECASE)
+_PIECE_SPLIT_RE = re.compile(r"\s*[,;]\s+|\s+[-–—]\s+")
 
 
 def _whole_sentence(reading: _TurnReading, sentence: str, *, before: int, volunteered: bool) -> None:
