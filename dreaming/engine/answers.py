@@ -102,7 +102,7 @@ def resolve_answer(quote: str, question: tuple[str, str] | None) -> str | None:
     if question is None:
         return None
     aux, rest = question
-    rest = _you_to_them(rest)
+    rest = _ASKED_TAIL_RE.sub("", _you_to_them(rest))  # "Are you in aaa like me?" → not "User is in aaa like me"
     short = _SHORT_ANSWER_RE.match(quote)
     if short:
         negative = bool(re.search(r"n't|\bnot\b", short.group(0)))
@@ -173,13 +173,16 @@ _DOING_RE = re.compile(
 _FRAGMENT_REJECT_RE = re.compile(
     r"^(?:you|he|she|it|it's|its|that|that's|thats|this|they|them|those|these|him|her|we|there|what|how|why|who|when|where|yes|no|"
     r"yeah|yep|nope|nah|sure|ok|okay|thanks|thank|sounds|wow|lol|haha|hi|hello|hey|not|nothing|none|me|"
-    r"same|i|i'm|my)\b|\b(?:is|are|was|were|sounds|seems|looks|do|does|did|can|will|would|should|you|your)\b"
+    r"same|too|i|i'm|my)\b|\b(?:is|are|was|were|sounds|seems|looks|do|does|did|can|will|would|should|you|your)\b"
     # an exclamation or a wish is no answer ("Woohoo, Nate!", "Have fun with that", "Good luck!")
     r"|^(?:woo+hoo+|woo+t|yay+|yippee|hooray|whoa|omg|aw+|oh|ah|congrat\w*|cheers|hehe|have (?:fun|a)|good luck|"
     r"take care|let's|hang in|go for it|enjoy|keep (?:it|up|going)|awesome|amazing|great|cool|nice|sweet|"
     r"wonderful|fantastic|perfect)\b",
     re.I,
 )
+# "Do you like country music?" → "A little bit": how much, not what.
+_DEGREE_RE = re.compile(r"(?:a (?:little|bit|lot|tad)|little|sometimes|kind of|sort of|somewhat|occasionally|"
+                        r"rarely|often|mostly not|definitely|absolutely|totally|of course)\b", re.IGNORECASE)
 # "…, Nate": a name addressed to the other side ends the fragment; it is not part of any answer.
 _ADDRESSED_RE = re.compile(r",\s*[A-Z][a-z]+\W*$")
 
@@ -198,7 +201,8 @@ def answer_to_wh_question(fragment: str, question_text: str | None) -> tuple[str
     fragment = re.split(r"\s*(?:;|\s[-–—]\s)\s*", fragment, maxsplit=1)[0]  # "Three times a week; it keeps us on track"
     size = len(fragment.split())
     fragment = _ADDRESSED_RE.sub("", fragment).strip(" .!…,")
-    if not fragment or size > 8 or fragment.endswith("?") or _FRAGMENT_REJECT_RE.search(fragment):
+    if not fragment or size > 8 or fragment.endswith("?") or _FRAGMENT_REJECT_RE.search(fragment) \
+            or _DEGREE_RE.match(fragment):
         return None
     last_question = re.split(r"(?<=[.!?])\s+", question_text.strip())
     asked = next((q for q in reversed(last_question) if q.rstrip(". ").endswith("?")), "")
@@ -256,3 +260,78 @@ def echoed_statement(previous: str) -> str | None:
         if quote and not sensitive_category(sentence):
             return en.en_statement(quote)
     return None
+
+
+# "What is your favorite season?" → "Mine is winter!"; "… are my idea of a good saturday." → "Mine is a
+# bottle of wine"; "Yellow is mine." The "mine" stands for the last "your X" / "my X" said before it.
+_MINE_RE = re.compile(
+    r"^\W*(?:(?:well|oh|haha|lol|ha|and|hmm)[\s,!.]+)?(?:mine(?:'s|’s| is| are| was| would be| has to be| will be)\s+"
+    r"(?P<x>[^.!?;]{1,60}?)|(?P<y>[A-Za-z][^.!?;,]{0,40}?)\s+(?:is|are) mine(?: too| as well)?)\s*[.!…]*$",
+    re.IGNORECASE,
+)
+_WHOSE_RE = re.compile(
+    r"\b(?:your|my)\s+(?P<k>(?!(?:own|very|first|best)\b)[a-z]+(?:\s+(?!(?:is|are|was|were|and|but|so|too|then|mine|"
+    r"yours|because|right|now|though)\b)[a-z]+){0,4})",
+    re.IGNORECASE,
+)
+
+
+# "Mine is fine", "Mine is pretty busy": how it is, not what it is.
+_SAYS_HOW_RE = re.compile(
+    r"(?:fine|good|great|ok|okay|nice|cool|similar|different|(?:the )?same|better|worse|bad|boring|awful|terrible|"
+    r"busy|too|also|pretty|really|very|not|no|so|kind of|sort of|a lot|much|way|even|just|probably|gone|done|over|"
+    r"broken|dead)\b",
+    re.IGNORECASE,
+)
+
+
+def mine_statement(sentence: str, *, before: str) -> tuple[str, str] | None:
+    """(quote, statement) for "Mine is X" read against the "your / my K" before it, or None."""
+    sentence = _ASK_BACK_RE.sub("", sentence.strip())  # "Mine is currently white, you?"
+    m = _MINE_RE.match(sentence)
+    if not m:
+        return None
+    said = (m.group("x") or m.group("y") or "").strip(" ,")
+    owned = list(_WHOSE_RE.finditer(before[-300:]))
+    if not said or not owned or _FRAGMENT_REJECT_RE.search(said.split()[0]) or _SAYS_HOW_RE.match(said):
+        return None
+    kind = owned[-1].group("k").lower()
+    if re.fullmatch(r"(?:favou?rite|fave|fav)s?", kind) or sensitive_category(f"my {kind} is {said}"):
+        return None
+    return sentence.rstrip(" .!…"), f"User's {kind} is {to_third_person_en(said)}"
+
+
+# "Are you married?" → "No. Not yet." → "User is not married"; "Do you have any kids?" → "Nope!"
+_BARE_ANSWER_RE = re.compile(
+    r"^\W*(?P<word>yes|yeah|yep|yup|of course|definitely|absolutely|no|nope|nah|not yet|not really|never)\b"
+    r"(?:[\s,.!]+(?P<more>not yet|not really|never|i (?:do|am|have|did)(?: not|n't)?)\b)?[\s,.!…]*",
+    re.IGNORECASE,
+)
+_BARE_NEGATIVE_RE = re.compile(r"\b(?:no|nope|nah|not|never)\b|n't", re.IGNORECASE)
+# What the asker adds about the asking, not about the user: "… like me?", "… by chance?", "… at all?"
+_ASKED_TAIL_RE = re.compile(r"(?:,?\s+(?:like me|like I do|by (?:any )?chance|at all|then|too|as well|either|yet|now|"
+                            r"these days|right now))+\s*$", re.IGNORECASE)
+_SHORT_FORM = {"do": "I do", "did": "I did", "are": "I am", "were": "I was", "have": "I have"}
+
+
+def bare_answer(text: str, question: tuple[str, str] | None, *, positive: bool = True) -> tuple[str, str] | None:
+    """(quote, statement) for a bare "Yes!" / "No, not yet." opening the user's turn, read with the other
+    side's yes-no question (resolve_answer), or None. With positive=False only a "no" is read."""
+    m = _BARE_ANSWER_RE.match(text)
+    if not m or question is None or (question[0] == "were"):
+        return None
+    negative = bool(_BARE_NEGATIVE_RE.search(m.group(0)))
+    if not negative and not positive:
+        return None
+    statement = resolve_answer(_SHORT_FORM[question[0]] + (" not" if negative else ""), question)
+    if not statement or sensitive_category(statement):
+        return None
+    if not negative:
+        statement = re.sub(r"\bany\s+", "", statement)  # "Do you have any hobbies?" → "Yeah" → "User has hobbies"
+    return m.group(0).strip(" ,"), statement
+
+
+def is_bare_answer(quote: str) -> bool:
+    """"No.", "Yes!", "Nope, not yet": a bare answer (bare_answer's quote), nothing more."""
+    m = _BARE_ANSWER_RE.match(quote)
+    return bool(m) and not quote[m.end():].strip()

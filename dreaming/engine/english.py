@@ -390,14 +390,22 @@ def en_clause(clause: str, *, sentence: str) -> str | None:
     return None if _not_a_disclosure(stripped) else stripped
 
 
+def says_nothing_of_the_user(text: str) -> bool:
+    """Small talk ("I love that"), a request, a hypothetical or the task at hand ("Write me a story about
+    my cat", "If I were rich"): never a disclosure, whatever a clause reading or a model says."""
+    return bool(_EN_GENERIC_RE.match(text) or _EN_MOMENT_RE.match(text) or _EN_REACTION_RE.match(text)
+                or _asks_or_supposes(text))
+
+
+def _asks_or_supposes(text: str) -> bool:
+    return bool(EN_HYPOTHETICAL_RE.search(text) or _EN_REQUEST_RE.search(text)
+                or (_EN_TASK_NOUN_RE.search(text) and _EN_TASK_VERB_RE.search(text)))
+
+
 def _not_a_disclosure(stripped: str) -> bool:
     """A first-person clause that still says nothing about the user: small talk ("I love that", "I'm good"),
     a hypothetical, a request, the task at hand, or the assistant ("I love your idea")."""
-    if _EN_GENERIC_RE.match(stripped) or _EN_MOMENT_RE.match(stripped) or _EN_REACTION_RE.match(stripped):
-        return True
-    if EN_HYPOTHETICAL_RE.search(stripped) or _EN_REQUEST_RE.search(stripped):
-        return True
-    if _EN_TASK_NOUN_RE.search(stripped) and _EN_TASK_VERB_RE.search(stripped):
+    if says_nothing_of_the_user(stripped):
         return True
     words = re.findall(r"[A-Za-z0-9'’]+", stripped)
     if len(words) < 2 or (len(words) == 2 and not re.match(r"^(?:I'm|I’m|Im)\s", stripped)):

@@ -27,8 +27,9 @@ from dreaming.engine import english_clause as ec
 from dreaming.engine import english_sentences as es
 from dreaming.engine import multilingual
 from dreaming.engine import resolve
-from dreaming.engine.quotes import quote_too_short
+from dreaming.engine.quotes import questions_asked, quote_too_short
 from dreaming.engine.categories import category_by_definition
+from dreaming.engine.disclosure_model import likely_disclosure
 from dreaming.engine.others_words import not_the_user
 from dreaming.engine.language import CJK_RE, content_tokens, foreign_language, in_own_words, sentences
 from dreaming.engine.third_person import _KIN_ZH
@@ -159,7 +160,9 @@ class _TurnReading:
         # An answer in the user's own words ("What are your hobbies?" → "I play chess") is self-disclosure
         # that was asked for: deep sleep credits it partly as user-initiated, so it is not marked down here.
         own_words = initiated or in_own_words(quote=quote, statement=statement)
-        importance = min(cap, _importance(category=category, quote=quote, chinese=is_zh, user_initiated=own_words) + bonus)
+        # A short answer's fact is in its statement ("I do" → "User eats meat"): weigh what it says, not the two words.
+        said = quote if own_words else statement
+        importance = min(cap, _importance(category=category, quote=said, chinese=is_zh, user_initiated=own_words) + bonus)
         self.found.append(_Clause(quote, statement, category, round(importance, 2), initiated, self.turn.seq, self.order, lead))
 
 
@@ -182,6 +185,11 @@ def _turn_clauses(
     frames = list(answers.QUESTION_FRAME_RE.finditer(text))
     assistant_question = answers.last_question(previous_assistant[-300:]) if previous_assistant else None
     foreign = None if chinese else foreign_language(text)  # Russian, Spanish, French…: multilingual.py reads them
+    # "Mine is …" borrows its thing from a question the other side asked, never from their statement.
+    asked = questions_asked((previous_assistant or "")[-300:])
+    bare = answers.bare_answer(text, assistant_question) if previous_assistant else None
+    if bare:
+        reading.add(*bare, en.category_en(bare[1]), is_zh=False, initiated=False)
     for s_start, s_end in spans:
         sentence = text[s_start:s_end]
         first_sentence = s_start == first_start
@@ -204,12 +212,17 @@ def _turn_clauses(
             echoed = answers.echoed_statement(previous_assistant) if echo else None
             if echoed:
                 reading.add(echo.group("echo"), echoed, en.category_en(echoed), is_zh=False, initiated=False)
+        mine = answers.mine_statement(sentence, before=f"{asked} {text[:s_start]}")
+        if mine:
+            reading.add(*mine, en.category_en(mine[1]), is_zh=False, initiated=False)
         # The question a short answer refers to: an earlier one of the user's own, or the assistant's last one.
         question = answers.question_before(frames, s_start) or assistant_question
         _english_clauses(reading, s_start, s_end, first_sentence=first_sentence, volunteered=volunteered, question=question)
         if not sentence.rstrip().endswith("?") and not en.EN_HYPOTHETICAL_RE.search(sentence):
             _sentence_readings(reading, sentence, volunteered=volunteered)
         _whole_sentence(reading, sentence, before=before, volunteered=volunteered)
+    if not reading.found and not chinese and not foreign:
+        _likely_disclosure(reading, spans)
     return reading.found
 
 
@@ -308,6 +321,37 @@ def _sentence_readings(reading: _TurnReading, sentence: str, *, volunteered: boo
 _WHOLE_SENTENCE_IMPORTANCE_CAP = 0.45
 
 
+def _likely_disclosure(reading: _TurnReading, spans: list[tuple[int, int]]) -> None:
+    """A short turn no reading took anything from, which the learned model (disclosure_model.py) says tells
+    something about the user ("The closest that I get to athletics is ping pong"): its longest first-person
+    statement (a sentence, or a piece of one between commas) is kept, rewritten about the user, as a
+    sentence kept whole is."""
+    if not likely_disclosure(reading.text, reading.previous_assistant or ""):
+        return
+    pieces = []
+    for a, b in spans:
+        sentence = reading.text[a:b].strip()
+        pieces += [sentence, *_PIECE_SPLIT_RE.split(sentence)]
+    own = [en.LEAD_FILLER_RE.sub("", p).rstrip(" ,;:-.!…") for p in pieces]
+    # "I am glad you are safe now" is about the other side, however likely the turn is to disclose.
+    own = [p for p in own if _FIRST_PERSON_WORD_RE.search(p) and not _OTHER_SIDE_RE.search(p) and "?" not in p
+           and len(p.split()) >= 3 and not en.says_nothing_of_the_user(p) and not sensitive_category(p)]
+    if not own:
+        return
+    quote = max(own, key=lambda p: len(content_tokens(p)))
+    statement = en.en_statement(quote)
+    if not re.search(r"\bUser\b", statement):  # "A librarian was my mother's profession": the "my" is the user
+        statement = en.en_statement(re.sub(r"\b[Mm]y\b", "User's", quote, count=1))
+    if re.search(r"\bUser\b", statement):
+        reading.add(quote, statement, en.category_en(statement), is_zh=False, initiated=reading.user_initiated,
+                    bonus=-0.1, cap=_WHOLE_SENTENCE_IMPORTANCE_CAP)
+
+
+_FIRST_PERSON_WORD_RE = re.compile(r"\b(?:I|I'm|I’m|I've|I'd|I'll|my|My|me|mine|myself)\b")
+_OTHER_SIDE_RE = re.compile(r"\b(?:you|your|you're|yours|u)\b", re.IGNORECASE)
+_PIECE_SPLIT_RE = re.compile(r"\s*[,;]\s+|\s+[-–—]\s+")
+
+
 def _whole_sentence(reading: _TurnReading, sentence: str, *, before: int, volunteered: bool) -> None:
     """A first-person sentence no clause reading took anything from ("I am a vegitarian that likes eating
     fruit", "Yes it sucks loosing I also enjoy lawn mowing") is kept whole, as its own statement."""
@@ -379,8 +423,9 @@ def extract_candidates(turns: list[Turn], *, limit: int = MAX_CANDIDATES) -> lis
 
 
 def _long_enough(quote: str, text: str) -> str:
-    """A quote too short to prove anything ("my dog", "I'm Ali") widened to its sentence (quotes.py)."""
-    if not quote_too_short(quote):
+    """A quote too short to prove anything ("my dog", "I'm Ali") widened to its sentence (quotes.py). Not a
+    short answer's ("No." → "User is not married"): the question proves it, the rest of the sentence does not."""
+    if not quote_too_short(quote) or answers.is_bare_answer(quote):
         return quote
     at = text.find(quote)
     for start, end in sentences(text):

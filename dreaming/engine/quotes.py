@@ -123,16 +123,94 @@ def _numbers(text: str) -> set[str]:
     return found
 
 
-def statement_unsupported(*, statement: str, quote: str, message: str = "", context: str = "") -> str | None:
+def statement_unsupported(*, statement: str, quote: str, message: str = "", context: str = "",
+                          asked: str = "") -> str | None:
     """Why the quote does not support the statement, or None when it does.
 
     `message` is the whole user message the quote is from: a date the statement worked out
     ("on 7 May 2023") may come from its "yesterday" even outside the quote. `context` is the user's
     own words in the session so far: a name, or what a pronoun of the quote stands for ("She is a
-    nurse" → "User's sister Anna is a nurse"), may come from there — nothing else may.
+    nurse" → "User's sister Anna is a nurse"), may come from there. `asked` is the other side's
+    question the message answers, when it opens with that answer: a short answer's statement may take
+    its words from the question (answer_unsupported) — nothing else may.
     """
+    reason = _unsupported_alone(statement=statement, quote=quote, message=message, context=context)
+    if reason and asked:
+        return answer_unsupported(statement=statement, quote=quote, asked=asked) and reason
+    return reason
+
+
+# A short answer: "Yes, two of them!", "I do.", "Mostly rock." (longer, it says its own things).
+MAX_ANSWER_WORDS = 15
+_QUESTION_TAIL_CHARS = 300
+_NEGATION_RE = re.compile(r"n't\b|\b(?:not|no|never|nope|nah|neither|nor|none)\b|没|不", re.IGNORECASE)
+
+
+# "I love hiking. Do you?": a question that names nothing asks about the sentence before it.
+_TAG_QUESTION_RE = re.compile(
+    r"^\W*(?:(?:and|so|what|how)\s+)?(?:about\s+)?(?:(?:do|did|are|were|have|would|can|will)\s+)?(?:you|u|yourself)"
+    r"(?:\s+(?:too|also|as well))?\s*[?？]+\W*$",
+    re.IGNORECASE,
+)
+_SENTENCE_SPLIT_RE = re.compile(r"(?<=[.!?…。！？])\s*")
+
+
+def questions_asked(text: str) -> str:
+    """The interrogative sentences of the other side's message, the only words a user's answer may borrow.
+
+    "I love hiking in the mountains." followed by "Me too!" lends nothing: the other side's statement is
+    not the user's. "Do you have any pets?" lends its words; so does "I love hiking. Do you?", whose
+    question names nothing and asks about the sentence before it.
+    """
+    parts = [p.strip() for p in _SENTENCE_SPLIT_RE.split(text) if p.strip()]
+    asked = []
+    for i, part in enumerate(parts):
+        if not part.endswith(("?", "？")):
+            continue
+        if i and _TAG_QUESTION_RE.match(part):
+            asked.append(parts[i - 1])
+        asked.append(part)
+    return " ".join(asked)
+
+
+# What a short answer says besides its content: "Yes, of course!", "No, not yet", "Mine is …".
+_ANSWER_FILLERS = frozenset(
+    """yes yeah yep yup sure course definitely absolutely certainly totally no nope nah not yet really never too
+    also mine well oh haha lol thanks thank same here indeed do does did am is are have has was""".split()
+)
+
+
+def answer_unsupported(*, statement: str, quote: str, asked: str) -> str | None:
+    """Why a short answer and the question it answers do not, together, support the statement, or None.
+
+    "Do you have any pets?" → "Yes, two cats" supports "User has two cats"; "Do you eat meat?" → "I do"
+    supports "User eats meat", "I don't" only "User does not eat meat". Every number and content word of
+    the statement is in the quote or in a question of the tail (questions_asked), every content word of
+    the answer is in the statement (an answer about something else lends nothing), and the statement
+    denies exactly when the answer does.
+    """
+    asked = questions_asked(asked[-_QUESTION_TAIL_CHARS:])
+    if not asked:
+        return "the message before asks nothing: the other side's statements are not the user's"
+    if len(_LATIN_WORD_RE.findall(quote)) > MAX_ANSWER_WORDS:
+        return "too long to be a short answer"
+    if bool(_NEGATION_RE.search(quote)) != bool(_NEGATION_RE.search(statement)):
+        return "the statement does not deny what the answer denies, or denies what it does not"
+    said = " ".join([quote, asked])
+    missing_numbers = sorted(_numbers(statement) - _numbers(said) - {"1"})
+    if missing_numbers:
+        return f"number not in the answer nor in the question: {', '.join(missing_numbers)}"
+    unsaid = [w for w in words(quote) if w not in STOP_WORDS and w not in _ANSWER_FILLERS
+              and _stem(w) not in {_stem(x) for x in words(statement)}]
+    if unsaid:
+        return f"the statement leaves out what the answer says: {', '.join(unsaid[:6])}"
+    missing = _missing_words(statement, quote=said, context="")
+    return f"not in the answer nor in the question: {', '.join(missing[:6])}" if missing else None
+
+
+def _unsupported_alone(*, statement: str, quote: str, message: str, context: str) -> str | None:
     message = message or quote
-    if quote_too_short(quote):
+    if quote_too_short(quote) and not _short_and_complete(statement=statement, quote=quote):
         return (f"quote too short to support a statement (needs {MIN_QUOTE_WORDS} words or "
                 f"{MIN_QUOTE_CJK} Chinese characters): {quote[:80]!r}")
     if is_chinese(statement) != is_chinese(quote):
@@ -147,6 +225,16 @@ def statement_unsupported(*, statement: str, quote: str, message: str = "", cont
     if missing:
         return f"not in the quote: {', '.join(missing[:6])}"
     return None
+
+
+def _short_and_complete(*, statement: str, quote: str) -> bool:
+    """A two-word English quote that says all the statement says, and something: "I'm single" → "User is
+    single", "I'm 25", "Love parties". ("I have" says nothing; "I'm Ali" cannot carry "User has a yacht".)"""
+    if CJK_RE.search(quote) or len(_LATIN_WORD_RE.findall(quote)) < 2:
+        return False
+    content = [w for w in words(statement) if w not in STOP_WORDS and w not in _REWRITE_WORDS]
+    return bool(content) and not _numbers(statement) - _numbers(quote) - {"1"} \
+        and not _missing_words(statement, quote=quote, context="")
 
 
 def _missing_words(statement: str, *, quote: str, context: str) -> list[str]:

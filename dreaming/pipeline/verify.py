@@ -89,7 +89,8 @@ def _candidate_build(
         # Shown as context, marked not quotable: it was read (and its candidates kept) last time.
         unsupported = f"quote from message #{source.seq}, processed before (context only)"
     elif source is not None:
-        unsupported = _unsupported(statement=statement, quote=quote, source=source, user_messages=user_messages)
+        unsupported = _unsupported(statement=statement, quote=quote, source=source, user_messages=user_messages,
+                                   asked=_question_answered(quote=quote, source=source, by_seq=by_seq))
     else:
         unsupported = None
     if source is None or unsupported:
@@ -133,12 +134,38 @@ def _quote_source(*, quote: str, cited: Message | None, user_messages: list[Mess
     return None
 
 
-def _unsupported(*, statement: str, quote: str, source: Message, user_messages: list[Message]) -> str | None:
+def _unsupported(*, statement: str, quote: str, source: Message, user_messages: list[Message], asked: str = "") -> str | None:
     """Why the verbatim quote still does not support the statement (engine.quotes), or None."""
     context = "\n".join(m.content for m in sorted(user_messages, key=lambda m: m.seq) if m.seq <= source.seq)
-    reason = statement_unsupported(statement=statement, quote=mask_secrets(quote),
-                                   message=mask_secrets(source.content), context=mask_secrets(context))
+    reason = statement_unsupported(statement=statement, quote=mask_secrets(quote), message=mask_secrets(source.content),
+                                   context=mask_secrets(context), asked=mask_secrets(asked))
     return f"quote does not support the statement: {reason}"[:500] if reason else None
+
+
+# Where a message's answer to the question before it is: its opening words ("Yes, two of them! …").
+_ANSWER_OPENING_CHARS = 80
+_SENTENCE_END_RE = re.compile(r"[.!?…]+(?:\s|$)")
+
+
+def _question_answered(*, quote: str, source: Message, by_seq: dict[int, Message]) -> str:
+    """The question a short answer leaves its words to (engine.quotes.answer_unsupported): the assistant's
+    message right before `source` when the quote opens `source` ("Yes, two cats"), or the user's own
+    question just before the quote ("Do you like to paint? I do!"); else ""."""
+    at = source.content.find(quote)
+    own = source.content[:at] if at > 0 and "?" in source.content[:at] else ""
+    before = by_seq.get(max((seq for seq in by_seq if seq < source.seq), default=-1))
+    if before is None or before.role != Message.Role.ASSISTANT:
+        return own
+    return own or (before.content if _opens(quote=quote, text=source.content) else "")
+
+
+def _opens(*, quote: str, text: str) -> bool:
+    """The quote is in the message's first sentence, or its second after a reaction ("That's cool. Pizza, you?")."""
+    at = text.lower().find(quote.lower())
+    if at < 0:
+        at = normalize_for_match(text).find(normalize_for_match(quote))  # the model changed spacing or punctuation
+        return 0 <= at <= _ANSWER_OPENING_CHARS
+    return at <= _ANSWER_OPENING_CHARS and len(_SENTENCE_END_RE.findall(text[:at])) <= 1
 
 
 def _unverified_reason(cited: Message | None) -> str:

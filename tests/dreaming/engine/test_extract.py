@@ -266,4 +266,5 @@ def test_a_sensitive_sentence_is_not_kept_whole_and_the_rest_of_the_turn_is():
 
 def test_an_i_that_opens_a_relative_clause_is_not_read_as_a_sentence_of_its_own():
     found = {c.statement for c in _extract(_user(0, "The band I like the most is rascal flats."))}
-    assert not any("likes the most is" in s for s in found)
+    # not "User likes the most is rascal flats" (the whole sentence, about the user, may be kept: disclosure_model)
+    assert not any(s.startswith("User likes the most") for s in found)

@@ -1,0 +1,100 @@
+"""Short answers in persona chat read with what they answer (issue #16): "Mine is winter!" after "What is
+your favorite season?", a bare "No, not yet." after "Are you married?" — the quote the user's own words,
+the statement the question's."""
+import pytest
+
+from dreaming.engine.answers import bare_answer, is_bare_answer, mine_statement
+from dreaming.providers.local import LocalDreamer
+from dreaming.protocol import CallContext, Turn
+
+
+def _found(*turns: tuple[str, str]) -> dict:
+    read = LocalDreamer().extract(turns=[Turn(seq=i, role=r, content=t) for i, (r, t) in enumerate(turns)],
+                                  ctx=CallContext())
+    return {c.statement: c for c in read}
+
+
+@pytest.mark.parametrize("before,said,statement", [
+    ("What is your favorite season?", "Mine is winter!", "User's favorite season is winter"),
+    ("A cheeseburger and a war documentary are my idea of a good saturday", "Mine is a bottle of wine.",
+     "User's idea of a good saturday is a bottle of wine"),
+    ("What is your favorite color?", "Mine is currently white, you?", "User's favorite color is currently white"),
+    ("Are you a child? What is your favorite color.", "Yellow is mine.", "User's favorite color is Yellow"),
+])
+def test_mine_stands_for_the_last_your_or_my_thing_said_before_it(before, said, statement):
+    assert mine_statement(said, before=before)[1] == statement
+
+
+@pytest.mark.parametrize("before,said", [
+    ("Shoes and watches are my favorites to shop for.", "Mine is fine."),  # how it is, not what it is
+    ("I have a maclaren, it is awesome.", "Mine is a ford pinto."),  # "mine" of what? nothing named
+    ("What are your favorites?", "Mine is pizza."),  # a favourite of what kind?
+])
+def test_mine_without_a_named_thing_or_saying_how_it_is_is_not_read(before, said):
+    assert mine_statement(said, before=before) is None
+
+
+def test_mine_in_a_conversation_quotes_the_users_words_and_is_an_answer():
+    found = _found(("assistant", "Hey, what is your favorite food? Mine is donuts."), ("user", "Mine is pizza."))
+    candidate = found["User's favorite food is pizza"]
+    assert candidate.quote == "Mine is pizza" and candidate.seq == 1 and candidate.user_initiated is False
+
+
+@pytest.mark.parametrize("question,said,statement", [
+    ("The man I was forced to marry was a dentist. Are you married?", "No. Not yet. Is he good to you?",
+     "User is not married"),
+    ("Your mom was probably looking out for you. Do you have any pets?", "No pets. How about you?",
+     "User does not have any pets"),
+    ("Do you feel your work is your true calling?", "Yep! Been a teacher for a long time!",
+     "User feels their work is their true calling"),
+])
+def test_a_bare_yes_or_no_takes_the_question_with_its_polarity(question, said, statement):
+    found = _found(("assistant", question), ("user", said))
+    assert statement in found
+    assert found[statement].quote in said and found[statement].user_initiated is False
+
+
+def test_a_bare_answer_needs_a_yes_no_question_before_it():
+    assert bare_answer("No. Not yet.", None) is None
+    assert not _found(("assistant", "I just got back from the gym."), ("user", "Nope! Too lazy for that."))
+
+
+def test_a_negative_answer_is_not_read_as_what_the_user_has():
+    found = _found(("assistant", "Any children? Do you have any kids?"), ("user", "Nope! Too young for that."))
+    assert "User does not have any kids" in found
+    assert not [s for s in found if "young" in s]  # not "User has Too young for that"
+
+
+def test_a_borrowed_answer_is_weighed_by_what_it_says_not_by_its_two_words():
+    borrowed = _found(("assistant", "Do you eat meat?"), ("user", "I do."))["User eats meat"]
+    asked_nothing = _found(("user", "I eat meat."))["User eats meat"]
+    assert borrowed.user_initiated is False
+    assert borrowed.importance >= round(asked_nothing.importance - 0.1, 2)  # only the "asked for" mark-down, once
+
+
+def test_a_bare_answer_is_quoted_as_said_not_widened_to_its_sentence():
+    found = _found(("assistant", "Your mom was looking out for you. Do you have any pets?"), ("user", "No pets. How about you?"))
+    assert found["User does not have any pets"].quote == "No"
+    assert is_bare_answer("Nope, not yet!") and not is_bare_answer("No pets")
+
+
+@pytest.mark.parametrize("question,said,statement", [
+    ("Hey there rick, I am andy. Are you in aaa like me?", "Ah no I am not.", "User is not in aaa"),
+    ("Do you preform on sidewalks by chance?", "No sidewalks.", "User does not preform on sidewalks"),
+    ("Do you have any hobbies?", "Yeah I like to count the freckles on my foot", "User has hobbies"),
+])
+def test_the_answer_takes_what_the_question_asks_not_how_it_asks(question, said, statement):
+    found = _found(("assistant", question), ("user", said))
+    assert statement in found
+    assert not [s for s in found if "like me" in s or "by chance" in s or "any hobbies" in s]
+
+
+def test_how_much_is_not_what():
+    found = _found(("assistant", "Working out is great. Do you like country music?"), ("user", "A little bit."))
+    assert "User likes a little bit" not in found
+
+
+def test_mine_takes_its_thing_from_a_question_not_from_the_other_sides_statement():
+    found = _found(("assistant", "A cheeseburger and a war documentary are my idea of a good saturday."),
+                   ("user", "Mine is a bottle of wine."))
+    assert not [s for s in found if "saturday" in s]
