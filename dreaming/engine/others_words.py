@@ -59,6 +59,13 @@ _CHAT_META_RE = re.compile(
 )
 
 
+# A question to the assistant without its question mark: "How do i respond to…", "Should I tell my boss…".
+_ASKING_RE = re.compile(
+    r"^(?:(?:how|what|where|when|why|which|who)\s+(?:do|does|did|should|can|could|would|will|shall|must|might|am)|"
+    r"should|can|could|do|did|am|shall|may|might|must)\s+(?:I|i|we)\b"
+)
+
+
 def not_the_user(text: str, quote: str) -> bool:
     """Whether `quote` (a verbatim piece of the user turn `text`) is someone else's words or chat talk."""
     at = text.find(quote)
@@ -67,7 +74,8 @@ def not_the_user(text: str, quote: str) -> bool:
     return (_in_script_line(text, at, at + len(quote)) or _in_reported_speech(text, at)
             or _is_transcript(text) or _is_verse(text)
             or _is_title(quote) or bool(_TITLE_MY_RE.search(text[max(0, at - 2):at + len(quote)]))
-            or bool(_AI_SELF_RE.search(quote)) or bool(_CHAT_META_RE.match(quote.strip())))
+            or bool(_AI_SELF_RE.search(quote)) or bool(_CHAT_META_RE.match(quote.strip()))
+            or bool(_ASKING_RE.match(quote.strip())))
 
 
 def _in_script_line(text: str, at: int, end: int) -> bool:

@@ -50,6 +50,8 @@ def test_the_users_own_statement_beside_a_script_line_is_kept():
     "I read every night.\nI play chess on Sundays.\nI grew up in Bergen.",  # prose lines end in a full stop
     'My friend said "you should try climbing" and I joined a climbing gym.',  # the quotation is closed before
     "I have a problem with my landlord, he never fixes the heating.",  # a problem in the user's life
+    "What I love most is baking sourdough on Sundays.",  # not a question
+    "When I was a kid I lived in Lagos.",
     'I told her, "I am a vegan now", and she laughed.',  # the user quoting themself
 ])
 def test_the_users_own_words_are_still_read(text):
