@@ -148,7 +148,6 @@ class NightWrites:
         self.decided: dict[int, Candidate] = {}
         self.memories: list[Memory] = []
         self.sources: list[MemorySource] = []
-        self.sources_gone: list[int] = []
         self._ids: list[int] = []
 
     def reserve(self, count: int) -> None:
@@ -173,19 +172,10 @@ class NightWrites:
     def sources_add(self, sources: list[MemorySource]) -> None:
         self.sources.extend(sources)
 
-    def sources_drop(self, sources: list[MemorySource]) -> None:
-        """Take these sources off their memory: stored ones are deleted with the batch, waiting ones not written."""
-        waiting = {id(s) for s in sources if s.pk is None}
-        self.sources = [s for s in self.sources if id(s) not in waiting]
-        self.sources_gone.extend(s.pk for s in sources if s.pk is not None)
-
     def flush(self) -> None:
         if self.memories:
             rows_insert(objects=self.memories)
             self.memories = []
-        if self.sources_gone:
-            MemorySource.objects.filter(pk__in=self.sources_gone).delete()
-            self.sources_gone = []
         if self.sources:
             rows_insert(objects=self.sources)
             self.sources = []
