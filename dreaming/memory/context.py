@@ -75,8 +75,9 @@ def _scope_memories(*, user: AbstractBaseUser, persona: Persona | None):
     scope = Q(persona__isnull=True)
     if persona is not None:
         scope |= Q(persona=persona)
+    # Memory off: no memories, so the document is empty (MemorySettings' one rule, in the same query).
     return (
-        Memory.objects.filter(scope, user=user, status=Memory.Status.ACTIVE)
+        MemorySettings.exclude_off(Memory.objects.filter(scope, user=user, status=Memory.Status.ACTIVE), user_path="user__")
         # A plan whose time has passed and that weekly kept as a dated event (weekly.plans_correct) is
         # history: recall's long tail serves it, the always-present document no longer says it.
         .exclude(score_breakdown__has_key="plan_corrected")
@@ -101,6 +102,36 @@ def _assemble(lines: list[_Line]) -> str:
     return "\n\n".join(blocks) + "\n"
 
 
+class _DocumentTokens:
+    """count_tokens(_assemble(lines)) kept as lines are added, without assembling and counting the whole
+    document again for each line (that was quadratic in the lines). Exact because the document's pieces
+    (title, headings, lines) hold no line break and meet only at line breaks, which are tokens of their
+    own: the document counts its title, each present section's heading and lines, one token per run of
+    line breaks (before each section, after its heading, between its lines) and the final one."""
+
+    _HEADINGS = {category: count_tokens(f"## {heading}") for category, heading in SECTIONS}
+    _TITLE = count_tokens(TITLE)
+
+    def __init__(self) -> None:
+        self.lines: dict[str, int] = {}  # category -> how many lines
+        self.total = 0  # tokens of the lines, all sections
+
+    def with_line(self, line: _Line, tokens: int) -> int:
+        """The document's tokens were `line` (of `tokens` tokens) added."""
+        counted = dict(self.lines)
+        total = self.total
+        if line.category in self._HEADINGS:
+            counted[line.category] = counted.get(line.category, 0) + 1
+            total += tokens
+        sections = sum(1 + self._HEADINGS[category] + n for category, n in counted.items())
+        return self._TITLE + sections + total + 1
+
+    def add(self, line: _Line, tokens: int) -> None:
+        if line.category in self._HEADINGS:
+            self.lines[line.category] = self.lines.get(line.category, 0) + 1
+            self.total += tokens
+
+
 def memory_md_compose(*, memories: list[Memory], budget: int) -> tuple[str, list[int]]:
     """Fill the budget in priority order; stop at the first line that no longer fits (headings count).
 
@@ -108,87 +139,79 @@ def memory_md_compose(*, memories: list[Memory], budget: int) -> tuple[str, list
     first" prefix; everything after it is the long tail that recall serves.
     """
     accepted: list[_Line] = []
-    content = ""
+    document = _DocumentTokens()
     for memory in sorted(memories, key=_priority):
         statement = " ".join(memory.statement.split())
         if not statement:
             continue
         marker = UNSURE_MARK if memory.verdict == Feedback.Verdict.DOUBT else ""
         line = _Line(memory_id=memory.id, category=memory.category, text=f"- {statement}{marker}")
-        attempt = _assemble([*accepted, line])
-        if count_tokens(attempt) > budget:
+        tokens = count_tokens(line.text)
+        if document.with_line(line, tokens) > budget:
             break
+        document.add(line, tokens)
         accepted.append(line)
-        content = attempt
     # Ids in the order they appear in the document.
     order = {category: i for i, (category, _) in enumerate(SECTIONS)}
     ids = [line.memory_id for line in sorted(accepted, key=lambda line: order.get(line.category, len(order)))]
-    return content, ids
+    return _assemble(accepted), ids
 
 
 def memory_md_render(*, user: AbstractBaseUser, persona: Persona | None = None) -> MemoryDocument:
-    """Render and store MEMORY.md for one scope; the version goes up only when the text changed."""
-    budget = settings.MEMORY_MD_TOKENS
-    if MemorySettings.is_on(user_id=user.pk):
-        # A rejected memory is the user saying "that is wrong": it stays out of the context.
-        memories = [m for m in _scope_memories(user=user, persona=persona) if m.verdict != Feedback.Verdict.REJECT]
-        content, ids = memory_md_compose(memories=memories, budget=budget)
-    else:
-        content, ids = "", []
-    now = timezone.now()
-    fields = {"content": content, "memory_ids": ids, "token_count": count_tokens(content), "token_budget": budget, "rendered_at": now}
+    """Render and store MEMORY.md for one scope; the version goes up only when the text changed.
+    Two statements: the scope's memories (none when memory is off: the document is then empty, as it
+    is with no memories) and the document's upsert."""
+    # A rejected memory is the user saying "that is wrong": it stays out of the context.
+    memories = [m for m in _scope_memories(user=user, persona=persona) if m.verdict != Feedback.Verdict.REJECT]
+    content, ids = memory_md_compose(memories=memories, budget=settings.MEMORY_MD_TOKENS)
+    fields = {"content": content, "memory_ids": ids, "token_count": count_tokens(content),
+              "token_budget": settings.MEMORY_MD_TOKENS, "rendered_at": timezone.now()}
     with transaction.atomic():
         # Read-your-writes in this process: drop the cached copy as soon as this commits, before
         # the NOTIFY (sent by the table's trigger) reaches the listener thread.
         transaction.on_commit(functools.partial(memory_md_cache_evict, user_id=getattr(user, "pk", user)))
-        document = MemoryDocument.objects.select_for_update().filter(user=user, persona=persona).first()
-        if document is None:
-            created = _document_insert(user=user, persona=persona, fields=fields)
-            if created is not None:
-                return created
-            # Made by someone else since the read above: update theirs.
-            document = MemoryDocument.objects.select_for_update().get(user=user, persona=persona)
-        if document.content != content:
-            document.version += 1
-        for name, value in fields.items():
-            setattr(document, name, value)
-        document.save()
-    return document
+        return _document_upsert(user=user, persona=persona, fields=fields)
 
 
-_DOCUMENT_INSERT_SQL = f"""
-INSERT INTO {MemoryDocument._meta.db_table}
+# The scope's document made (version 1) or updated in one statement: the row is locked by the upsert as
+# by a SELECT … FOR UPDATE, and a document another process made meanwhile is updated, not duplicated.
+_DOCUMENT_UPSERT_SQL = f"""
+INSERT INTO {MemoryDocument._meta.db_table} AS d
     (user_id, persona_id, content, memory_ids, token_count, token_budget, rendered_at, version)
 VALUES (%s, %s, %s, %s::jsonb, %s, %s, %s, 1)
-ON CONFLICT ON CONSTRAINT memory_document_unique_scope DO NOTHING
-RETURNING id
+ON CONFLICT ON CONSTRAINT memory_document_unique_scope DO UPDATE SET
+    version = d.version + (d.content IS DISTINCT FROM EXCLUDED.content)::int,
+    content = EXCLUDED.content, memory_ids = EXCLUDED.memory_ids, token_count = EXCLUDED.token_count,
+    token_budget = EXCLUDED.token_budget, rendered_at = EXCLUDED.rendered_at
+RETURNING id, version
 """
 
 
-def _document_insert(*, user, persona, fields: dict) -> MemoryDocument | None:
-    """The scope's first document (version 1) in one statement, or None when another process made it
-    first (no savepoint needed: ON CONFLICT does not abort the transaction)."""
+def _document_upsert(*, user, persona, fields: dict) -> MemoryDocument:
     with connection.cursor() as cursor:
-        cursor.execute(_DOCUMENT_INSERT_SQL, [
+        cursor.execute(_DOCUMENT_UPSERT_SQL, [
             getattr(user, "pk", user), getattr(persona, "pk", persona), fields["content"], json.dumps(fields["memory_ids"]),
             fields["token_count"], fields["token_budget"], fields["rendered_at"],
         ])
-        row = cursor.fetchone()
-    if row is None:
-        return None
-    document = MemoryDocument(pk=row[0], user=user, persona=persona, version=1, **fields)
+        pk, version = cursor.fetchone()
+    document = MemoryDocument(pk=pk, user=user, persona=persona, version=version, **fields)
     document._state.adding, document._state.db = False, connection.alias  # a stored row, as get() gives
     return document
 
 
+_SCOPES_SQL = f"""
+SELECT * FROM {Persona._meta.db_table} WHERE id IN (
+    SELECT persona_id FROM {Memory._meta.db_table} WHERE user_id = %(user)s AND persona_id IS NOT NULL
+    UNION SELECT persona_id FROM {ChatSession._meta.db_table} WHERE user_id = %(user)s AND persona_id IS NOT NULL
+    UNION SELECT persona_id FROM {MemoryDocument._meta.db_table} WHERE user_id = %(user)s AND persona_id IS NOT NULL
+) ORDER BY slug, id
+"""
+
+
 def memory_md_scopes(*, user: AbstractBaseUser) -> list[Persona | None]:
-    """The profile plus every persona the user has memories, sessions or a stored document with (one query)."""
-    persona_ids = (
-        Memory.objects.filter(user=user, persona__isnull=False).values("persona_id")
-        .union(ChatSession.objects.filter(user=user, persona__isnull=False).values("persona_id"))
-        .union(MemoryDocument.objects.filter(user=user, persona__isnull=False).values("persona_id"))
-    )
-    return [None, *Persona.objects.filter(id__in=persona_ids).order_by("slug")]
+    """The profile plus every persona the user has memories, sessions or a stored document with (one
+    query, written out: the ORM's three-way union cost more to build than to run)."""
+    return [None, *Persona.objects.raw(_SCOPES_SQL, {"user": getattr(user, "pk", user)})]
 
 
 def memory_md_render_all(*, user: AbstractBaseUser) -> list[MemoryDocument]:

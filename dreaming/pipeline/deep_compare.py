@@ -9,6 +9,7 @@ model is asked there.
 from __future__ import annotations
 
 import logging
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from django.conf import settings
@@ -57,6 +58,18 @@ def memories_nearest(*, user, persona_id: int | None, vectors: list, lock: bool 
     return list(Memory.objects.raw(sql, params))
 
 
+# A scope's memories are matched again for every compare batch of the night (and every night): their
+# keys are pure functions of the statement, so each statement's are worked out once per process.
+@lru_cache(maxsize=8192)
+def _slot_keys(statement: str) -> frozenset:
+    return frozenset(slot_keys(statement))
+
+
+@lru_cache(maxsize=8192)
+def _thing_keys(statement: str) -> frozenset:
+    return frozenset(thing_keys(statement))
+
+
 def memory_slot_mates(*, user, persona_id: int | None, clusters: list[Cluster], lock: bool = True) -> list[Memory]:
     """Active memories of the scope that fill the same slot of the same subject as a cluster ("User
     lives in Shanghai" for "User moved to Tokyo"). A contradiction is rarely similar in wording, and
@@ -64,8 +77,8 @@ def memory_slot_mates(*, user, persona_id: int | None, clusters: list[Cluster], 
     wanted, things = set(), set()
     for cluster in clusters:
         for candidate in cluster.candidates:
-            wanted |= slot_keys(candidate.statement)
-            things |= thing_keys(candidate.statement)  # the same things in any language (engine.slots)
+            wanted |= _slot_keys(candidate.statement)
+            things |= _thing_keys(candidate.statement)  # the same things in any language (engine.slots)
     if not wanted and not things:
         return []
     scope = list(
@@ -74,11 +87,11 @@ def memory_slot_mates(*, user, persona_id: int | None, clusters: list[Cluster], 
         .defer(*_UNREAD)
         .order_by("-last_seen", "pk")
     )
-    mates = [memory for memory in scope if slot_keys(memory.statement) & wanted]
+    mates = [memory for memory in scope if _slot_keys(memory.statement) & wanted]
     # The same things in another language ("燕麦拿铁" for "oat latte"), the most recent few: a common
     # thing ("friends") would otherwise bring half the memories into one compare prompt.
     taken = {memory.pk for memory in mates}
-    same_things = [memory for memory in scope if memory.pk not in taken and thing_keys(memory.statement) & things]
+    same_things = [memory for memory in scope if memory.pk not in taken and _thing_keys(memory.statement) & things]
     return mates + same_things[: settings.DREAM_COMPARE_NEIGHBOURS]
 
 

@@ -23,7 +23,7 @@ from dreaming.memory.excerpts import excerpts_index_many
 from dreaming.memory.tombstones import TombstoneIndex, tombstone_indexes
 from dreaming.models import Candidate, MemorySettings, Phase
 from dreaming.pipeline.claims import Stamp, claims_stamp
-from dreaming.pipeline.night_writes import vectors_as_text
+from dreaming.pipeline.night_writes import rows_insert
 from dreaming.protocol import (
     CallContext,
     Embedder,
@@ -192,8 +192,7 @@ def _outcomes_write(*, done: list[Done], now: datetime, worker: str, claimed_at:
                            dreamed_at=now)
     stored = [(s, o) for s, o in writable if s.pk in stamped]
     candidates = [c for _, o in stored for c in o.candidates]
-    with vectors_as_text(candidates):
-        Candidate.objects.bulk_create(candidates)
+    rows_insert(objects=candidates)
     excerpts_index_many(turns=[(s.user_id, o.searchable) for s, o in stored if not o.skipped])
     return Saved(stored=stored, memory_off=[s for s, _ in done if s.user_id in off],
                  claim_lost=[s for s, _ in writable if s.pk not in stamped])

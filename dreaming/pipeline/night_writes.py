@@ -13,13 +13,12 @@ rows' own values in one statement (deep sleep's candidate decisions, weekly's de
 from __future__ import annotations
 
 import json
-from contextlib import contextmanager
 
 import numpy as np
 from django.db import connection
-from django.db.models import JSONField, Model, Value
-from django.db.models.functions import Cast
+from django.db.models import JSONField, Model
 from django.utils import timezone
+from pgvector.django import VectorField
 
 from dreaming.models import Candidate, Memory, MemorySource
 
@@ -42,23 +41,46 @@ def vector_text(vector) -> str:
     return repr(np.asarray(vector, dtype=np.float64).tolist())
 
 
-@contextmanager
-def vectors_as_text(objects: list[Model], *, field_name: str = "embedding"):
-    """While inside, each object's vector is an SQL cast of its `vector_text`, so a bulk_create sends
-    the same vectors without pgvector's float-by-float conversion; the vectors are put back after."""
+def rows_insert(*, objects: list[Model]) -> None:
+    """Insert many new rows of one model in one `INSERT … SELECT FROM unnest(arrays)`: one array per
+    column, the SQL the same whatever the number of rows. Django's bulk_create builds a placeholder and
+    compiles each value of each row (most of a light-sleep write's Python time) and pgvector writes the
+    vectors float by float; here each column's values are prepared as bulk_create prepares them
+    (`pre_save` fills auto_now fields), vectors as `vector_text`. The objects get their ids (a given
+    id is kept; new ones come from the sequence in row order) and are marked as stored."""
     if not objects:
-        yield
         return
-    field = objects[0]._meta.get_field(field_name)
-    kept = [getattr(obj, field.attname) for obj in objects]
-    for obj, vector in zip(objects, kept):
-        if vector is not None:
-            setattr(obj, field.attname, Cast(Value(vector_text(vector)), output_field=field))
-    try:
-        yield
-    finally:
-        for obj, vector in zip(objects, kept):
-            setattr(obj, field.attname, vector)
+    meta = objects[0]._meta
+    with_pk = objects[0].pk is not None
+    fields = [f for f in meta.concrete_fields if with_pk or not f.primary_key]
+    quote = connection.ops.quote_name
+    arrays, selects, params = [], [], []
+    for field in fields:
+        values = [field.pre_save(obj, True) for obj in objects]
+        if any(hasattr(v, "resolve_expression") for v in values):
+            raise ValueError(f"rows_insert: {meta.label}.{field.name} holds an SQL expression")
+        if isinstance(field, VectorField):
+            array_type, cast = "text", f"::{field.db_type(connection)}"
+            values = [None if v is None else vector_text(v) for v in values]
+        elif isinstance(field, JSONField):
+            array_type, cast = "text", "::jsonb"
+            values = [None if v is None else json.dumps(v, cls=field.encoder) for v in values]
+        else:
+            array_type, cast = field.cast_db_type(connection), ""
+            values = [field.get_db_prep_save(v, connection) for v in values]
+        arrays.append(f"%s::{array_type}[]")
+        selects.append(f"d.c{len(selects)}{cast}")
+        params.append(values)
+    names = ", ".join(f"c{i}" for i in range(len(fields)))
+    sql = (f"INSERT INTO {quote(meta.db_table)} ({', '.join(quote(f.column) for f in fields)}) "
+           f"SELECT {', '.join(selects)} FROM unnest({', '.join(arrays)}) AS d({names}) RETURNING {quote(meta.pk.column)}")
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        ids = sorted(row[0] for row in cursor.fetchall())  # taken from the sequence in row order
+    for obj, pk in zip(objects, ids):
+        if not with_pk:
+            obj.pk = pk
+        obj._state.adding, obj._state.db = False, connection.alias
 
 
 def rows_update(*, objects: list[Model], fields: tuple[str, ...] | list[str]) -> None:
@@ -152,11 +174,10 @@ class NightWrites:
 
     def flush(self) -> None:
         if self.memories:
-            with vectors_as_text(self.memories):
-                Memory.objects.bulk_create(self.memories)
+            rows_insert(objects=self.memories)
             self.memories = []
         if self.sources:
-            MemorySource.objects.bulk_create(self.sources)
+            rows_insert(objects=self.sources)
             self.sources = []
         if self.decided:
             candidates_decisions_save(candidates=list(self.decided.values()))

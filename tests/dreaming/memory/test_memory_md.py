@@ -2,8 +2,11 @@
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
 
-from dreaming.memory.context import count_tokens, memory_md_get, memory_md_render, memory_md_render_all
+from dreaming.memory.context import (
+    _priority, count_tokens, memory_md_compose, memory_md_get, memory_md_render, memory_md_render_all,
+)
 from dreaming.models import Category, Feedback, Memory, MemoryDocument, MemorySettings
 from tests.factories import ChatSessionFactory, MemoryFactory, PersonaFactory
 
@@ -201,3 +204,70 @@ def test_a_document_made_by_someone_else_meanwhile_is_updated_not_duplicated(use
 
     assert MemoryDocument.objects.filter(user=user).count() == 1
     assert document.pk == theirs.pk and document.version == 4 and "Lisbon" in document.content
+
+
+def test_the_budget_is_filled_as_if_the_whole_document_were_counted_for_each_line():
+    """memory_md_compose counts the document line by line; it must stop exactly where counting the
+    assembled document each time (what it did before) would stop."""
+    import random
+
+    from dreaming.memory.context import SECTIONS, _assemble, _Line
+
+    rng = random.Random(5)
+    words = ["User", "likes", "2024-05-01", "喜欢爬山", "internationalization", "a", "Lisbon,", "(unsure)", "42", "-"]
+    categories = [c for c, _ in SECTIONS] + ["other"]
+    for trial in range(200):
+        memories = []
+        for i in range(rng.randint(1, 30)):
+            statement = " ".join(rng.choice(words) for _ in range(rng.randint(1, 12)))
+            memory = Memory(id=i + 1, statement=statement, category=rng.choice(categories), importance=rng.random(),
+                            confidence=0.5, last_seen=timezone.now())
+            memory.verdict = rng.choice([None, Feedback.Verdict.DOUBT, Feedback.Verdict.AGREE])
+            memories.append(memory)
+        budget = rng.randint(5, 300)
+        content, ids = memory_md_compose(memories=memories, budget=budget)
+
+        # The reference: assemble and count the whole document for each line, as before.
+        expected, accepted = "", []
+        for memory in sorted(memories, key=_priority):
+            statement = " ".join(memory.statement.split())
+            marker = " (unsure)" if memory.verdict == Feedback.Verdict.DOUBT else ""
+            attempt = _assemble([*accepted, _Line(memory.id, memory.category, f"- {statement}{marker}")])
+            if count_tokens(attempt) > budget:
+                break
+            accepted.append(_Line(memory.id, memory.category, f"- {statement}{marker}"))
+            expected = attempt
+        assert content == expected, trial
+        assert sorted(ids) == sorted(line.memory_id for line in accepted)
+
+
+def _statements(queries) -> list[str]:
+    """The statements sent, without the savepoints of the test's transaction."""
+    return [q["sql"] for q in queries if not q["sql"].lstrip().startswith(("SAVEPOINT", "RELEASE"))]
+
+
+def test_rendering_a_scope_is_two_statements_and_the_version_moves_only_with_the_text(user):
+    MemoryFactory(user=user, statement="User likes tea")
+    with CaptureQueriesContext(connection) as made:
+        first = memory_md_render(user=user)
+    with CaptureQueriesContext(connection) as redone:
+        again = memory_md_render(user=user)
+    assert len(_statements(made)) == len(_statements(redone)) == 2  # the scope's memories, the document's upsert
+    assert (first.pk, first.version, again.pk, again.version) == (first.pk, 1, first.pk, 1)
+    MemoryFactory(user=user, statement="User has a cat")
+    changed = memory_md_render(user=user)
+    stored = MemoryDocument.objects.get(user=user, persona=None)
+    assert changed.version == stored.version == 2 and "cat" in stored.content
+    assert stored.memory_ids == changed.memory_ids and stored.token_count == count_tokens(stored.content)
+    assert MemoryDocument.objects.filter(user=user).count() == 1
+
+
+def test_a_user_with_memory_off_gets_an_empty_document_from_the_same_two_statements(user):
+    MemoryFactory(user=user, statement="User likes tea")
+    memory_md_render(user=user)
+    MemorySettings.objects.create(user=user, enabled=False)
+    with CaptureQueriesContext(connection) as queries:
+        document = memory_md_render(user=user)
+    assert len(_statements(queries)) == 2
+    assert document.content == "" and document.memory_ids == [] and document.version == 2
+    assert MemoryDocument.objects.get(user=user, persona=None).content == ""
