@@ -65,6 +65,15 @@ _ASKING_RE = re.compile(
     r"should|can|could|do|did|am|shall|may|might|must)\s+(?:I|i|we)\b"
 )
 
+# A piece of writing asked for with the user inside it: "Write a user story where I am enhancing the page…",
+# "create a scene in which I meet…" — every "I" after it in the turn is the one in the story.
+_STORY_FRAME_RE = re.compile(
+    r"\b(?:write|create|generate|make|draft|compose|give me|tell)\b[^.!?\n]{0,60}?"
+    r"\b(?:story|stories|scene|poem|song|script|dialogue|scenario|tale|narrative|fanfic)\b[^.!?\n]{0,30}?"
+    r"\b(?:where|in which|wherein|whereby)\s+(?:I|i|we|me|my)\b",
+    re.IGNORECASE,
+)
+
 
 def not_the_user(text: str, quote: str) -> bool:
     """Whether `quote` (a verbatim piece of the user turn `text`) is someone else's words or chat talk."""
@@ -75,7 +84,12 @@ def not_the_user(text: str, quote: str) -> bool:
             or _is_transcript(text) or _is_verse(text)
             or _is_title(quote) or bool(_TITLE_MY_RE.search(text[max(0, at - 2):at + len(quote)]))
             or bool(_AI_SELF_RE.search(quote)) or bool(_CHAT_META_RE.match(quote.strip()))
-            or bool(_ASKING_RE.match(quote.strip())))
+            or bool(_ASKING_RE.match(quote.strip())) or _in_a_story_asked_for(text, at))
+
+
+def _in_a_story_asked_for(text: str, at: int) -> bool:
+    frame = _STORY_FRAME_RE.search(text, 0, min(len(text), at + 12))
+    return bool(frame and frame.start() < at)
 
 
 def _in_script_line(text: str, at: int, end: int) -> bool:

@@ -52,6 +52,7 @@ def test_the_users_own_statement_beside_a_script_line_is_kept():
     "I have a problem with my landlord, he never fixes the heating.",  # a problem in the user's life
     "What I love most is baking sourdough on Sundays.",  # not a question
     "When I was a kid I lived in Lagos.",
+    "Write a poem for my wife. I have been married to her for ten years.",  # a poem for someone, no "where I"
     'I told her, "I am a vegan now", and she laughed.',  # the user quoting themself
 ])
 def test_the_users_own_words_are_still_read(text):
