@@ -37,6 +37,8 @@ from dreaming.protocol import ExtractedCandidate, Turn
 from dreaming.engine.sensitive import redact_sensitive, sensitive_category
 
 MAX_CANDIDATES = 10
+LONG_TURN_CHARS = 1500  # a turn this long is mostly pasted or drafted text, not talk
+FROM_A_LONG_TURN = 3
 
 
 @dataclass(frozen=True)
@@ -457,6 +459,20 @@ def _dated(clause: _Clause, *, said_at) -> _Clause:
     else:
         statement = dates.with_date(clause.statement, lead=clause.lead, said_at=said_at)
     return clause if statement == clause.statement else replace(clause, statement=statement)
+
+
+def few_from_long_turns(candidates: list[ExtractedCandidate], turns: list[Turn]) -> list[ExtractedCandidate]:
+    """Of one user turn longer than LONG_TURN_CHARS, the FROM_A_LONG_TURN most important candidates. A person
+    telling about themself says a few things a turn; a pasted cover letter or forum post read sentence by sentence
+    gives ten ("User is committed to staying ahead of industry trends", "User's skills remain cutting-edge")."""
+    long_turns = {t.seq for t in turns if t.role == "user" and len(t.content) > LONG_TURN_CHARS}
+    by_turn: dict[int, list[int]] = {}
+    for i, candidate in enumerate(candidates):
+        if candidate.seq in long_turns:
+            by_turn.setdefault(candidate.seq, []).append(i)
+    dropped = {i for indexes in by_turn.values()
+               for i in sorted(indexes, key=lambda i: (-candidates[i].importance, i))[FROM_A_LONG_TURN:]}
+    return [c for i, c in enumerate(candidates) if i not in dropped]
 
 
 def most_important(candidates: list[ExtractedCandidate], *, limit: int = MAX_CANDIDATES) -> list[ExtractedCandidate]:

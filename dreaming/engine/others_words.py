@@ -66,11 +66,12 @@ _ASKING_RE = re.compile(
 )
 
 # A piece of writing asked for with the user inside it: "Write a user story where I am enhancing the page…",
-# "create a scene in which I meet…" — every "I" after it in the turn is the one in the story.
+# "create a scene in which I meet…", "a story about me, a guy in college…": every "I" after it in the turn is
+# the one in the story.
 _STORY_FRAME_RE = re.compile(
     r"\b(?:write|create|generate|make|draft|compose|give me|tell)\b[^.!?\n]{0,60}?"
     r"\b(?:story|stories|scene|poem|song|script|dialogue|scenario|tale|narrative|fanfic)\b[^.!?\n]{0,30}?"
-    r"\b(?:where|in which|wherein|whereby)\s+(?:I|i|we|me|my)\b",
+    r"\b(?:(?:where|in which|wherein|whereby)\s+(?:I|i|we|me|my)|about\s+(?:me|myself))\b",
     re.IGNORECASE,
 )
 

@@ -5,7 +5,7 @@ from collections.abc import Callable
 from functools import lru_cache
 
 from dreaming.engine.compare import compare_statements, merge_statements
-from dreaming.engine.extract import MAX_CANDIDATES, extract_candidates, most_important
+from dreaming.engine.extract import MAX_CANDIDATES, extract_candidates, few_from_long_turns, most_important
 from dreaming.engine.narrate import narrate_changes, reply_offline
 from dreaming.engine.self_disclosure import without_request
 from dreaming.engine.self_statements import kept_session_disclosures
@@ -61,8 +61,8 @@ class LocalDreamer:
         found = [without_request(c) for c in _candidates(tuple(turns)) if c.seq is None or c.seq > info.new_from_seq]
         # Who the user says they are inside a request ("I'm a nurse, write me…") the conversational rules pass over.
         added = kept_session_disclosures([t for t in turns if t.seq > info.new_from_seq], found=found)
-        return SessionReading(kind=triage.kind, reason=triage.reason,
-                              candidates=most_important(found, limit=MAX_CANDIDATES) + added)
+        candidates = few_from_long_turns(most_important(found, limit=MAX_CANDIDATES) + added, turns)
+        return SessionReading(kind=triage.kind, reason=triage.reason, candidates=candidates)
 
     def triage(self, *, turns: list[Turn], ctx: CallContext | None = None) -> TriageResult:
         model = triage_model()

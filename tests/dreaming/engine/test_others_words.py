@@ -89,3 +89,19 @@ def test_a_quotation_the_user_puts_in_their_own_message_stays_theirs():
 def test_a_disclosure_inside_a_request_follows_the_same_rule(text):
     turns = [Turn(seq=0, role="user", content=text, created_at=SAID)]
     assert [c.statement for c in self_disclosures(turns)] == []
+
+
+
+def test_a_long_pasted_turn_gives_a_few_candidates_not_one_per_sentence():
+    from dreaming.engine.extract import FROM_A_LONG_TURN, LONG_TURN_CHARS, few_from_long_turns
+    from dreaming.protocol import ExtractedCandidate
+
+    turns = [Turn(seq=0, role="user", content="x" * (LONG_TURN_CHARS + 1), created_at=SAID),
+             Turn(seq=1, role="user", content="I have a cat named Pixel and I live in Porto.", created_at=SAID)]
+    letter = [ExtractedCandidate(quote=f"I did thing {n}", statement=f"User did thing {n}", category="fact",
+                                 importance=0.3 + n / 100, seq=0) for n in range(8)]
+    talk = [ExtractedCandidate(quote=f"I said {n}", statement=f"User said {n}", category="fact", importance=0.3, seq=1)
+            for n in range(5)]
+    kept = few_from_long_turns(letter + talk, turns)
+    assert [c.statement for c in kept if c.seq == 0] == [f"User did thing {n}" for n in (5, 6, 7)][:FROM_A_LONG_TURN]
+    assert [c for c in kept if c.seq == 1] == talk  # a turn of talk keeps all it says
