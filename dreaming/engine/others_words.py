@@ -62,7 +62,11 @@ _CHAT_META_RE = re.compile(
 # A question to the assistant without its question mark: "How do i respond to…", "Should I tell my boss…".
 _ASKING_RE = re.compile(
     r"^(?:(?:how|what|where|when|why|which|who)\s+(?:do|does|did|should|can|could|would|will|shall|must|might|am)|"
-    r"should|can|could|do|did|am|shall|may|might|must)\s+(?:I|i|we)\b"
+    r"should|can|could|do|did|am|shall|may|might|must)\s+(?:I|i|we)\b|"
+    # ... and a request: "Write 10 short comments to my followers…" says what to write, not who the user is.
+    r"^(?:please\s+)?(?:write|create|generate|rewrite|translate|summari[sz]e|list|draft|compose|explain|give me|tell me|"
+    r"make me)\b",
+    re.IGNORECASE,
 )
 
 # A piece of writing asked for with the user inside it: "Write a user story where I am enhancing the page…",
