@@ -13,18 +13,16 @@ milliseconds.
 """
 from __future__ import annotations
 
-import base64
 import json
 import math
 import re
-import zlib
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
 
-from dreaming.engine.triage_model import softmax
+from dreaming.engine.triage_model import feature_slot, softmax, weights_decoded, weights_encoded
 
 MODEL_PATH = Path(__file__).resolve().parent / "data" / "disclosure_model.json"
 CLASSES = ("other", "discloses")
@@ -39,10 +37,6 @@ DENSE = ("first_person_sentence", "first_person_sentences", "first_person_densit
          "asked", "yes_no")
 
 
-def _hash(feature: str, dim: int) -> int:
-    return zlib.crc32(feature.encode("utf-8")) % dim
-
-
 def _statement_sentences(text: str) -> list[str]:
     return [s for s in _SENTENCE_RE.split(text.strip()) if s]
 
@@ -53,14 +47,14 @@ def features(text: str, previous: str, *, dim: int) -> np.ndarray:
     vector = np.zeros(dim + len(DENSE), dtype=np.float64)
     tokens = _TOKEN_RE.findall(text.lower())
     for i, token in enumerate(tokens):
-        vector[_hash(f"u:{token}", dim)] += 1
+        vector[feature_slot(f"u:{token}", dim)] += 1
         if i:
-            vector[_hash(f"u:{tokens[i - 1]} {token}", dim)] += 1
+            vector[feature_slot(f"u:{tokens[i - 1]} {token}", dim)] += 1
     sentences = _statement_sentences(text)
     for sentence in sentences:
         kind = "q" if sentence.rstrip().endswith("?") else "s"
         for token in _TOKEN_RE.findall(sentence.lower())[:3]:
-            vector[_hash(f"{kind}:^{token}", dim)] += 1
+            vector[feature_slot(f"{kind}:^{token}", dim)] += 1
     hashed = np.log1p(vector[:dim])
     norm = float(np.linalg.norm(hashed))
     if norm:
@@ -91,7 +85,7 @@ class DisclosureModel:
         return json.dumps({
             "meta": self.meta, "classes": list(CLASSES), "dim": self.dim, "threshold": self.threshold,
             "dense": list(DENSE), "shape": list(self.weights.shape), "bias": [round(float(b), 6) for b in self.bias],
-            "weights_float16_base64": base64.b64encode(self.weights.astype("<f2").tobytes()).decode("ascii"),
+            "weights_float16_base64": weights_encoded(self.weights),
         }, indent=1)
 
     @classmethod
@@ -100,8 +94,7 @@ class DisclosureModel:
         if tuple(data.get("classes", ())) != CLASSES or tuple(data.get("dense", ())) != DENSE:
             raise ValueError(f"disclosure model classes {data.get('classes')} / features {data.get('dense')} "
                              f"are not {list(CLASSES)} / {list(DENSE)}")
-        raw = base64.b64decode(data["weights_float16_base64"])
-        weights = np.frombuffer(raw, dtype="<f2").astype(np.float64).reshape(data["shape"])
+        weights = weights_decoded(data, dtype=np.float64)
         if weights.shape != (data["dim"] + len(DENSE), len(CLASSES)):
             raise ValueError(f"disclosure model weights have shape {weights.shape}, which does not fit its features")
         return cls(weights=weights, bias=np.asarray(data["bias"], dtype=np.float64), dim=int(data["dim"]),

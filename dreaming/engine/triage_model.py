@@ -44,8 +44,20 @@ _IDENTIFIER_RE = re.compile(
 _TOKEN_RE = re.compile(r"[^\W\d_]+|\d+|```|[{}();=<>#*\[\]:\"/\\$@|&+-]", re.UNICODE)
 
 
-def _hash(feature: str, dim: int) -> int:
+def feature_slot(feature: str, dim: int) -> int:
+    """Where a hashed feature counts in a vector of `dim` slots (the disclosure model hashes the same way)."""
     return zlib.crc32(feature.encode("utf-8")) % dim
+
+
+def weights_encoded(weights: np.ndarray) -> str:
+    """A model's weights as they are shipped: float16, little-endian, base64."""
+    return base64.b64encode(weights.astype("<f2").tobytes()).decode("ascii")
+
+
+def weights_decoded(data: dict, *, dtype) -> np.ndarray:
+    """The weights of a shipped model's json (weights_encoded's inverse), in its shape."""
+    raw = base64.b64decode(data["weights_float16_base64"])
+    return np.frombuffer(raw, dtype="<f2").astype(dtype).reshape(data["shape"])
 
 
 def _tokens(text: str) -> list[str]:
@@ -146,9 +158,9 @@ def features(turns: list[Turn], found: SessionSignals, *, dim: int) -> np.ndarra
             continue
         tokens = _tokens(text)
         for i, token in enumerate(tokens):
-            vector[_hash(f"{prefix}:{token}", dim)] += 1
+            vector[feature_slot(f"{prefix}:{token}", dim)] += 1
             if i:
-                vector[_hash(f"{prefix}:{tokens[i - 1]} {token}", dim)] += 1
+                vector[feature_slot(f"{prefix}:{tokens[i - 1]} {token}", dim)] += 1
     hashed = np.log1p(vector[:dim])
     norm = float(np.linalg.norm(hashed))
     if norm:
@@ -179,7 +191,7 @@ class TriageModel:
         return json.dumps({
             "meta": self.meta, "classes": list(CLASSES), "dim": self.dim, "threshold": self.threshold,
             "shape": list(self.weights.shape), "bias": [round(float(b), 6) for b in self.bias],
-            "weights_float16_base64": base64.b64encode(self.weights.astype("<f2").tobytes()).decode("ascii"),
+            "weights_float16_base64": weights_encoded(self.weights),
         }, indent=1)
 
     @classmethod
@@ -187,8 +199,7 @@ class TriageModel:
         data = json.loads(text)
         if tuple(data.get("classes", ())) != CLASSES:
             raise ValueError(f"triage model classes {data.get('classes')} are not {list(CLASSES)}")
-        raw = base64.b64decode(data["weights_float16_base64"])
-        weights = np.frombuffer(raw, dtype="<f2").astype(np.float32).reshape(data["shape"])
+        weights = weights_decoded(data, dtype=np.float32)
         if weights.shape != (data["dim"] + len(dense_features([], _EMPTY)), len(CLASSES)):
             raise ValueError(f"triage model weights have shape {weights.shape}, which does not fit its features")
         return cls(weights=weights, bias=np.asarray(data["bias"], dtype=np.float32), dim=int(data["dim"]),
