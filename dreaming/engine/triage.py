@@ -261,6 +261,7 @@ class SessionSignals:
     personal: list[int]
     own_kinds: list[str | None]
     assistant_code: float = 0.0  # share of the assistant's turns that answer with a code fence
+    fiction: list[int] = field(default_factory=list)  # user turns whose first person is a story's character
 
     def share(self, kind: str) -> float:
         return self.covered[kind] / self.total if self.total else 0.0
@@ -298,6 +299,7 @@ def session_signals(turns: list[Turn], *, disclosures: list[Disclosure] = ()) ->
     total = 0.0
     previous: str | None = None
     fiction = False
+    in_fiction: list[int] = []
     personal: list[int] = []
     own_kinds: list[str | None] = []
     for turn in user_turns:
@@ -311,7 +313,9 @@ def session_signals(turns: list[Turn], *, disclosures: list[Disclosure] = ()) ->
             for signal in score.signals[kind]:
                 if signal not in signals[kind]:
                     signals[kind].append(signal)
-        # A requested story or a roleplay turn starts fiction: the first person after it is a character.
+        # A roleplay turn is fiction; a request for a story makes the turns after it fiction.
+        if fiction or own == "roleplay":
+            in_fiction.append(turn.seq)
         fiction = fiction or own == "roleplay" or bool(_FICTION_REQUEST_RE.search(turn.content[:400]))
         if own is None and not fiction:
             # In a task's follow-up, or next to programming words ("I'm working with strings in
@@ -331,7 +335,7 @@ def session_signals(turns: list[Turn], *, disclosures: list[Disclosure] = ()) ->
     if assistant_code >= 0.5 and "assistant answers with code" not in signals["coding"]:
         signals["coding"].append("assistant answers with code")
     return SessionSignals(covered=covered, signals=signals, total=total, personal=personal, own_kinds=own_kinds,
-                          assistant_code=assistant_code)
+                          assistant_code=assistant_code, fiction=in_fiction)
 
 
 def triage_turns(turns: list[Turn], *, disclosures: list[Disclosure] = ()) -> TriageResult:

@@ -8,7 +8,7 @@ from dreaming.engine.compare import compare_statements, merge_statements
 from dreaming.engine.extract import MAX_CANDIDATES, extract_candidates, few_from_long_turns, most_important
 from dreaming.engine.narrate import narrate_changes, reply_offline
 from dreaming.engine.self_disclosure import without_request
-from dreaming.engine.self_statements import kept_session_disclosures
+from dreaming.engine.self_statements import kept_session_disclosures, self_statements
 from dreaming.engine.triage import Disclosure, SessionSignals, session_signals, triage_turns
 from dreaming.engine.triage_model import model_triage, triage_model
 from dreaming.protocol import (
@@ -42,8 +42,14 @@ def triage_by_rules(turns: list[Turn]) -> TriageResult:
 
 def session_reading(turns: list[Turn]) -> SessionSignals:
     """The triage rules' reading of a session, with the self-disclosures the extractor finds in it."""
-    found = _candidates(tuple(turns))
-    return session_signals(turns, disclosures=[Disclosure(c.seq, c.quote, c.importance, c.user_initiated) for c in found])
+    return _reading(tuple(turns))
+
+
+@lru_cache(maxsize=64)
+def _reading(turns: tuple[Turn, ...]) -> SessionSignals:
+    found = _candidates(turns)
+    return session_signals(list(turns), disclosures=[Disclosure(c.seq, c.quote, c.importance, c.user_initiated)
+                                                     for c in found])
 
 
 class LocalDreamer:
@@ -58,9 +64,15 @@ class LocalDreamer:
         if triage.kind in SKIPPED_KINDS:
             return SessionReading(kind=triage.kind, reason=triage.reason)
         # Quotable are only the new turns; the ones before are context (read, never quoted).
-        found = [without_request(c) for c in _candidates(tuple(turns)) if c.seq is None or c.seq > info.new_from_seq]
+        new = [t for t in turns if t.seq > info.new_from_seq]
+        # Once a story is asked for or a roleplay begins, the first person of the turns after it is a character
+        # ("continue: I love my girlfriend, Sasuke…"): of those only what is said out of character is the user's.
+        fiction = set(session_reading(turns).fiction)
+        found = [without_request(c) for c in _candidates(tuple(turns))
+                 if (c.seq is None or c.seq > info.new_from_seq) and c.seq not in fiction]
+        found += self_statements([t for t in new if t.seq in fiction], kind="roleplay")
         # Who the user says they are inside a request ("I'm a nurse, write me…") the conversational rules pass over.
-        added = kept_session_disclosures([t for t in turns if t.seq > info.new_from_seq], found=found)
+        added = kept_session_disclosures([t for t in new if t.seq not in fiction], found=found)
         candidates = few_from_long_turns(most_important(found, limit=MAX_CANDIDATES) + added, turns)
         return SessionReading(kind=triage.kind, reason=triage.reason, candidates=candidates)
 
