@@ -20,6 +20,8 @@ import re
 # "Naruto: …", "Dr. Grey: …" at the start of a line: a line of a script. Labels a user writes about
 # their own message ("Update: I moved", "PS: …", "Me: …") are not characters.
 _SPEAKER_RE = re.compile(r"(?m)^[ \t]*(?P<who>[A-Z][\w.'’-]*(?: [A-Z][\w.'’-]*){0,2})[ \t]*:[ \t]*(?=\S)")
+# The same inside a line of a script run together: "Sasuke: hey Naruto. Naruto: I love a girlfriend."
+_INLINE_SPEAKER_RE = re.compile(r"(?:^|(?<=[.!?]))[ \t]*(?P<who>[A-Z][\w.'’-]*(?: [A-Z][\w.'’-]*){0,2})[ \t]*:[ \t]*(?=\S)")
 _OWN_LABELS = frozenset({
     "me", "i", "user", "update", "edit", "ps", "p.s", "p.s.", "note", "nb", "context", "background", "info",
     "question", "q", "answer", "a", "about me", "my question", "my situation", "details", "tldr", "tl;dr",
@@ -54,7 +56,8 @@ _CHAT_META_RE = re.compile(
     r"(?:\w+ )?(?:option|one|choice|answer|version)\b|"
     r"I (?:use|used|am using|'m using|’m using|run|ran|tried|copied|pasted) (?:this|that|these|those|the following|"
     r"it|them)\b|"
-    r"I can use (?:it|this|that|them|these)\b)",
+    r"I can use (?:it|this|that|them|these)\b|"
+    r".*\bI meant\b)",  # "In China I meant": what they said before, put right
     re.IGNORECASE,
 )
 
@@ -101,7 +104,15 @@ def _in_script_line(text: str, at: int, end: int) -> bool:
     """Whether the words from `at` to `end` are (or hold) a line spoken after someone's name: "Mira: I have…"."""
     line_start = text.rfind("\n", 0, at) + 1
     label = _SPEAKER_RE.match(text, line_start)
-    return bool(label and label.end() <= end and label.group("who").lower().rstrip(".") not in _OWN_LABELS)
+    if label and label.end() <= end and label.group("who").lower().rstrip(".") not in _OWN_LABELS:
+        return True
+    line_end = text.find("\n", at)
+    labels = [m for m in _INLINE_SPEAKER_RE.finditer(text, line_start, len(text) if line_end < 0 else line_end)
+              if m.group("who").lower().rstrip(".") not in _OWN_LABELS]
+    before = [m for m in labels if m.end() <= end and m.start() <= at]
+    # Two speakers or more in the line, and the words sit in the utterance of the last one before them.
+    return len({m.group("who") for m in labels}) >= 2 and bool(before) and \
+        not re.search(r"[.!?]", text[before[-1].end():at])
 
 
 def _in_reported_speech(text: str, at: int) -> bool:

@@ -32,6 +32,8 @@ def _statements(text: str) -> list[str]:
     "I will choose the third option",
     "The rain kept on.\n\n“I’m trying to open a bakery before winter.”, said Tomas.\n\n“I’m hooked.”, asked Ines.",
     'Mara said, "I have two brothers and I hate the sea."',  # a story's dialogue, its speaker named
+    "Knights x Dragons: Ser Alba meets Ember. Ember: you look tired. Alba: I have a husband named Rolf. Ember: sure.",
+    "On the beach I meant, not in the city.",  # putting right what they said before
 ])
 def test_words_that_are_not_the_user_become_no_candidate(text):
     assert _statements(text) == []
@@ -54,6 +56,7 @@ def test_the_users_own_statement_beside_a_script_line_is_kept():
     "When I was a kid I lived in Lagos.",
     "Write a poem for my wife. I have been married to her for ten years.",  # a poem for someone, no "where I"
     'I told her, "I am a vegan now", and she laughed.',  # the user quoting themself
+    "Context: I am a nurse. Question: which shoes keep my feet dry?",  # the user's own labels, not speakers
 ])
 def test_the_users_own_words_are_still_read(text):
     assert _statements(text), text
