@@ -17,6 +17,7 @@ For each user turn:
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
 from dreaming.engine import answers
@@ -461,18 +462,24 @@ def _dated(clause: _Clause, *, said_at) -> _Clause:
     return clause if statement == clause.statement else replace(clause, statement=statement)
 
 
-def few_from_long_turns(candidates: list[ExtractedCandidate], turns: list[Turn]) -> list[ExtractedCandidate]:
-    """Of one user turn longer than LONG_TURN_CHARS, the FROM_A_LONG_TURN most important candidates. A person
-    telling about themself says a few things a turn; a pasted cover letter or forum post read sentence by sentence
-    gives ten ("User is committed to staying ahead of industry trends", "User's skills remain cutting-edge")."""
+def few_from_long_turns(candidates: list[ExtractedCandidate], turns: list[Turn], *,
+                        says_who: Callable[[str], bool] = lambda quote: False) -> list[ExtractedCandidate]:
+    """Of one user turn longer than LONG_TURN_CHARS, FROM_A_LONG_TURN candidates. A person telling about themself
+    says a few things a turn; a pasted cover letter or forum post read sentence by sentence gives ten ("User is
+    committed to staying ahead of industry trends", "User's skills remain cutting-edge"). The statements that say
+    who the user is (`says_who`: work, study, home, family) come first; of the rest, the most important one only."""
     long_turns = {t.seq for t in turns if t.role == "user" and len(t.content) > LONG_TURN_CHARS}
     by_turn: dict[int, list[int]] = {}
     for i, candidate in enumerate(candidates):
         if candidate.seq in long_turns:
             by_turn.setdefault(candidate.seq, []).append(i)
-    dropped = {i for indexes in by_turn.values()
-               for i in sorted(indexes, key=lambda i: (-candidates[i].importance, i))[FROM_A_LONG_TURN:]}
-    return [c for i, c in enumerate(candidates) if i not in dropped]
+    kept: set[int] = set()
+    for indexes in by_turn.values():
+        who = [i for i in indexes if says_who(candidates[i].quote)]
+        rest = sorted(set(indexes) - set(who), key=lambda i: (-candidates[i].importance, i))
+        ranked = sorted(who, key=lambda i: (-candidates[i].importance, i)) + rest[:1]
+        kept.update(ranked[:FROM_A_LONG_TURN])
+    return [c for i, c in enumerate(candidates) if c.seq not in long_turns or i in kept]
 
 
 def most_important(candidates: list[ExtractedCandidate], *, limit: int = MAX_CANDIDATES) -> list[ExtractedCandidate]:

@@ -48,6 +48,12 @@ _SELF_STATEMENT_RE = re.compile(
 )
 
 
+def says_who(quote: str) -> bool:
+    """Whether a quote says who the user is (identity, work, study, home, family, what they run), in any language
+    the rules read."""
+    return bool(_SELF_STATEMENT_RE.search(quote.strip())) or multilingual.is_self_statement(quote)
+
+
 def own_words(turn: Turn, *, kind: str) -> str:
     """The user's own prose of one turn of a skipped session, as pieces of the original text joined by
     line breaks (so a clause found in it is still verbatim in the message)."""
@@ -79,7 +85,7 @@ def self_statements(turns: list[Turn], *, kind: str) -> list[ExtractedCandidate]
            for t in turns if t.role == "user"]
     own = [t for t in own if t.content.strip()]
     found = [without_request(c) for c in extract_candidates(own, limit=10_000)
-             if c.user_initiated and (_SELF_STATEMENT_RE.search(c.quote.strip()) or multilingual.is_self_statement(c.quote))]
+             if c.user_initiated and says_who(c.quote)]
     return found + disclosures_not_yet_found(own, found=found)
 
 

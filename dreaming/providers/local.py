@@ -8,7 +8,7 @@ from dreaming.engine.compare import compare_statements, merge_statements
 from dreaming.engine.extract import MAX_CANDIDATES, extract_candidates, few_from_long_turns, most_important
 from dreaming.engine.narrate import narrate_changes, reply_offline
 from dreaming.engine.self_disclosure import without_request
-from dreaming.engine.self_statements import kept_session_disclosures, self_statements
+from dreaming.engine.self_statements import kept_session_disclosures, says_who, self_statements
 from dreaming.engine.triage import Disclosure, SessionSignals, session_signals, triage_turns
 from dreaming.engine.triage_model import model_triage, triage_model
 from dreaming.protocol import (
@@ -73,7 +73,7 @@ class LocalDreamer:
         found += self_statements([t for t in new if t.seq in fiction], kind="roleplay")
         # Who the user says they are inside a request ("I'm a nurse, write me…") the conversational rules pass over.
         added = kept_session_disclosures([t for t in new if t.seq not in fiction], found=found)
-        candidates = few_from_long_turns(most_important(found, limit=MAX_CANDIDATES) + added, turns)
+        candidates = few_from_long_turns(most_important(found, limit=MAX_CANDIDATES) + added, turns, says_who=says_who)
         return SessionReading(kind=triage.kind, reason=triage.reason, candidates=candidates)
 
     def triage(self, *, turns: list[Turn], ctx: CallContext | None = None) -> TriageResult:

@@ -106,5 +106,23 @@ def test_a_long_pasted_turn_gives_a_few_candidates_not_one_per_sentence():
     talk = [ExtractedCandidate(quote=f"I said {n}", statement=f"User said {n}", category="fact", importance=0.3, seq=1)
             for n in range(5)]
     kept = few_from_long_turns(letter + talk, turns)
-    assert [c.statement for c in kept if c.seq == 0] == [f"User did thing {n}" for n in (5, 6, 7)][:FROM_A_LONG_TURN]
+    assert [c.statement for c in kept if c.seq == 0] == ["User did thing 7"]  # the most important only
     assert [c for c in kept if c.seq == 1] == talk  # a turn of talk keeps all it says
+    # What says who the user is comes first, up to FROM_A_LONG_TURN, and one of the rest beside it.
+    who = few_from_long_turns(letter + talk, turns, says_who=lambda quote: quote in ("I did thing 1", "I did thing 2"))
+    assert [c.statement for c in who if c.seq == 0] == [f"User did thing {n}" for n in (1, 2, 7)][:FROM_A_LONG_TURN]
+
+
+def test_a_pasted_cover_letter_gives_who_the_user_is_not_its_praise():
+    from dreaming.engine.extract import few_from_long_turns
+    from dreaming.engine.self_statements import says_who
+
+    praise = ("I am committed to staying ahead of industry trends, ensuring that my skills remain cutting-edge. "
+              "My unique combination of skills makes me an ideal candidate for this role. "
+              "I am eager to deepen my knowledge to achieve my career goals. ")
+    letter = ("Dear hiring manager,\n\nI am a marketing graduate from the University of Leeds and I work as a junior "
+              "analyst at a travel agency. " + praise * 6 + "\n\nSincerely,\nDana")
+    turns = [Turn(seq=0, role="user", content="Improve my cover letter:\n" + letter, created_at=SAID)]
+    said = " ".join(c.statement for c in few_from_long_turns(extract_candidates(turns), turns, says_who=says_who))
+    assert "marketing graduate" in said and "junior analyst" in said, said
+    assert sum(w in said for w in ("committed", "ideal candidate", "eager", "cutting-edge")) <= 1, said
