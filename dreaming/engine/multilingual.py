@@ -80,7 +80,8 @@ _GRAMMARS = {
         first_person=r"yo|soy|estoy|tengo|mi|mis|me|conmigo|vivo|trabajo|estudio|nosotr[oa]s|nuestr[oa]s?|somos|"
                      r"tenemos|he|fui|era|estaba|tuve|" + _PRO_DROP["es"],
         question=r"qué|cómo|cuál|cuáles|dónde|cuándo|por qué|quién|quiénes|cuánt[oa]s?|puedo|podría|debería|debo",
-        request=r"tú|tu|te|ti|usted|ustedes|puedes|podrías|podrias|por favor|porfa|escribe|escríbeme|hazme|haz|"
+        request=r"tú|tu|te|ti|usted|ustedes|puedes|podrías|podrias|debes|tienes|quieres|sabes|eres|estás|necesitas|"
+                r"por favor|porfa|escribe|escríbeme|hazme|haz|"
                 r"ayúdame|ayudame|dame|dime|explica\w*|traduce|traduzca|redacta|genera|crea|corrige|reescribe|resume|"
                 r"necesito que|quiero que|me gustaría que|quisiera que",
         hypothetical=r"^\W*si\b(?!\s*[,.!])|\b(?:supongamos|imagina|imagínate|quizás|quizá|tal vez|ojalá)\b",
@@ -223,6 +224,10 @@ def is_verbatim(statement: str) -> bool:
     return statement.startswith(SAID)
 
 
+# Notes, not a spoken sentence: an arrow, a bracket left open or closed alone ("… notre expertise) => nous présenter").
+_NOT_SPOKEN_RE = re.compile(r"=>|->|→|\[|\]")
+
+
 def sentence_statement(sentence: str, *, language: str) -> tuple[str, str] | None:
     """(quote, statement) for a first-person statement sentence of `language`, else None (module docstring)."""
     rules = _COMPILED.get(language)
@@ -236,7 +241,8 @@ def sentence_statement(sentence: str, *, language: str) -> tuple[str, str] | Non
         quote = stripped.strip(" ,;:-–—").rstrip(" .!…")  # "y corro maratones": the "and" keeps it long enough
     if "?" in quote:
         quote = _before_the_question(quote, rules)
-    if not quote or len(quote) > MAX_SENTENCE_CHARS or len(_WORD_RE.findall(quote)) < 3:
+    if not quote or len(quote) > MAX_SENTENCE_CHARS or len(_WORD_RE.findall(quote)) < 3 or _NOT_SPOKEN_RE.search(quote) \
+            or quote.count("(") != quote.count(")"):
         return None
     if not rules.first_person.search(quote) or rules.question.search(quote) or rules.not_a_statement.search(quote) \
             or rules.not_a_statement.search(stripped[: stripped.find(quote) + len(quote)]):  # with its opening "si"

@@ -170,6 +170,8 @@ def test_a_first_person_statement_is_kept_whole_in_the_users_words(sentence, lan
     ("Schrijf een verhaal over mijn hond.", "nl"),
     ("Vorrei che tu scrivessi una lettera.", "it"),
     ("Voglio.", "it"),  # too short to say anything
+    ("Todavía me debes mi libro, jaja", "es"),  # said to someone: "you owe me"
+    ("les deux colonnes (notre équipe et nos prix => nous mettre en avant", "fr"),  # notes, not a spoken sentence
 ])
 def test_questions_requests_hypotheticals_and_the_task_are_not_statements(sentence, lang):
     assert sentence_statement(sentence, language=lang) is None
