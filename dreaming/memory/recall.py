@@ -249,7 +249,9 @@ def _candidates_from_held(held, *, user_id: int, persona_id: int | None, vector,
                        now_epoch=now.timestamp(), tau_seconds=settings.RECALL_TAU_WEEKS * 7 * 86400, limit=limit)
     if not ids:
         return []
-    sql, params = _EXACT_READ.sql, {"ids": ids, "user_id": user_id, "persona_id": persona_id}
+    # The ids as one array literal: psycopg adapts a list of ints element by element.
+    array = "{" + ",".join(map(str, ids)) + "}"
+    sql, params = _EXACT_READ.sql, {"ids": array, "user_id": user_id, "persona_id": persona_id}
     with connection.cursor() as cursor:
         # Client-side binding (Django's default with psycopg 3) sends several statements as one
         # query, one result each: under load every round trip waits for the server to be scheduled.
