@@ -66,6 +66,7 @@ class Stages:
 
 def _sql_kind(sql: str) -> str:
     for needle, kind in (("memory_recall_shortlist", "index shortlist"), ("WITH words AS", "re-read + excerpt search"),
+                         ("EXECUTE recall_held_read", "re-read + excerpt search (prepared)"),
                          ("dreaming_memorysource", "sources + record"), ("m.id = ANY(%(ids)s", "held rows re-read"),
                          ("dreaming_tombstone", "tombstones"), ("memory_ids FROM", "gate")):
         if needle in sql:
@@ -116,11 +117,27 @@ def main() -> None:
         for query in queries[:20]:
             recall_module.recall(user=user, query=query, k=10, embedder=embedder)
         stages.runs.clear()
+        server_before = _backend_cpu(connection)
         for query in queries:
             with stages.one():
                 recall_module.recall(user=user, query=query, k=10, embedder=embedder)
-    print(f"load {os.getloadavg()}; {len(queries)} queries; cache {'on' if settings.MEMORY_MD_CACHE else 'off'}")
+        server = _backend_cpu(connection) - server_before
+    print(f"load {os.getloadavg()}; {len(queries)} queries; cache {'on' if settings.MEMORY_MD_CACHE else 'off'}; "
+          f"Postgres CPU of this connection's backend per recall {1000 * server / len(queries):.2f} ms")
     print(stages.report())
+
+
+def _backend_cpu(connection) -> float:
+    """CPU seconds of this connection's server process so far (the embedded server runs here; the
+    clock ticks are 10 ms, so read it over many recalls). NaN when it cannot be read."""
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_backend_pid()")
+        pid = cursor.fetchone()[0]
+    try:
+        fields = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
+    except OSError:
+        return float("nan")
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def _explain(*, user, query: str, excerpts, connection) -> None:

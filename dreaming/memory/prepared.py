@@ -11,9 +11,9 @@ by the client as before, the queries seen by Django as any other.
 A connection's first use sends `DEALLOCATE ALL` and the `PREPARE`s with the `EXECUTE`s, so a
 connection left with stale statements (an error after them) is put right. Nothing else here uses
 prepared statements: psycopg's are off in Django unless OPTIONS sets `prepare_threshold`, which this
-would fight with. Not for a connection pooler in transaction mode (the statements live in the
-server's session): recall uses them only on its held path, which needs the process's listener,
-itself a session-level connection, and is off inside a transaction.
+would fight with. Not behind a pooler in transaction mode (the statements live in the server's
+session): `RECALL_PREPARED_STATEMENTS=false` there. Recall uses them only on its held path, which is
+off inside a transaction.
 """
 from __future__ import annotations
 

@@ -256,9 +256,12 @@ def _candidates_from_held(held, *, user_id: int, persona_id: int | None, vector,
         # Client-side binding (Django's default with psycopg 3) sends several statements as one
         # query, one result each: under load every round trip waits for the server to be scheduled.
         # Each is prepared on the connection (prepared.py): planning the search cost more than running it.
-        if along and isinstance(cursor.cursor, psycopg.ClientCursor) and all(s.prepared for s in along):
+        if along and isinstance(cursor.cursor, psycopg.ClientCursor):
             sent = {name: value for statement in along for name, value in statement.params.items()}
-            prepared_run(cursor, [_EXACT_READ] + [statement.prepared for statement in along], {**sent, **params})
+            if settings.RECALL_PREPARED_STATEMENTS and all(statement.prepared for statement in along):
+                prepared_run(cursor, [_EXACT_READ] + [statement.prepared for statement in along], {**sent, **params})
+            else:
+                cursor.execute(";\n".join([sql] + [statement.sql for statement in along]), {**sent, **params})
             rows = cursor.fetchall()
             for statement in along:
                 cursor.nextset()

@@ -79,3 +79,14 @@ def test_a_parameter_without_a_type_is_refused():
     statement = prepared.Prepared("recall_untyped", "SELECT %(a)s::int + %(b)s::int", types=(("a", "int"),))
     with pytest.raises(ValueError, match="without a type"):
         statement.prepare_sql()
+
+
+def test_behind_a_transaction_pooler_nothing_is_prepared(live_cache, settings, django_assert_num_queries):
+    settings.RECALL_PREPARED_STATEMENTS = False
+    connection.close()
+    user = _user_with_memories_and_turns()
+    found = _answer(user, "sourdough starter Clint")
+    assert any(kind == "excerpt" and "Clint" in statement for kind, _, _, statement in found)
+    with django_assert_num_queries(1):  # still one round trip, the statements planned on every call
+        _answer(user, "rye bread")
+    assert not {"recall_excerpt_search", "recall_held_read", "recall_sources_read"} & _prepared_names()
