@@ -90,3 +90,27 @@ def test_behind_a_transaction_pooler_nothing_is_prepared(live_cache, settings, d
     with django_assert_num_queries(1):  # still one round trip, the statements planned on every call
         _answer(user, "rye bread")
     assert not {"recall_excerpt_search", "recall_held_read", "recall_sources_read"} & _prepared_names()
+
+
+def test_on_the_prepared_path_forgetting_deletion_and_chinese_hold(live_cache):
+    from dreaming.memory.services import conversation_delete, memory_forget
+    from tests.dreaming.memory.test_recall_excerpts import EMBEDDER, WORDS
+    from tests.factories import MemoryFactory, MemorySourceFactory
+
+    user = _user_with_memories_and_turns()
+    _, (turn,) = kept_session(user, ("user", WORDS))
+    chinese, _ = kept_session(user, ("user", "我女儿下个月在杭州参加钢琴比赛。"))
+    memory = MemoryFactory(user=user, statement="User applied for a job at the Lisbon aquarium",
+                           embedding=EMBEDDER.embed(["User applied for a job at the Lisbon aquarium"])[0])
+    MemorySourceFactory(memory=memory, message=turn, quote="applied for a job at the Lisbon aquarium")
+    for _ in range(7):  # past the custom plans: the generic one answers from here on
+        _answer(user, "rye bread")
+    assert any("Lisbon" in statement for _, _, _, statement in _answer(user, "Lisbon aquarium job"))
+    assert any("杭州" in statement for _, _, _, statement in _answer(user, "女儿的钢琴比赛在哪里"))
+
+    memory_forget(memory=memory, by=user)
+    conversation_delete(session=chinese, by=user)
+    settle()
+    assert all("Lisbon" not in statement for _, _, _, statement in _answer(user, "Lisbon aquarium job"))
+    assert all("杭州" not in statement for _, _, _, statement in _answer(user, "女儿的钢琴比赛在哪里"))
+    assert "recall_excerpt_search" in _prepared_names()
