@@ -134,7 +134,8 @@ def _backend_cpu(connection) -> float:
         cursor.execute("SELECT pg_backend_pid()")
         pid = cursor.fetchone()[0]
     try:
-        fields = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
+        with open(f"/proc/{pid}/stat") as stat:
+            fields = stat.read().rsplit(")", 1)[1].split()
     except OSError:
         return float("nan")
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")

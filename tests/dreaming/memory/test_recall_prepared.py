@@ -68,9 +68,8 @@ def test_a_failed_call_starts_again_from_nothing(live_cache, monkeypatch):
     user = _user_with_memories_and_turns()
     expected = _answer(user, "rye bread")
     broken = prepared.Prepared("recall_broken", "SELECT no_such_column FROM chat_message", types=())
-    with pytest.raises(DatabaseError):
-        with connection.cursor() as cursor:
-            prepared.prepared_run(cursor, [broken], {})
+    with pytest.raises(DatabaseError), connection.cursor() as cursor:
+        prepared.prepared_run(cursor, [broken], {})
     assert connection._recall_prepared is None
     assert _answer(user, "rye bread") == expected
 
