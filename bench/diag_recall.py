@@ -5,7 +5,9 @@
 Needs the database the recall row built (`python -m bench --only recall --quick` builds the 100k one).
 Runs recall() as the bench does (k=10, MEMORY.md cache and held memories on unless --no-cache) and
 wraps its stages: the wall time of each, summed per query, then p50/p95 over the queries, and every
-SQL statement by what it is for. A stage's time includes the SQL it sends.
+SQL statement by what it is for. A stage's time includes the SQL it sends. Last, the CPU its
+connection's Postgres backend used per recall (read from /proc: the embedded server runs here),
+which a loaded machine inflates far less than the wall times.
 """
 from __future__ import annotations
 
