@@ -5,7 +5,9 @@
 Needs the database the recall row built (`python -m bench --only recall --quick` builds the 100k one).
 Runs recall() as the bench does (k=10, MEMORY.md cache and held memories on unless --no-cache) and
 wraps its stages: the wall time of each, summed per query, then p50/p95 over the queries, and every
-SQL statement by what it is for. A stage's time includes the SQL it sends.
+SQL statement by what it is for. A stage's time includes the SQL it sends. Last, the CPU its
+connection's Postgres backend used per recall (read from /proc: the embedded server runs here),
+which a loaded machine inflates far less than the wall times.
 """
 from __future__ import annotations
 
@@ -66,6 +68,7 @@ class Stages:
 
 def _sql_kind(sql: str) -> str:
     for needle, kind in (("memory_recall_shortlist", "index shortlist"), ("WITH words AS", "re-read + excerpt search"),
+                         ("EXECUTE recall_held_read", "re-read + excerpt search (prepared)"),
                          ("dreaming_memorysource", "sources + record"), ("m.id = ANY(%(ids)s", "held rows re-read"),
                          ("dreaming_tombstone", "tombstones"), ("memory_ids FROM", "gate")):
         if needle in sql:
@@ -116,11 +119,28 @@ def main() -> None:
         for query in queries[:20]:
             recall_module.recall(user=user, query=query, k=10, embedder=embedder)
         stages.runs.clear()
+        server_before = _backend_cpu(connection)
         for query in queries:
             with stages.one():
                 recall_module.recall(user=user, query=query, k=10, embedder=embedder)
-    print(f"load {os.getloadavg()}; {len(queries)} queries; cache {'on' if settings.MEMORY_MD_CACHE else 'off'}")
+        server = _backend_cpu(connection) - server_before
+    print(f"load {os.getloadavg()}; {len(queries)} queries; cache {'on' if settings.MEMORY_MD_CACHE else 'off'}; "
+          f"Postgres CPU of this connection's backend per recall {1000 * server / len(queries):.2f} ms")
     print(stages.report())
+
+
+def _backend_cpu(connection) -> float:
+    """CPU seconds of this connection's server process so far (the embedded server runs here; the
+    clock ticks are 10 ms, so read it over many recalls). NaN when it cannot be read."""
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_backend_pid()")
+        pid = cursor.fetchone()[0]
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            fields = stat.read().rsplit(")", 1)[1].split()
+    except OSError:
+        return float("nan")
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def _explain(*, user, query: str, excerpts, connection) -> None:

@@ -245,6 +245,10 @@ MEMORY_MD_CACHE_SIZE = env_int("MEMORY_MD_CACHE_SIZE", 5000, minimum=1)  # docum
 # user's memories exactly in NumPy instead of estimating from the index (dreaming/memory/recall_held.py).
 RECALL_KEY_CACHE_SIZE = env_int("RECALL_KEY_CACHE_SIZE", 64, minimum=1)
 RECALL_CACHE_MB = env_int("RECALL_CACHE_MB", 256, minimum=1)
+# Recall's statements on the held path are prepared once per database connection (PREPARE/EXECUTE,
+# dreaming/memory/prepared.py). Off behind a pooler in transaction mode, where a connection's next
+# transaction may run on another server session.
+RECALL_PREPARED_STATEMENTS = env_bool("RECALL_PREPARED_STATEMENTS", True)
 # Recall stats (how often a memory was recalled) are noted in the process and written by a flusher
 # thread this often, in one statement, instead of a write on every recall (dreaming/memory/recall_stats.py);
 # 0 = written with each recall. Off under tests by default: their transactions never commit.

@@ -35,6 +35,7 @@ from dreaming.engine.credentials import mask_secrets
 from dreaming.engine.language import CJK_CHARS, CJK_RUN_RE, STOP_WORDS, is_chinese, sentences
 from dreaming.engine.quotes import normalize_for_match
 from dreaming.engine.sensitive import redact_sensitive, sensitive_category
+from dreaming.memory.prepared import Prepared
 from dreaming.memory.tombstones import tombstone_digest
 from dreaming.models import Candidate, MemorySource, Tombstone
 
@@ -324,6 +325,13 @@ SELECT t.id, t.rank, t.content, t.created_at, t.external_id, t.session_external_
 FROM ranked t
 ORDER BY t.rank DESC, t.id DESC
 """
+
+
+# The search as recall sends it with its re-read (dreaming/memory/prepared.py: planned once per connection).
+EXCERPT_SEARCH = Prepared("recall_excerpt_search", _CANDIDATES_SQL, types=(
+    ("terms", "text[]"), ("owner", "text"), ("prefix", "text"), ("user_id", "bigint"), ("persona_id", "bigint"),
+    ("pool", "bigint"), ("limit", "bigint"), ("user_dismissed", "text"),
+))
 
 
 def excerpt_candidates(*, user_id: int, persona_id: int | None, query: str, limit: int) -> list[Excerpt]:

@@ -38,7 +38,8 @@ from dreaming.engine.language import CJK_RUN_RE
 from chat.models import ChatSession, Message, Persona
 from dreaming.memory.context import memory_md_cache_usable, memory_md_get
 from dreaming.memory.context_cache import recall_held_cached
-from dreaming.memory.excerpts import Excerpt, excerpt_search, excerpts_found
+from dreaming.memory.excerpts import EXCERPT_SEARCH, Excerpt, excerpt_search, excerpts_found
+from dreaming.memory.prepared import Prepared, prepared_run
 from dreaming.memory.recall_held import (  # noqa: F401 — TEXT_WEIGHT re-exported
     TEXT_WEIGHT, held_cosines, held_memories_read, held_ranking, memory_score,
 )
@@ -94,6 +95,7 @@ class SentAlong:
 
     sql: str
     params: dict
+    prepared: Prepared | None = None  # the same statement, prepared on the connection (the held path)
     rows: list[tuple] | None = None
 
     def run(self) -> list[tuple]:
@@ -237,19 +239,29 @@ WHERE m.id = ANY(%(ids)s::bigint[]) AND {{active_owner}} = %(user_id)s
 """
 
 
+_EXACT_READ = Prepared("recall_held_read", _EXACT_SQL.format(active_owner=ACTIVE_OWNER), types=(
+    ("ids", "bigint[]"), ("user_id", "bigint"), ("persona_id", "bigint")))
+
+
 def _candidates_from_held(held, *, user_id: int, persona_id: int | None, vector, exclude_ids, keywords, now: datetime,
                           limit: int, along: list[SentAlong] | None = None) -> list[tuple]:
     ids = held_ranking(held, persona_id=persona_id, vector=vector, keywords=keywords or [], exclude_ids=exclude_ids,
                        now_epoch=now.timestamp(), tau_seconds=settings.RECALL_TAU_WEEKS * 7 * 86400, limit=limit)
     if not ids:
         return []
-    sql, params = _EXACT_SQL.format(active_owner=ACTIVE_OWNER), {"ids": ids, "user_id": user_id, "persona_id": persona_id}
+    # The ids as one array literal: psycopg adapts a list of ints element by element.
+    array = "{" + ",".join(map(str, ids)) + "}"
+    sql, params = _EXACT_READ.sql, {"ids": array, "user_id": user_id, "persona_id": persona_id}
     with connection.cursor() as cursor:
         # Client-side binding (Django's default with psycopg 3) sends several statements as one
         # query, one result each: under load every round trip waits for the server to be scheduled.
+        # Each is prepared on the connection (prepared.py): planning the search cost more than running it.
         if along and isinstance(cursor.cursor, psycopg.ClientCursor):
             sent = {name: value for statement in along for name, value in statement.params.items()}
-            cursor.execute(";\n".join([sql] + [statement.sql for statement in along]), {**sent, **params})
+            if settings.RECALL_PREPARED_STATEMENTS and all(statement.prepared for statement in along):
+                prepared_run(cursor, [_EXACT_READ] + [statement.prepared for statement in along], {**sent, **params})
+            else:
+                cursor.execute(";\n".join([sql] + [statement.sql for statement in along]), {**sent, **params})
             rows = cursor.fetchall()
             for statement in along:
                 cursor.nextset()
@@ -290,6 +302,9 @@ LEFT JOIN {ChatSession._meta.db_table} ses ON ses.id = msg.session_id
 WHERE s.memory_id = ANY(%(ids)s::bigint[])
 ORDER BY s.said_at, s.id
 """
+
+
+_SOURCES_READ = Prepared("recall_sources_read", _SOURCES_SQL.format(record=""), types=(("ids", "bigint[]"),))
 
 
 def _sources_for(ids: list[int], *, record_at: datetime | None = None) -> dict[int, list[dict]]:
@@ -374,10 +389,10 @@ def recall(
     vector = embedder.embed([query], kind="query", ctx=CallContext(user_id=user.pk, phase=Phase.RECALL))[0]
 
     search = excerpt_search(user_id=user.pk, persona_id=persona_id, query=query, limit=excerpts_wanted(k))
-    along = [SentAlong(*search)] if search else []
+    along = [SentAlong(*search, prepared=EXCERPT_SEARCH)] if search else []
     # The stats: noted for the process's flusher (recall_stats.py), or written with the sources.
     record_inline = record and not recall_stats_deferred()
-    sources_along = SentAlong(_SOURCES_SQL.format(record=""), {})  # reads the re-read's `ids`
+    sources_along = SentAlong(_SOURCES_READ.sql, {}, prepared=_SOURCES_READ)  # reads the re-read's `ids`
     memories = _memories_ranked(user_id=user.pk, persona_id=persona_id, query=query, vector=vector,
                                 exclude_ids=list(exclude_ids), now=now, wanted=3 * k + EXCERPTS_BEYOND_K,
                                 along=along if record_inline else [*along, sources_along])

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import bisect
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 from django.conf import settings
@@ -44,8 +44,20 @@ TEXT_WEIGHT = 0.35
 def memory_score(*, similarity, text_match, recency, importance, confidence):
     """fused × (0.6 + 0.4·recency) × (0.5 + 0.5·importance) × (0.7 + 0.3·confidence), where fused is
     the similarity alone when the query has no keywords (text_match None)."""
-    fused = similarity if text_match is None else (1 - TEXT_WEIGHT) * similarity + TEXT_WEIGHT * text_match
-    return fused * (0.6 + 0.4 * recency) * (0.5 + 0.5 * importance) * (0.7 + 0.3 * confidence)
+    return memory_fused(similarity, text_match) * recency_factor(recency) * standing_factor(importance, confidence)
+
+
+def memory_fused(similarity, text_match):
+    return similarity if text_match is None else (1 - TEXT_WEIGHT) * similarity + TEXT_WEIGHT * text_match
+
+
+def recency_factor(recency):
+    return 0.6 + 0.4 * recency
+
+
+def standing_factor(importance, confidence):
+    """The part of the score a query cannot change: held per memory, computed once."""
+    return (0.5 + 0.5 * importance) * (0.7 + 0.3 * confidence)
 
 
 # 500: 0.988 of the exact top 10 on the synthetic 10k (1,000: 0.992; docs/context.md) for half the
@@ -85,15 +97,25 @@ class WordIndex:
 
     def holding(self, keyword: str) -> np.ndarray:
         """bool per row: does its statement hold `keyword` (lowered) as a substring?"""
-        if not _WORD_RE.fullmatch(keyword):  # not one word (lower() can add a combining mark): scan
-            return np.fromiter((keyword in s for s in self.statements), dtype=bool, count=len(self.statements))
         hit = np.zeros(len(self.statements), dtype=bool)
+        hit[self.rows_holding(keyword)] = True
+        return hit
+
+    def rows_holding(self, keyword: str) -> np.ndarray:
+        """The rows whose statement holds `keyword` (lowered) as a substring, each once: a rare
+        keyword costs its few rows, not an operation over every memory."""
+        if not _WORD_RE.fullmatch(keyword):  # not one word (lower() can add a combining mark): scan
+            return np.flatnonzero(np.fromiter((keyword in s for s in self.statements), dtype=bool,
+                                              count=len(self.statements)))
+        found = []
         position = self.text.find(keyword)
         while position != -1:
             word = bisect.bisect_right(self.starts, position) - 1
-            hit[self.rows[self.offsets[word] : self.offsets[word + 1]]] = True
+            found.append(self.rows[self.offsets[word] : self.offsets[word + 1]])
             position = self.text.find(keyword, self.starts[word + 1])
-        return hit
+        if len(found) <= 1:  # one word's rows are distinct already
+            return found[0] if found else np.empty(0, dtype=np.int32)
+        return np.unique(np.concatenate(found))
 
     @property
     def nbytes(self) -> int:
@@ -105,13 +127,14 @@ class WordIndex:
 class HeldMemories:
     ids: np.ndarray  # int64[n], ascending
     personas: np.ndarray  # int64[n], 0 for the profile scope
-    importance: np.ndarray  # float64[n]
-    confidence: np.ndarray  # float64[n]
+    standing: np.ndarray  # float64[n]: standing_factor(importance, confidence)
     last_seen: np.ndarray  # float64[n], epoch seconds
     vectors: np.ndarray  # float32[n, dimensions], unit length; zeros for a memory without an embedding
     basis: np.ndarray | None  # float32[BASIS_DIM, dimensions]; None when n ≤ RESCORE_ROWS
     keys: np.ndarray | None  # float32[n, BASIS_DIM]: vectors in the basis
     words: WordIndex
+    # persona id → bool[n], True for a memory outside that scope (made on first use, then read-only)
+    outside_by_persona: dict = field(default_factory=dict, compare=False, repr=False)
 
     @property
     def dimensions(self) -> int:
@@ -119,9 +142,26 @@ class HeldMemories:
 
     @property
     def nbytes(self) -> int:
-        arrays = (self.ids, self.personas, self.importance, self.confidence, self.last_seen, self.vectors,
-                  self.basis, self.keys)
-        return sum(a.nbytes for a in arrays if a is not None) + self.words.nbytes
+        arrays = (self.ids, self.personas, self.standing, self.last_seen, self.vectors, self.basis, self.keys)
+        return sum(a.nbytes for a in arrays if a is not None) + self.words.nbytes + 2 * len(self.ids)
+
+    def outside(self, persona_id: int | None) -> np.ndarray:
+        """bool per row: not in the scope (the profile's memories plus the persona's)."""
+        mask = self.outside_by_persona.get(persona_id or 0)
+        if mask is None:
+            mask = (self.personas != 0) & (self.personas != (persona_id or 0))
+            mask.flags.writeable = False
+            if len(self.outside_by_persona) < 2:  # the profile and one persona: a bounded cache
+                self.outside_by_persona[persona_id or 0] = mask
+        return mask
+
+    def rows_of(self, ids) -> np.ndarray:
+        """The rows of those of these memory ids that are held."""
+        wanted = np.fromiter((int(i) for i in ids), dtype=np.int64)
+        if not wanted.size or not self.ids.size:
+            return np.empty(0, dtype=np.int64)
+        rows = np.minimum(np.searchsorted(self.ids, wanted), len(self.ids) - 1)
+        return rows[self.ids[rows] == wanted]
 
 
 # One query, numbers as binary strings (no per-row parsing); rows in id order. An embedding of
@@ -157,8 +197,9 @@ def held_memories_read(*, user_id: int, dimensions: int | None = None) -> HeldMe
         basis = _principal_basis(vectors_out) if count > RESCORE_ROWS else None
         keys = None if basis is None else vectors_out @ basis.T
     return HeldMemories(
-        ids=as_array(ids, ">i8"), personas=as_array(personas, ">i8"), importance=as_array(importance, ">f8"),
-        confidence=as_array(confidence, ">f8"), last_seen=as_array(last_seen, ">f8"), vectors=vectors_out,
+        ids=as_array(ids, ">i8"), personas=as_array(personas, ">i8"),
+        standing=standing_factor(as_array(importance, ">f8"), as_array(confidence, ">f8")),
+        last_seen=as_array(last_seen, ">f8"), vectors=vectors_out,
         basis=basis, keys=keys, words=WordIndex.build(list(statements or [])),
     )
 
@@ -184,8 +225,9 @@ def keyword_match(words: WordIndex, keywords: list[tuple[str, float]]) -> np.nda
         return None
     match = np.zeros(len(words.statements))
     for keyword, weight in keywords:
-        match += weight * words.holding(keyword)
-    return match / sum(weight for _, weight in keywords)
+        match[words.rows_holding(keyword)] += weight
+    match /= sum(weight for _, weight in keywords)
+    return match
 
 
 # OpenBLAS runs a matrix-vector product of this size on every core and, when the cores are busy
@@ -206,32 +248,38 @@ def held_ranking(held: HeldMemories, *, persona_id: int | None, vector, keywords
                  exclude_ids, now_epoch: float, tau_seconds: float, limit: int) -> list[int]:
     """The ids of the `limit` best memories of the scope by the memory score, best first.
 
-    Whole-array operations, no copy of the held arrays but the RESCORE_ROWS embeddings scored
-    exactly (a gather of 10k keys per query cost more than the product itself)."""
-    eligible = (held.personas == 0) | (held.personas == (persona_id or 0))
-    if exclude_ids:
-        eligible &= ~np.isin(held.ids, np.fromiter((int(i) for i in exclude_ids), dtype=np.int64))
-    if not eligible.any():
+    Whole-array operations, few of them (the standing factor is held, the scope's mask cached, the
+    excluded ids found by binary search), no copy of the held arrays but the RESCORE_ROWS
+    embeddings scored exactly (a gather of 10k keys per query cost more than the product itself)."""
+    outside = held.outside(persona_id)
+    excluded = held.rows_of(exclude_ids) if exclude_ids else ()
+    if len(excluded):
+        outside = outside.copy()
+        outside[excluded] = True
+    eligible = len(outside) - int(np.count_nonzero(outside))
+    if not eligible:
         return []
     query = np.asarray(vector, dtype=np.float32)
     norm = float(np.linalg.norm(query))
     query = query / norm if norm else query
     text = keyword_match(held.words, keywords)
-    recency = np.exp(-np.maximum(0.0, now_epoch - held.last_seen) / tau_seconds)
+    # exp(−max(0, now − last_seen) / τ), in place
+    recency = np.subtract(held.last_seen, now_epoch)
+    np.minimum(recency, 0.0, out=recency)
+    np.divide(recency, tau_seconds, out=recency)
+    factor = recency_factor(np.exp(recency, out=recency)) * held.standing
 
-    def scored(rows, similarity):
-        return memory_score(similarity=np.clip(similarity, 0.0, 1.0), text_match=None if text is None else text[rows],
-                            recency=recency[rows], importance=held.importance[rows], confidence=held.confidence[rows])
-
-    if int(eligible.sum()) > RESCORE_ROWS and held.keys is not None:
-        estimate = scored(slice(None), _product(held.keys, _product(held.basis, query)))
-        estimate[~eligible] = -np.inf
-        rows = np.sort(np.argpartition(-estimate, RESCORE_ROWS - 1)[:RESCORE_ROWS])
+    if eligible > RESCORE_ROWS and held.keys is not None:
+        similarity = np.clip(_product(held.keys, _product(held.basis, query)), 0.0, 1.0)
+        estimate = memory_fused(similarity, text) * factor
+        np.copyto(estimate, -np.inf, where=outside)
+        rows = np.sort(np.argpartition(estimate, len(estimate) - RESCORE_ROWS)[-RESCORE_ROWS:])
     else:
-        rows = np.flatnonzero(eligible)
-    score = scored(rows, _product(held.vectors[rows], query))
+        rows = np.flatnonzero(~outside)
+    similarity = np.clip(_product(held.vectors[rows], query), 0.0, 1.0)
+    score = memory_fused(similarity, None if text is None else text[rows]) * factor[rows]
     if len(rows) > limit:
-        best = np.argpartition(-score, limit - 1)[:limit]
+        best = np.argpartition(score, len(score) - limit)[-limit:]
         rows, score = rows[best], score[best]
     order = np.lexsort((held.ids[rows], -score))
     return [int(i) for i in held.ids[rows[order]]]

@@ -1,0 +1,60 @@
+"""Recall's statements prepared once per database connection, then run by name.
+
+Planning the excerpt search (many CTEs and subplans) cost the server more than running it: 3.5 of
+its 6.0 ms of CPU per call at load 9 (docs/bench.md, stop 28). A prepared statement keeps its plan
+for the connection: Postgres plans the first five calls for their parameters, then keeps one generic
+plan when it is not dearer (`plan_cache_mode`). psycopg's own preparation needs server-side binding,
+which Django does not use (`prepare_threshold` is None), so recall sends the SQL commands
+(`PREPARE`, `EXECUTE name(…)`) through Django's cursor: still one round trip, the parameters bound
+by the client as before, the queries seen by Django as any other.
+
+A connection's first use sends `DEALLOCATE ALL` and the `PREPARE`s with the `EXECUTE`s, so a
+connection left with stale statements (an error after them) is put right. Nothing else here uses
+prepared statements: psycopg's are off in Django unless OPTIONS sets `prepare_threshold`, which this
+would fight with. Not behind a pooler in transaction mode (the statements live in the server's
+session): `RECALL_PREPARED_STATEMENTS=false` there. Recall uses them only on its held path, which is
+off inside a transaction.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.db import DatabaseError, connection
+
+
+@dataclass(frozen=True)
+class Prepared:
+    name: str
+    sql: str  # with %(param)s placeholders
+    types: tuple[tuple[str, str], ...]  # (param, SQL type), in EXECUTE's order
+
+    def execute_sql(self) -> str:
+        return f"EXECUTE {self.name}(" + ", ".join(f"%({param})s" for param, _ in self.types) + ")"
+
+    def prepare_sql(self) -> str:
+        body = self.sql
+        for position, (param, _) in enumerate(self.types, 1):
+            body = body.replace(f"%({param})s", f"${position}")
+        if "%(" in body:
+            raise ValueError(f"{self.name}: a parameter without a type in {body[body.index('%('):][:40]!r}")
+        return f"PREPARE {self.name}({', '.join(kind for _, kind in self.types)}) AS {body}"
+
+
+def prepared_run(cursor, statements: list[Prepared], params: dict) -> None:
+    """Run `statements` in order, in one round trip on `cursor` (Django's, client-side binding),
+    left positioned on the first statement's rows; read the others with cursor.nextset()."""
+    raw = connection.connection
+    known = getattr(connection, "_recall_prepared", None)
+    fresh = known is None or known[0] is not raw
+    if fresh:
+        known = (raw, set())
+    missing = [s for s in statements if s.name not in known[1]]
+    setup = (["DEALLOCATE ALL"] if fresh else []) + [s.prepare_sql() for s in missing]
+    connection._recall_prepared = (raw, known[1] | {s.name for s in missing})
+    try:
+        cursor.execute(";\n".join(setup + [s.execute_sql() for s in statements]), params)
+    except DatabaseError:
+        connection._recall_prepared = None  # the next call starts again with DEALLOCATE ALL
+        raise
+    for _ in setup:
+        cursor.nextset()
