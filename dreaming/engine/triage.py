@@ -69,9 +69,11 @@ _TRANSLATE_OTHER_RE = re.compile(r"\bперевед\w*|\bперевод\w*|\btra
 _TRANSLATE_ZH_RE = re.compile(r"翻译|译成|翻成|译为|英译中|中译英|(?:用|成)(?:英文|中文|英语|日语|韩语)(?:说|写|表达)")
 
 _DOCUMENT_VERB_RE = re.compile(
-    r"\b(?:summari[sz]e|summary|tl;?dr|rewrite|re-write|rephrase|paraphrase|proofread|polish|edit|improve|"
+    # "Polish" with a capital is the nationality ("Polish supervillains") unless it opens a request ("Polish this")
+    r"(?-i:\bpolish\b)|(?-i:\bPolish\b)(?= (?:this|the|my|it|these|following|up)\b)|"
+    r"\b(?:summari[sz]e|summary|tl;?dr|rewrite|re-write|rephrase|paraphrase|proofread|edit|improve|"
     r"shorten|condense|expand|respond(?: in \d+ words)? to (?:this|the following)|reply to this|analy[sz]e|"
-    r"explain (?:this|these|it|the following)|critique|review this|grammar|correct (?:this|the)|"
+    r"explain (?:this|these|it|the following)|critique|review this|grammar|correct (?:this|the|any|all|my)|"
     r"make (?:it|this) (?:better|shorter|longer|more)|bullet points|key points|main points|add points)\b",
     re.IGNORECASE,
 )
@@ -103,6 +105,13 @@ _ROLEPLAY_RE = re.compile(
 # "You are a professional machine learning specialist" is a task prompt.
 _YOU_ARE_RE = re.compile(r"\byou (?:are|will be|will play|play) (?:now )?(?:a |an |my |the )?[\w' -]{1,40}", re.I)
 _SCENE_RE = re.compile(r"\b(?:let'?s play|game|scene|scenario|story|character|adventure|pretend)\b", re.I)
+# "I want you to be AdventureGPT … a text-based adventure game", "Стань Дашей … в игре": the assistant given a
+# persona to play a game with the user. A persona for a job ("act as a translator") has no game word.
+_PERSONA_RE = re.compile(
+    r"\bI want you to (?:be|act as|play|pretend|become)\b|\bAs [A-Z][\w-]+, you (?:will|must|should|are)\b|"
+    r"(?:^|[.!?]\s+)(?:Стань|Представь, что ты|Ты теперь|Ты будешь)\b"
+)
+_GAME_RE = re.compile(r"\b(?:game|adventure|role ?-?play\w*|text-based|choose[- ]your[- ]own)\b|\bигр\w*|\bролев\w*", re.I)
 _ROLEPLAY_ZH_RE = re.compile(r"角色扮演|扮演|你现在是|接下来你是|你是我的(?:女朋友|男朋友|老婆|老公)|继续故事|继续剧情|跑团")
 # *waves*, *smiles softly* — an action between asterisks (not bold markdown headings, not math).
 _ACTION_RE = re.compile(r"(?<![*\w(&])\*[a-z][a-z ,.'’!-]{1,80}?[a-z.!]\*(?![*\w])")
@@ -178,7 +187,9 @@ def _score_user_turn(text: str, score: _Score, weight: float) -> None:
         score.add("translation", 2.0 * weight, "translation request")
 
     long_paste = len(text) > 500 and _first_person_density(text[200:]) < 0.02
-    doc_verb = _DOCUMENT_VERB_RE.search(head) or _DOCUMENT_ZH_RE.search(head) or _DOCUMENT_OTHER_RE.search(head)
+    # the request opens the turn, or closes a long one ("<the article> Summarize the above.")
+    ask = head + "\n" + text[-300:] if len(text) > 700 else head
+    doc_verb = _DOCUMENT_VERB_RE.search(ask) or _DOCUMENT_ZH_RE.search(ask) or _DOCUMENT_OTHER_RE.search(ask)
     doc_noun = _DOCUMENT_NOUN_RE.search(head) or _DOCUMENT_NOUN_ZH_RE.search(head)
     if doc_verb and (long_paste or (len(text) > 400 and (doc_noun or '"' in text[:300] or ":" in head))):
         score.add("document", 1.5 * weight, "asks to summarize/rewrite/analyze a text")
@@ -187,6 +198,7 @@ def _score_user_turn(text: str, score: _Score, weight: float) -> None:
 
     roleplay_hits = len(_ROLEPLAY_RE.findall(text)) + len(_ROLEPLAY_ZH_RE.findall(text))
     roleplay_hits += bool(_YOU_ARE_RE.search(head) and _SCENE_RE.search(head))
+    roleplay_hits += bool(_PERSONA_RE.search(head) and _GAME_RE.search(head))
     if roleplay_hits:
         score.add("roleplay", min(3.0, 1.5 * roleplay_hits) * weight, "roleplay instructions")
     actions = len(_ACTION_RE.findall(text))

@@ -203,3 +203,38 @@ def test_questions_the_assistant_answers_with_code_make_a_coding_session():
     once = session_signals(turns("What is the capital of France?", "Paris.", "And of Spain?", "Madrid.",
                                  "Show me a hello world", fence))
     assert once.rule_kind() is None
+
+
+def _rules(*user_and_assistant: str):
+    from dreaming.engine.triage import triage_turns
+
+    return triage_turns([Turn(seq=i, role="user" if i % 2 == 0 else "assistant", content=text)
+                         for i, text in enumerate(user_and_assistant)])
+
+
+_VILLAINS = ("Each villain boasts about a scheme to steal the moon, argues with the others about the plan, and "
+             "fails in a different way by the end of the scene, to general laughter. ") * 4
+
+
+def test_polish_with_a_capital_in_a_list_is_a_nationality_not_a_request_to_polish():
+    request = ("Write a humorous dialogue between supervillains.\nHere is a list of characters:\n"
+               "- Polish supervillains\n- Czech supervillains\n")
+    assert _rules(request + _VILLAINS, "…").kind == "normal"
+    assert _rules("Polish this text for me:\n" + _VILLAINS, "…").kind == "document"
+
+
+def test_a_persona_given_to_play_a_game_is_roleplay_a_persona_for_a_job_is_not():
+    game = ("I want you to be AdventureGPT. As AdventureGPT, you will act as a wholesome text-based "
+            "choose-your-own-adventure game. Describe where I am and give me three options.")
+    assert _rules(game, "You wake up in a forest. 1) Walk north 2) Climb a tree 3) Shout").kind == "roleplay"
+    russian = "Стань Дашей. Как Даша, ты делаешь всё, что указано в игре сейчас, и отвечаешь только как она."
+    assert _rules(russian, "Привет! Я Даша.").kind == "roleplay"
+    job = "I want you to act as a translator for my shop's product descriptions. Keep them short and friendly."
+    assert _rules(job, "Sure, send them over.").kind != "roleplay"
+
+
+def test_a_request_after_a_long_pasted_text_makes_it_a_document():
+    article = ("The city council met on Tuesday to discuss the new transit plan. Officials said the budget would "
+               "grow by twelve percent over the next five years, with most of the money going to bus lanes. ") * 5
+    assert _rules(article + "\n\nSummarize the above in three sentences.", "The council…").kind == "document"
+    assert _rules(article, "The council…").kind == "normal"  # no request at all: not the rule's call
