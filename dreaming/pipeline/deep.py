@@ -490,7 +490,7 @@ def memory_sources_merge(
 
 def memory_sources_add(*, memory: Memory, candidates: list[Candidate]) -> None:
     """Add the candidates' quotes to the memory's sources now (memory_sources_merge decides which)."""
-    fresh, dropped = memory_sources_merge(memory=memory, candidates=candidates, existing=list(memory.sources.all()))
+    fresh, dropped = memory_sources_merge(memory=memory, candidates=candidates, existing=list(memory.sources.order_by("said_at", "pk")))
     if dropped:
         MemorySource.objects.filter(pk__in=dropped).delete()
     MemorySource.objects.bulk_create(fresh)

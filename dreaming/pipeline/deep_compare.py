@@ -32,11 +32,14 @@ SELECT m.* FROM unnest(%s::int[], %s::text[]) AS c(idx, v)
 CROSS JOIN LATERAL (
     SELECT {columns}, embedding <=> c.v::vector AS distance FROM {table}
     WHERE user_id = %s AND {persona} AND status = %s AND embedding IS NOT NULL
-    ORDER BY embedding <=> c.v::vector LIMIT %s
+    ORDER BY embedding <=> c.v::vector, id LIMIT %s
     {lock}
 ) AS m
-ORDER BY c.idx, m.distance
+ORDER BY c.idx, m.distance, m.id
 """
+# Equally near memories (the local embedder puts "lives in Tokyo" and "lives in Shenzhen" at distance
+# 0) come oldest first: without `id` their order, which the comparer follows, was the rows' physical
+# order, and any change in when a night writes a row could change which memory is reinforced or superseded.
 # The vectors stay in the database: the comparer reads statements (reading 512 floats per memory as
 # text costs more than the query).
 _UNREAD = ("embedding", "recall_key")
