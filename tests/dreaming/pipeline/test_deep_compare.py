@@ -3,7 +3,7 @@ import pytest
 from django.conf import settings
 
 from dreaming.models import Memory
-from dreaming.pipeline.deep_compare import memories_nearest
+from dreaming.pipeline.deep_compare import memories_nearest_ids
 from tests.factories import MemoryFactory
 
 pytestmark = pytest.mark.django_db
@@ -18,7 +18,7 @@ def test_equally_near_memories_come_oldest_first_whatever_their_rows_physical_or
         older.confidence = min(1.0, older.confidence + 0.01)
         older.save(update_fields=["confidence"])
 
-    nearest = memories_nearest(user=user, persona_id=None, vectors=[VECTOR, VECTOR], lock=False)
+    nearest = memories_nearest_ids(user=user, persona_id=None, vectors=[VECTOR, VECTOR])
 
-    assert [m.pk for m in nearest] == [older.pk, newer.pk, older.pk, newer.pk]
+    assert nearest == [older.pk, newer.pk]  # each memory once, where it first comes
     assert Memory.objects.filter(user=user).count() == 2
