@@ -31,7 +31,7 @@ from chat.models import Message
 from dreaming.engine.quotes import quote_in_message
 from dreaming.memory.context import memory_md_render_all
 from dreaming.memory.diary import DiaryLines, diary_append, night_language
-from dreaming.memory.feedback import feedback_apply_pending, latest_verdict
+from dreaming.memory.feedback import feedback_apply_pending
 from dreaming.memory.scoring import (
     ScoreInput,
     clip_confidence,
@@ -41,12 +41,13 @@ from dreaming.memory.scoring import (
     score_decision,
 )
 from dreaming.memory.tombstones import is_tombstoned, tombstoned_digests
-from dreaming.models import Candidate, DreamRun, Feedback, Memory, MemorySettings, MemorySource, Phase
+from dreaming.models import Candidate, DreamRun, Feedback, Memory, MemorySettings, Phase
 from dreaming.pipeline.clustering import Cluster, candidates_cluster
-from dreaming.pipeline.deep_compare import batch_neighbours, compare_key, scope_compare
+from dreaming.pipeline.deep_compare import ScopeMemories, batch_neighbours, compare_key, scope_compare
 from dreaming.pipeline.locks import user_lock
 from dreaming.pipeline.night_writes import NightWrites, candidates_embeddings_save
 from dreaming.pipeline.plans import ActivePlans, plan_sources_carry, plans_settled_by
+from dreaming.pipeline.reinforce import Reinforced, memory_sources_merge
 from dreaming.pipeline.runs import run_users
 from dreaming.protocol import CallContext, Comparison, Dreamer, Embedder, NightChanges, ProviderUnavailable
 from dreaming.providers import get_dreamer, get_embedder
@@ -81,9 +82,11 @@ class _Night:
     statements: list[str] = field(default_factory=list)
     writes: NightWrites = field(default_factory=NightWrites)  # flushed once per compare batch
     plans: ActivePlans = field(init=False)
+    memories: ScopeMemories = field(init=False)  # the scopes' active memories, read once a night
 
     def __post_init__(self) -> None:
         self.plans = ActivePlans(user=self.user, unwritten=lambda: self.writes.memories)
+        self.memories = ScopeMemories(user=self.user)
 
     @property
     def ctx(self) -> CallContext:
@@ -260,11 +263,12 @@ def _night_rehearse(night: _Night) -> None:
     usable = [c for c in _pending(night, lock=False) if quote_still_in_message(c)
               and not is_tombstoned(user=night.user, statement=c.statement, digests=digests)]
     _embed_missing(night, usable)
+    memories = ScopeMemories(user=night.user, lock=False)
     for scope in _scopes(candidates_cluster(candidates=usable)):
         # Only a scope's first batch: the next ones see the memories tonight's first decisions make, so
         # their question is only known inside the transaction (a big backfill night asks them there).
         batch = scope[:COMPARE_BATCH]
-        neighbours = batch_neighbours(user=night.user, clusters=batch, lock=False)
+        neighbours = batch_neighbours(memories=memories, clusters=batch)
         if not neighbours:
             continue
         answer = scope_compare(night, batch, neighbours)
@@ -274,7 +278,7 @@ def _night_rehearse(night: _Night) -> None:
 
 def _scope_decide(night: _Night, clusters: list[Cluster]) -> None:
     """Compare clusters of one scope with their nearest memories in one dreamer call, then decide each."""
-    neighbours = batch_neighbours(user=night.user, clusters=clusters)
+    neighbours = batch_neighbours(memories=night.memories, clusters=clusters)
     comparisons: dict[int, Comparison] = {}
     if neighbours:
         answer = scope_compare(night, clusters, neighbours)
@@ -287,8 +291,10 @@ def _scope_decide(night: _Night, clusters: list[Cluster]) -> None:
         1 for index, cluster in enumerate(clusters)
         if _route(comparisons.get(index), neighbours) == "new" and _new_decision(night, cluster) == "promote"
     ))
+    reinforced = Reinforced.load({c.memory_id for c in comparisons.values()
+                                  if c.relation in ("reinforces", "adds_detail") and c.memory_id in neighbours})
     for index, cluster in enumerate(clusters):
-        _cluster_decide(night, cluster, comparisons.get(index), neighbours)
+        _cluster_decide(night, cluster, comparisons.get(index), neighbours, reinforced)
 
 
 def _route(comparison: Comparison | None, neighbours: dict[int, Memory]) -> str:
@@ -303,7 +309,8 @@ def _route(comparison: Comparison | None, neighbours: dict[int, Memory]) -> str:
     return "new"
 
 
-def _cluster_decide(night: _Night, cluster: Cluster, comparison: Comparison | None, neighbours: dict[int, Memory]) -> None:
+def _cluster_decide(night: _Night, cluster: Cluster, comparison: Comparison | None, neighbours: dict[int, Memory],
+                    reinforced: Reinforced) -> None:
     for candidate in cluster.candidates:
         if candidate.score is None:  # heard since the last night (the pending pool is older)
             night.diary.heard(candidate.said_at)
@@ -313,7 +320,7 @@ def _cluster_decide(night: _Night, cluster: Cluster, comparison: Comparison | No
     night.statements.append(cluster.best.statement)
     memory = neighbours.get(comparison.memory_id) if comparison and comparison.memory_id else None
     if route == "reinforce":
-        _cluster_reinforce(night, cluster, memory, detailed=comparison.statement
+        _cluster_reinforce(night, cluster, memory, reinforced, detailed=comparison.statement
                            if comparison.relation == "adds_detail" else None)
     elif comparison and memory and memory.is_active and comparison.relation == "contradicts":
         _cluster_new(night, cluster, contradicts=memory, reason=comparison.reason)
@@ -365,6 +372,7 @@ def _cluster_promote(night: _Night, cluster: Cluster, *, score: float, breakdown
                          score=score, breakdown=breakdown, reason=f"Promoted with score {score:.2f}.")
     night.counters["promoted"] += 1
     night.named.append(memory)
+    night.memories.added(memory)
     if contradicts is not None:
         _memory_supersede(night, old=contradicts, new=memory, at=cluster.first_said_at, reason=reason)
         night.changes.changed.append((contradicts.statement, memory.statement))
@@ -429,30 +437,40 @@ def _memory_supersede(night: _Night, *, old: Memory, new: Memory, at: datetime, 
     old.score_breakdown = {**old.score_breakdown, "superseded_reason": reason or "contradicted by newer evidence"}
     old.save(update_fields=["status", "valid_to", "superseded_by", "score_breakdown", "updated_at"])
     night.plans.gone(old)
+    night.memories.gone(old)
     night.counters["superseded"] += 1
 
 
-def _cluster_reinforce(night: _Night, cluster: Cluster, memory: Memory, *, detailed: str | None = None) -> None:
+def _cluster_reinforce(night: _Night, cluster: Cluster, memory: Memory, reinforced: Reinforced, *,
+                       detailed: str | None = None) -> None:
     """The cluster says what the memory says (its sources join the memory's); with `detailed`, it also
-    adds a detail, and the memory takes the new wording (re-embedded) while keeping its sources."""
-    night.writes.flush()  # what is linked to the memory is read back below
+    adds a detail, and the memory takes the new wording (re-embedded) while keeping its sources.
+    What it reads of the memory was read for the whole batch (`reinforced`); one UPDATE of the memory."""
+    if reinforced.joined_before(memory):
+        # Its sources from the first reinforcement are stored before any of them is dropped, as a
+        # flush per reinforcement stored them: the sources' ids stay what they were.
+        night.writes.flush()
+    changed = ["recurrence", "confidence", "last_seen", "first_seen", "score", "score_breakdown", "updated_at"]
     if detailed and detailed != memory.statement:
         night.changes.changed.append((memory.statement, detailed))
         memory.statement = detailed
         memory.embedding = list(night.embedder.embed([detailed], kind="document", ctx=night.ctx)[0])
-        memory.save(update_fields=["statement", "embedding", "updated_at"])
-    known_sessions = memory_session_ids(memory=memory)
-    new_sessions = cluster.session_ids - known_sessions
+        changed += ["statement", "embedding"]
+    new_sessions = cluster.session_ids - reinforced.session_ids(memory)
     memory.recurrence += len(new_sessions)
     memory.confidence = clip_confidence(memory.confidence + settings.DREAM_REINFORCE_DELTA * len(new_sessions))
     memory.last_seen = max(memory.last_seen, cluster.last_said_at)
     memory.first_seen = min(memory.first_seen, cluster.first_said_at)
-    score, breakdown = _cluster_score(night, cluster, sessions=memory.recurrence, feedback=latest_verdict(memory_id=memory.pk))
+    score, breakdown = _cluster_score(night, cluster, sessions=memory.recurrence, feedback=reinforced.verdict(memory))
     memory.score = score
     memory.score_breakdown = {**breakdown, **{k: v for k, v in memory.score_breakdown.items() if k not in breakdown}}
-    memory.save(update_fields=["recurrence", "confidence", "last_seen", "first_seen", "score", "score_breakdown", "updated_at"])
+    memory.save(update_fields=changed)
     night.plans.changed(memory)
-    memory_sources_add(memory=memory, candidates=cluster.candidates)
+    fresh, dropped = memory_sources_merge(memory=memory, candidates=cluster.candidates,
+                                          existing=reinforced.sources(memory))
+    night.writes.sources_drop(dropped)
+    night.writes.sources_add(fresh)
+    reinforced.joined(memory, candidates=cluster.candidates, fresh=fresh, dropped=dropped)
     for candidate in cluster.candidates:
         _candidate_close(night, candidate, status=Candidate.Status.MERGED, memory=memory, score=score,
                          breakdown=breakdown, reason=f"Reinforces memory #{memory.pk}.")
@@ -460,37 +478,3 @@ def _cluster_reinforce(night: _Night, cluster: Cluster, memory: Memory, *, detai
     night.named.append(memory)
     night.changes.reinforced.append(memory.statement)
     night.diary.add("reinforced", [memory.statement], memory_ids=[memory.pk])
-
-
-def memory_session_ids(*, memory: Memory) -> set:
-    """Sessions that already count towards a memory's recurrence (its candidates and its sources)."""
-    from_candidates = Candidate.objects.filter(memory=memory, session__isnull=False).values_list("session_id", flat=True)
-    from_sources = MemorySource.objects.filter(memory=memory, message__isnull=False).values_list("message__session_id", flat=True)
-    return set(from_candidates) | set(from_sources)
-
-
-def memory_sources_merge(
-    *, memory: Memory, candidates: list[Candidate], existing: list[MemorySource],
-) -> tuple[list[MemorySource], list[int]]:
-    """The candidates' quotes as new sources of the memory, and the ids of its existing sources to drop:
-    the first evidence and the newest are kept, MAX_SOURCES in all."""
-    seen = {(s.message_id, s.quote) for s in existing}
-    fresh = []
-    for candidate in candidates:
-        key = (candidate.message_id, candidate.quote)
-        if key not in seen:
-            seen.add(key)
-            fresh.append(MemorySource(memory=memory, message_id=candidate.message_id, quote=candidate.quote,
-                                      said_at=candidate.said_at))
-    everything = sorted(existing + fresh, key=lambda s: s.said_at)
-    keep = everything if len(everything) <= Memory.MAX_SOURCES else [everything[0]] + everything[-(Memory.MAX_SOURCES - 1):]
-    keep_ids = {id(s) for s in keep}
-    return [s for s in fresh if id(s) in keep_ids], [s.pk for s in existing if id(s) not in keep_ids]
-
-
-def memory_sources_add(*, memory: Memory, candidates: list[Candidate]) -> None:
-    """Add the candidates' quotes to the memory's sources now (memory_sources_merge decides which)."""
-    fresh, dropped = memory_sources_merge(memory=memory, candidates=candidates, existing=list(memory.sources.all()))
-    if dropped:
-        MemorySource.objects.filter(pk__in=dropped).delete()
-    MemorySource.objects.bulk_create(fresh)

@@ -28,34 +28,80 @@ if TYPE_CHECKING:
 logger = logging.getLogger("dreaming.pipeline.deep")
 
 _NEAREST_SQL = """
-SELECT m.* FROM unnest(%s::int[], %s::text[]) AS c(idx, v)
+SELECT m.id FROM unnest(%s::int[], %s::text[]) AS c(idx, v)
 CROSS JOIN LATERAL (
-    SELECT {columns}, embedding <=> c.v::vector AS distance FROM {table}
+    SELECT id, embedding <=> c.v::vector AS distance FROM {table}
     WHERE user_id = %s AND {persona} AND status = %s AND embedding IS NOT NULL
-    ORDER BY embedding <=> c.v::vector LIMIT %s
-    {lock}
+    ORDER BY embedding <=> c.v::vector, id LIMIT %s
 ) AS m
-ORDER BY c.idx, m.distance
+ORDER BY c.idx, m.distance, m.id
 """
+# Equally near memories (the local embedder puts "lives in Tokyo" and "lives in Shenzhen" at distance
+# 0) come oldest first: without `id` their order, which the comparer follows, was the rows' physical
+# order, and any change in when a night writes a row could change which memory is reinforced or superseded.
 # The vectors stay in the database: the comparer reads statements (reading 512 floats per memory as
 # text costs more than the query).
 _UNREAD = ("embedding", "recall_key")
 
 
-def memories_nearest(*, user, persona_id: int | None, vectors: list, lock: bool = True) -> list[Memory]:
-    """The DREAM_COMPARE_NEIGHBOURS active memories of the scope nearest to each vector, vector by
-    vector, nearest first (a memory near several vectors comes once per vector); one statement."""
+def memories_nearest_ids(*, user, persona_id: int | None, vectors: list) -> list[int]:
+    """The ids of the DREAM_COMPARE_NEIGHBOURS active memories of the scope nearest to each vector,
+    vector by vector, nearest first, each memory once (where it first comes); one statement. Only ids:
+    the rows themselves are the scope's (ScopeMemories), read once a night, not once per vector."""
     if not vectors:
         return []
-    sql = _NEAREST_SQL.format(
-        table=Memory._meta.db_table, lock="FOR UPDATE" if lock else "",
-        columns=", ".join(connection.ops.quote_name(f.column) for f in Memory._meta.concrete_fields
-                          if f.name not in _UNREAD),
-        persona="persona_id IS NULL" if persona_id is None else "persona_id = %s",
-    )
+    sql = _NEAREST_SQL.format(table=Memory._meta.db_table,
+                              persona="persona_id IS NULL" if persona_id is None else "persona_id = %s")
     params = [list(range(len(vectors))), [vector_text(v) for v in vectors], user.pk,
               *([] if persona_id is None else [persona_id]), Memory.Status.ACTIVE, settings.DREAM_COMPARE_NEIGHBOURS]
-    return list(Memory.objects.raw(sql, params))
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        return list(dict.fromkeys(row[0] for row in cursor.fetchall()))
+
+
+class ScopeMemories:
+    """A night's active memories, scope (persona) by scope: read (and locked, with lock) once, then kept
+    current as the night goes, instead of read again for every compare batch. The night's changes go
+    through these very instances (a reinforcement changes its neighbour in place, a supersede marks it);
+    `added` and `gone` tell it of the memories the night makes and of those superseded through another
+    instance (a plan, dreaming.pipeline.plans)."""
+
+    def __init__(self, *, user, lock: bool = True):
+        self.user, self.lock = user, lock
+        self._scopes: dict[int | None, dict[int, Memory]] = {}
+
+    def _read(self, persona_id: int | None, **filters) -> list[Memory]:
+        memories = Memory.objects.select_for_update() if self.lock else Memory.objects.all()
+        return list(memories.filter(user=self.user, persona_id=persona_id, status=Memory.Status.ACTIVE, **filters)
+                    .defer(*_UNREAD).order_by("-last_seen", "pk"))
+
+    def _scope(self, persona_id: int | None) -> dict[int, Memory]:
+        if persona_id not in self._scopes:
+            self._scopes[persona_id] = {m.pk: m for m in self._read(persona_id)}
+        return self._scopes[persona_id]
+
+    def active(self, persona_id: int | None) -> list[Memory]:
+        """The scope's active memories, the most recently seen first (then oldest row first)."""
+        memories = sorted((m for m in self._scope(persona_id).values() if m.status == Memory.Status.ACTIVE),
+                          key=lambda m: m.pk)
+        return sorted(memories, key=lambda m: m.last_seen, reverse=True)
+
+    def these(self, persona_id: int | None, ids: list[int]) -> list[Memory]:
+        """The scope's memories with these ids, in that order (one written meanwhile by the user is read now)."""
+        scope = self._scope(persona_id)
+        missing = [pk for pk in ids if pk not in scope]
+        if missing:
+            scope.update((m.pk, m) for m in self._read(persona_id, pk__in=missing))
+        return [scope[pk] for pk in ids if pk in scope]
+
+    def added(self, memory: Memory) -> None:
+        """A memory the night made (active)."""
+        if memory.persona_id in self._scopes:
+            self._scopes[memory.persona_id][memory.pk] = memory
+
+    def gone(self, memory: Memory) -> None:
+        """A memory the night superseded (through this instance or another)."""
+        self._scopes.get(memory.persona_id, {}).pop(memory.pk, None)
 
 
 # A scope's memories are matched again for every compare batch of the night (and every night): their
@@ -70,10 +116,11 @@ def _thing_keys(statement: str) -> frozenset:
     return frozenset(thing_keys(statement))
 
 
-def memory_slot_mates(*, user, persona_id: int | None, clusters: list[Cluster], lock: bool = True) -> list[Memory]:
-    """Active memories of the scope that fill the same slot of the same subject as a cluster ("User
-    lives in Shanghai" for "User moved to Tokyo"). A contradiction is rarely similar in wording, and
-    a weak embedder puts it far from the top neighbours; the slot key finds it whatever the embedder."""
+def memory_slot_mates(*, scope: list[Memory], clusters: list[Cluster]) -> list[Memory]:
+    """Memories of the scope (active, the most recently seen first) that fill the same slot of the same
+    subject as a cluster ("User lives in Shanghai" for "User moved to Tokyo"). A contradiction is rarely
+    similar in wording, and a weak embedder puts it far from the top neighbours; the slot key finds it
+    whatever the embedder."""
     wanted, things = set(), set()
     for cluster in clusters:
         for candidate in cluster.candidates:
@@ -81,12 +128,6 @@ def memory_slot_mates(*, user, persona_id: int | None, clusters: list[Cluster], 
             things |= _thing_keys(candidate.statement)  # the same things in any language (engine.slots)
     if not wanted and not things:
         return []
-    scope = list(
-        (Memory.objects.select_for_update() if lock else Memory.objects.all())
-        .filter(user=user, persona_id=persona_id, status=Memory.Status.ACTIVE)
-        .defer(*_UNREAD)
-        .order_by("-last_seen", "pk")
-    )
     mates = [memory for memory in scope if _slot_keys(memory.statement) & wanted]
     # The same things in another language ("燕麦拿铁" for "oat latte"), the most recent few: a common
     # thing ("friends") would otherwise bring half the memories into one compare prompt.
@@ -95,13 +136,13 @@ def memory_slot_mates(*, user, persona_id: int | None, clusters: list[Cluster], 
     return mates + same_things[: settings.DREAM_COMPARE_NEIGHBOURS]
 
 
-def batch_neighbours(*, user, clusters: list[Cluster], lock: bool = True) -> dict[int, Memory]:
+def batch_neighbours(*, memories: ScopeMemories, clusters: list[Cluster]) -> dict[int, Memory]:
     """The memories a batch of clusters (one scope) is compared with, by id, in prompt order."""
     persona_id = clusters[0].persona_id
-    neighbours: dict[int, Memory] = {}
-    for memory in memories_nearest(user=user, persona_id=persona_id, vectors=[c.centroid for c in clusters], lock=lock):
-        neighbours.setdefault(memory.pk, memory)
-    for memory in memory_slot_mates(user=user, persona_id=persona_id, clusters=clusters, lock=lock):
+    scope = memories.active(persona_id)  # read (and locked) before the nearest query, at the first batch
+    nearest = memories_nearest_ids(user=memories.user, persona_id=persona_id, vectors=[c.centroid for c in clusters])
+    neighbours: dict[int, Memory] = {m.pk: m for m in memories.these(persona_id, nearest)}
+    for memory in memory_slot_mates(scope=scope, clusters=clusters):
         neighbours.setdefault(memory.pk, memory)
     return neighbours
 

@@ -3,8 +3,9 @@
 Deciding a batch of clusters touches many rows: every candidate's decision, a memory per promoted
 cluster, the memories' sources. Written one by one that is several statements per candidate; here
 they wait in `NightWrites` and `flush` sends them as one INSERT of memories, one of sources and one
-UPDATE of candidates. The night flushes at the end of each batch and before anything reads back
-what is waiting (a reinforcement reads its memory's candidates and sources). New memories get their
+UPDATE of candidates (and one DELETE of the sources reinforcements dropped). The night flushes at
+the end of each batch and before anything reads back what is waiting (a fulfilled plan's sources, a
+memory reinforced twice in one batch: dreaming.pipeline.reinforce). New memories get their
 ids from the sequence when they are decided (`memory_ids_reserve`), so candidates, superseded
 memories and the diary can point at them before the row is written (foreign keys are checked at
 commit: Django makes them DEFERRABLE INITIALLY DEFERRED on Postgres). `rows_update` writes many
@@ -148,6 +149,7 @@ class NightWrites:
         self.decided: dict[int, Candidate] = {}
         self.memories: list[Memory] = []
         self.sources: list[MemorySource] = []
+        self.sources_gone: list[int] = []
         self._ids: list[int] = []
 
     def reserve(self, count: int) -> None:
@@ -172,10 +174,19 @@ class NightWrites:
     def sources_add(self, sources: list[MemorySource]) -> None:
         self.sources.extend(sources)
 
+    def sources_drop(self, sources: list[MemorySource]) -> None:
+        """Take these stored sources off their memory: deleted with the batch's writes."""
+        if any(s.pk is None for s in sources):
+            raise ValueError("sources_drop: a source still waiting to be written (flush first)")
+        self.sources_gone.extend(s.pk for s in sources)
+
     def flush(self) -> None:
         if self.memories:
             rows_insert(objects=self.memories)
             self.memories = []
+        if self.sources_gone:
+            MemorySource.objects.filter(pk__in=self.sources_gone).delete()
+            self.sources_gone = []
         if self.sources:
             rows_insert(objects=self.sources)
             self.sources = []
