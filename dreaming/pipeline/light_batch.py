@@ -139,10 +139,12 @@ def outcomes_embed(*, done: list[Done], embedder: Embedder, run_id: int) -> None
     for user_id, items in by_user.items():
         outcomes = list({id(o): o for o, _ in items}.values())
         ctx = CallContext(user_id=user_id, run_id=run_id, phase=Phase.LIGHT)
+        # A statement said again (in another session, by another user) is embedded once.
+        texts = list(dict.fromkeys(c.statement for _, c in items))
         try:
-            vectors = embedder.embed([c.statement for _, c in items], kind="document", ctx=ctx)
-            if len(vectors) != len(items):
-                raise ValueError(f"embedder returned {len(vectors)} vectors for {len(items)} statements")
+            vectors = embedder.embed(texts, kind="document", ctx=ctx)
+            if len(vectors) != len(texts):
+                raise ValueError(f"embedder returned {len(vectors)} vectors for {len(texts)} statements")
         except ProviderMisconfigured:
             raise
         except ProviderUnavailable as exc:
@@ -153,8 +155,9 @@ def outcomes_embed(*, done: list[Done], embedder: Embedder, run_id: int) -> None
             for outcome in outcomes:
                 outcome.error = exc
             continue
-        for (_, candidate), vector in zip(items, vectors):
-            candidate.embedding = vector
+        by_text = dict(zip(texts, vectors))
+        for _, candidate in items:
+            candidate.embedding = by_text[candidate.statement]
 
 
 @dataclass
