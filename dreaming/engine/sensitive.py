@@ -325,9 +325,21 @@ def sensitive_spans(text: str, *, anyone: bool = False) -> list[tuple[int, int, 
 
 
 def sensitive_category(text: str) -> str | None:
-    """The first sensitive kind `text` discloses about the user (see KINDS), else None."""
+    """The first sensitive kind `text` discloses about the user (see KINDS), else None; cached (below)."""
     if not text:
         return None
+    return _category_cached(text) if len(text) <= _CACHED_CHARS else _category(text)
+
+
+# The engine asks about a clause when it reads it (self-disclosures, whole sentences) and light sleep's
+# verification asks again about the same quote, then about the statement twice (as said, in the first
+# person): one answer per text serves them all. Short texts only (a quote, a statement, a clause).
+@lru_cache(maxsize=8192)
+def _category_cached(text: str) -> str | None:
+    return _category(text)
+
+
+def _category(text: str) -> str | None:
     if SECRET in text:
         return "credential"
     spans = sensitive_spans(text)

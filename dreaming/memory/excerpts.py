@@ -140,24 +140,33 @@ def excerpts_index(*, user_id: int, messages: list[Message]) -> int:
     return excerpts_index_many(turns=[(user_id, messages)])
 
 
-def excerpts_index_many(*, turns: list[tuple[int, list[Message]]]) -> int:
+def excerpts_index_many(*, turns: list[tuple[int, list[Message]]], replied_to: dict[int, str] | None = None) -> int:
     """excerpts_index for several users' turns, (user id, messages) each, in two statements: their
     words and those of the assistant's turn each replied to, sensitive clauses left out of both (so
     they cannot be found), secrets masked; and the turn's forgetting digests (turn_digests), which
-    the search checks against the tombstones."""
+    the search checks against the tombstones. `replied_to`: the replied-to turns by message id when
+    the caller has the sessions' messages already (`replied_to_in`), one statement less."""
     rows = [(user_id, m) for user_id, messages in turns for m in messages
             if m.role == Message.Role.USER and m.content.strip()]
     if not rows:
         return 0
     with connection.cursor() as cursor:
-        cursor.execute(_REPLIED_TO_SQL, {"ids": [m.pk for _, m in rows]})
-        replied_to = dict(cursor.fetchall())
+        if replied_to is None:
+            cursor.execute(_REPLIED_TO_SQL, {"ids": [m.pk for _, m in rows]})
+            replied_to = dict(cursor.fetchall())
         docs = [search_text(excerpt_words(m.content), user_id=user_id,
                             replying_to=excerpt_words(replied_to.get(m.pk) or "", anyone=True)) for user_id, m in rows]
         digests = [" ".join(sorted(turn_digests(m.content))) for _, m in rows]
         cursor.execute(_INDEX_SQL, {"ids": [m.pk for _, m in rows], "owners": [user_id for user_id, _ in rows],
                                     "docs": docs, "digests": digests})
         return cursor.rowcount
+
+
+def replied_to_in(*, messages: list[Message], ids: set[int]) -> dict[int, str]:
+    """_REPLIED_TO_SQL read from a whole session's messages (in seq order): for each message of `ids`,
+    the content of the message just before it when that one is the assistant's."""
+    return {m.pk: before.content for before, m in zip(messages, messages[1:])
+            if m.pk in ids and before.role == Message.Role.ASSISTANT}
 
 
 def excerpts_reindex(*, batch: int = 2000) -> int:

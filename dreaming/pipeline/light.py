@@ -33,6 +33,7 @@ from chat.models import ChatSession, Message
 from dreaming.engine.credentials import mask_secrets
 from dreaming.engine.self_statements import self_statements
 from dreaming.engine.sensitive import redact_sensitive
+from dreaming.memory.excerpts import replied_to_in
 from dreaming.memory.tombstones import TombstoneIndex
 from dreaming.models import DreamRun, Phase
 from dreaming.pipeline.claims import claim_keep_failed, claim_release, claim_stamp, sessions_claim, sessions_claimable
@@ -425,6 +426,7 @@ def _session_dream(
             m for m in messages
             if m.role == Message.Role.USER and m.seq > session.processed_seq and m.seq in still_said
         ]
+        outcome.replied_to = replied_to_in(messages=messages, ids={m.pk for m in outcome.searchable})
 
     outcome.candidates = candidates_verify(
         session=session, messages=messages, extracted=extracted, outcome=outcome, run_id=ctx.run_id,

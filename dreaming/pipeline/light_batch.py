@@ -49,6 +49,8 @@ class SessionOutcome:
     keep_triage: bool = False
     # The new user turns recall may show as excerpts once the session is stored as kept.
     searchable: list[Message] = field(default_factory=list)
+    # The assistant's turn each of them replied to, by message id (read from the session's loaded messages).
+    replied_to: dict[int, str] = field(default_factory=dict)
     # An unexpected error after the reading (its embedding): the session fails instead of being stored.
     error: Exception | None = None
 
@@ -137,10 +139,12 @@ def outcomes_embed(*, done: list[Done], embedder: Embedder, run_id: int) -> None
     for user_id, items in by_user.items():
         outcomes = list({id(o): o for o, _ in items}.values())
         ctx = CallContext(user_id=user_id, run_id=run_id, phase=Phase.LIGHT)
+        # A statement said again (in another session, by another user) is embedded once.
+        texts = list(dict.fromkeys(c.statement for _, c in items))
         try:
-            vectors = embedder.embed([c.statement for _, c in items], kind="document", ctx=ctx)
-            if len(vectors) != len(items):
-                raise ValueError(f"embedder returned {len(vectors)} vectors for {len(items)} statements")
+            vectors = embedder.embed(texts, kind="document", ctx=ctx)
+            if len(vectors) != len(texts):
+                raise ValueError(f"embedder returned {len(vectors)} vectors for {len(texts)} statements")
         except ProviderMisconfigured:
             raise
         except ProviderUnavailable as exc:
@@ -151,8 +155,9 @@ def outcomes_embed(*, done: list[Done], embedder: Embedder, run_id: int) -> None
             for outcome in outcomes:
                 outcome.error = exc
             continue
-        for (_, candidate), vector in zip(items, vectors):
-            candidate.embedding = vector
+        by_text = dict(zip(texts, vectors))
+        for _, candidate in items:
+            candidate.embedding = by_text[candidate.statement]
 
 
 @dataclass
@@ -193,6 +198,8 @@ def _outcomes_write(*, done: list[Done], now: datetime, worker: str, claimed_at:
     stored = [(s, o) for s, o in writable if s.pk in stamped]
     candidates = [c for _, o in stored for c in o.candidates]
     rows_insert(objects=candidates)
-    excerpts_index_many(turns=[(s.user_id, o.searchable) for s, o in stored if not o.skipped])
+    indexed = [o for _, o in stored if not o.skipped]
+    excerpts_index_many(turns=[(s.user_id, o.searchable) for s, o in stored if not o.skipped],
+                        replied_to={pk: text for o in indexed for pk, text in o.replied_to.items()})
     return Saved(stored=stored, memory_off=[s for s, _ in done if s.user_id in off],
                  claim_lost=[s for s, _ in writable if s.pk not in stamped])

@@ -14,10 +14,11 @@ rows' own values in one statement (deep sleep's candidate decisions, weekly's de
 from __future__ import annotations
 
 import json
+from functools import cache
 
 import numpy as np
 from django.db import connection
-from django.db.models import JSONField, Model
+from django.db.models import BooleanField, CharField, FloatField, JSONField, Model, TextField
 from django.utils import timezone
 from pgvector.django import VectorField
 
@@ -60,14 +61,12 @@ def rows_insert(*, objects: list[Model]) -> None:
         values = [field.pre_save(obj, True) for obj in objects]
         if any(hasattr(v, "resolve_expression") for v in values):
             raise ValueError(f"rows_insert: {meta.label}.{field.name} holds an SQL expression")
+        array_type, cast = _column_types(field)
         if isinstance(field, VectorField):
-            array_type, cast = "text", f"::{field.db_type(connection)}"
             values = [None if v is None else vector_text(v) for v in values]
         elif isinstance(field, JSONField):
-            array_type, cast = "text", "::jsonb"
             values = [None if v is None else json.dumps(v, cls=field.encoder) for v in values]
-        else:
-            array_type, cast = field.cast_db_type(connection), ""
+        elif not _as_they_are(field, values):
             values = [field.get_db_prep_save(v, connection) for v in values]
         arrays.append(f"%s::{array_type}[]")
         selects.append(f"d.c{len(selects)}{cast}")
@@ -82,6 +81,26 @@ def rows_insert(*, objects: list[Model]) -> None:
         if not with_pk:
             obj.pk = pk
         obj._state.adding, obj._state.db = False, connection.alias
+
+
+@cache
+def _column_types(field) -> tuple[str, str]:
+    """(the array's element type, the cast of its values) of a column in rows_insert, once per field."""
+    if isinstance(field, VectorField):
+        return "text", f"::{field.db_type(connection)}"
+    if isinstance(field, JSONField):
+        return "text", "::jsonb"
+    return field.cast_db_type(connection), ""
+
+
+# Fields whose get_db_prep_save gives back a value of this exact type unchanged (or None for None): text,
+# floats and booleans need no per-value conversion (most of a light-sleep insert's values).
+_SAME_WHEN = {CharField: str, TextField: str, FloatField: float, BooleanField: bool}
+
+
+def _as_they_are(field, values: list) -> bool:
+    kind = _SAME_WHEN.get(type(field))
+    return kind is not None and all(v is None or type(v) is kind for v in values)
 
 
 def rows_update(*, objects: list[Model], fields: tuple[str, ...] | list[str]) -> None:

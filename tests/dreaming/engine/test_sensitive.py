@@ -120,3 +120,11 @@ def test_a_pasted_document_read_twice_in_a_row_is_redacted_once(monkeypatch):
     sensitive.redact_sensitive(huge)
     sensitive.redact_sensitive(huge)
     assert calls == [len(document), len(huge), len(huge)]
+
+
+@pytest.mark.parametrize("text", ["I have diabetes", "my password is hunter22", "I love hiking", "x" * 2500 + " I have asthma"])
+def test_a_category_asked_again_is_the_same_answer_cached_or_not(text):
+    from dreaming.engine.sensitive import _category
+
+    assert sensitive_category(text) == _category(text)
+    assert sensitive_category(text) == sensitive_category(str(text))  # the cached answer, asked again

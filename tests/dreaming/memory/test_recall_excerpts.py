@@ -410,3 +410,26 @@ def test_excerpts_reindex_gives_turns_indexed_before_their_digests(user):
 
     turn.refresh_from_db()
     assert set(turn.forget_digests) == turn_digests(WORDS)
+
+
+def test_the_replied_to_turns_read_from_loaded_messages_are_those_the_index_query_reads(user):
+    """Light sleep passes the replied-to turns from the messages it loaded; they must be the query's."""
+    from django.db import connection
+
+    from dreaming.memory.excerpts import _REPLIED_TO_SQL, replied_to_in
+
+    _, messages = kept_session(
+        user, ("user", "Hi there."), ("assistant", "Hello! Any pets?"), ("user", "Yes, two cats."),
+        ("user", "And a dog."), ("system", "You are Luna."), ("user", "Named Rex."),
+        ("assistant", "Nice!"), ("assistant", "What else?"), ("user", "I paint."), index=False,
+    )
+    user_turns = {m.pk for m in messages if m.role == "user"}
+    with connection.cursor() as cursor:
+        cursor.execute(_REPLIED_TO_SQL, {"ids": sorted(user_turns)})
+        by_query = dict(cursor.fetchall())
+
+    by_messages = replied_to_in(messages=messages, ids=user_turns)
+
+    assert by_messages == by_query
+    assert sorted(by_messages.values()) == ["Hello! Any pets?", "What else?"]
+    assert replied_to_in(messages=messages, ids=set()) == {}
