@@ -399,7 +399,10 @@ _SELF_MARKETING_RE = re.compile(
     r"|\bmy (?:\w+ ){0,2}?(?:skills|skill set|skillset|expertise|abilities|qualifications)\b[^.;]{0,40}?"
     r"\b(?:make|makes|remain|allow|allows|enable|enables|ensure|ensures|align|aligns)\b"
     r"|\b(?:committed|dedicated) to (?:staying|delivering|providing|ensuring|achieving|excellence)\b"
-    r"|\bcontribute to (?:your|the) (?:team|company|organi[sz]ation|success)\b",
+    r"|\bcontribute to (?:your|the) (?:team|company|organi[sz]ation|success)\b"
+    # a letter's or a report's rhetoric: "I am confident that Hinson's journey…", "I want to take a moment to …"
+    r"|\bconfident (?:that|in)\b|\beager to (?:deepen|expand|grow|contribute|apply|bring|learn more)\b"
+    r"|\btake (?:a|this) moment to\b|\blook forward to seeing (?:him|her|them)\b",
     re.IGNORECASE,
 )
 

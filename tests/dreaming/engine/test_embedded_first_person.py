@@ -79,3 +79,12 @@ def test_the_background_an_application_opens_with_is_kept_without_its_praise():
                              "committed to delivering results that exceed expectations.")
     assert statements == ["User has a strong background in retail banking"]
     assert _statements("With a degree in chemistry, he became a teacher.") == []  # not the user's
+
+
+@pytest.mark.parametrize("text", [
+    "I want to take a moment to highlight the remarkable progress of Mira this term.",
+    "I am confident that Mira's love of reading will keep growing.",
+    "I am eager to deepen my knowledge to reach my career goals.",
+])
+def test_a_reports_or_letters_rhetoric_is_not_kept_about_the_user(text):
+    assert _statements(text) == []
