@@ -28,6 +28,7 @@ from dreaming.engine import english_sentences as es
 from dreaming.engine import multilingual
 from dreaming.engine import resolve
 from dreaming.engine.quotes import questions_asked, quote_too_short
+from dreaming.engine.application_letters import candidacy
 from dreaming.engine.categories import category_by_definition
 from dreaming.engine.disclosure_model import likely_disclosure
 from dreaming.engine.others_words import not_the_user
@@ -305,7 +306,7 @@ def _sentence_readings(reading: _TurnReading, sentence: str, *, volunteered: boo
     before = f"{reading.earlier} {(reading.previous_assistant or '')[-300:]}"
     readings = [es.made_by_me(sentence), es.named_statement(en.LEAD_FILLER_RE.sub("", sentence)),
                 tail[:2] if tail else None, es.shown_mine(sentence), es.appositive_name(sentence),
-                es.love_of(sentence), es.pronoun_name(sentence, before=before), en.candidacy(sentence.strip())]
+                es.love_of(sentence), es.pronoun_name(sentence, before=before), candidacy(sentence.strip())]
     for said in readings + es.introduced_statements(sentence):
         if said and said[0] not in quoted:
             reading.add(said[0], said[1], en.category_en(said[1]), is_zh=False, initiated=volunteered,
