@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 
+from dreaming.engine.application_letters import self_marketing
 from dreaming.engine.language import content_tokens
 from dreaming.engine.third_person import to_third_person_en
 
@@ -83,13 +84,14 @@ _EN_GENERIC_RE = re.compile(
     r"have a question|have an idea|have no idea|have to go|have to say|have to ask|must say|would say|"
     r"don't know|dont know|do not know|didn't know|did not know|don't think|dont think|can't wait|"
     r"can relate|totally agree|have heard|hadn't|haven't heard|forgot|remember that|'m here|am here|"
+
     r"was going to|'m going to ask|am going to ask|appreciate|thank|would love to hear|"
     r"would like to know|want to know|'d like to know|wanted to ask|want to ask|have never heard|"
     r"have not heard|hope that|hope it|hope they|hope he|hope she|do too|am too|have too|did too|"
     r"am a big fan|am a fan|'m a big fan|'m a fan|am the same|'m the same|was the same|was thinking|"
     r"do as well|do!?$|am!?$|have!?$|did!?$|love!?$|like!?$|dunno|reckon|assume|doubt|admit|promise|swear|"
     r"apologi[sz]e|recommend|suggest|realize|realise|notice|noticed|gotta go|love you|hate to say|"
-    r"say|said|told you|mean it|was just (?:saying|kidding|joking|wondering|asking|curious)|"
+    r"say|said|told you|mean it|meant|was just (?:saying|kidding|joking|wondering|asking|curious)|"
     r"hope(?! to)|could|would|should|(?:might|may)(?! have (?:just )?(?:found|got|gotten|landed|booked|met|bought|sold)\b)|must|will have to|'ll have to|’ll have to|'ll (?:check|look|try|give)|"
     r"will (?:check|look|try|give)|'ll be (?:more than )?happy|will be (?:more than )?happy)\b",
     re.IGNORECASE,
@@ -391,10 +393,10 @@ def en_clause(clause: str, *, sentence: str) -> str | None:
 
 
 def says_nothing_of_the_user(text: str) -> bool:
-    """Small talk ("I love that"), a request, a hypothetical or the task at hand ("Write me a story about
-    my cat", "If I were rich"): never a disclosure, whatever a clause reading or a model says."""
+    """Small talk ("I love that"), a request, a hypothetical, the task at hand ("Write me a story about my
+    cat", "If I were rich") or self-marketing: never a disclosure, whatever a clause reading or a model says."""
     return bool(_EN_GENERIC_RE.match(text) or _EN_MOMENT_RE.match(text) or _EN_REACTION_RE.match(text)
-                or _asks_or_supposes(text))
+                or _asks_or_supposes(text) or self_marketing(text))
 
 
 def _asks_or_supposes(text: str) -> bool:
@@ -447,6 +449,31 @@ def en_statement(quote: str) -> str:
 # Where a first-person clause starts inside a sentence without a comma before it: "Yes it sucks loosing I also
 # enjoy lawn mowing", "Me too. They play it at the races that I attend" (the last one a reader keeps or not).
 _LATE_SUBJECT_RE = re.compile(r"(?<=\s)(?:I|I'm|I’m|I've|I’ve|My)\b")
+# A late "I" right after a wh-word, or after a noun phrase that a preposition opens in mid-sentence, opens a
+# relative clause about that thing: "make it good for people I did not meet", "exactly what I needed". Not a
+# pseudo-cleft ("Gardening is what I love"), an opening place or time ("On top of that I just bought…"), a
+# clause after "and" / "where" ("a lot of singing and I know all the words", "the gas station where I work")
+# or a run-on sentence's "I" ("it is a favorite of mine I hate chicken", "that is great I love hiking").
+_RELATIVE_BEFORE_RE = re.compile(
+    r"(?<!\bis)(?<!'s)(?<!’s)(?<!\bwas)\s+(?:what|which|whatever|who|whom)\s+$"  # not the sentence's opening "What I love…"
+    r"|^(?:\S+\s+){3,}?(?:for|of|to|with|from|about)\s+"
+    r"(?:(?!(?:and|but|so|because|where|when|that|then|while|if|or|mine|now)\b)[\w'’-]+\s+){1,5}$",
+    re.IGNORECASE,
+)
+# Talk about the chat itself: "the peoples I mentioned earlier", "the list I gave you above", "In China I meant".
+_CHAT_TALK_RE = re.compile(
+    r"^(?:I|i)\s+(?:meant\b|(?:mentioned|said|wrote|listed|described|asked|told you|gave you|sent you|shared)\b"
+    r".{0,40}?\b(?:earlier|before|above|previously)\b)"
+)
+_SUBJECT_I_RE = re.compile(r"\b(?:I|I'm|I’m|I've|I’ve|I'd|I’d|I'll|I’ll)\b")
+
+
+def late_i_says_nothing(text: str) -> bool:
+    """Whether the first "I" of `text` opens a relative clause (see _RELATIVE_BEFORE_RE) or talk about the chat
+    ("… the peoples I mentioned earlier will be involved")."""
+    subject = _SUBJECT_I_RE.search(text)
+    return bool(subject and (_RELATIVE_BEFORE_RE.search(text[: subject.start()])
+                             or _CHAT_TALK_RE.match(text[subject.start():])))
 
 
 def sentence_statement(sentence: str) -> tuple[str, str] | None:
@@ -456,7 +483,7 @@ def sentence_statement(sentence: str) -> tuple[str, str] | None:
     said = LEAD_FILLER_RE.sub("", sentence.strip()).rstrip(" ,;:-.!…")
     late = None if EN_START_RE.match(said) else _LATE_SUBJECT_RE.search(said)
     bare = said[late.start():] if late else said if EN_START_RE.match(said) else ""
-    if late and re.search(r"\b(?:is|was|are|were)\b", bare):
+    if late and (re.search(r"\b(?:is|was|are|were)\b", bare) or late_i_says_nothing(sentence.strip())):
         return None  # "The band I like the most is rascal flats": the "I" opened a relative clause, not a sentence
     if not bare or "?" in said or EN_HYPOTHETICAL_RE.search(said) or len(re.findall(r"[A-Za-z0-9'’]+", bare)) < 3 \
             or _not_a_disclosure(bare):

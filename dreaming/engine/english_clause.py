@@ -312,8 +312,19 @@ def _we_reading(bare: str, *, clause: str) -> tuple[str, str, bool] | None:
     return None
 
 
+# A question whose verb comes after the comma: "Building on all this, could a meta joke be a nice touch?"
+# ("Just got home, do you cook?" asks the other side something else: that opening is still the user's news).
+_FRONTED_QUESTION_RE = re.compile(
+    r",\s*(?:could|would|can|should|will|shall|might|is|are|was|were|do|does|did|isn't|wouldn't|won't)\s+"
+    r"(?!you\b|u\b|ya\b)[^?]*\?\W*$",
+    re.IGNORECASE,
+)
+
+
 def _dropped_subject_reading(bare: str, *, sentence: str) -> tuple[str, str, bool] | None:
     """"Just got home from work" → "User got home from work"; "Been busy with the garden" → "User has been …"."""
+    if _FRONTED_QUESTION_RE.search(sentence):
+        return None  # "Considering my budget, would a used car be better?": the opening is the question's
     dropped = bare[:1].lower() + bare[1:]
     if re.match(r"^(?:(?:just|still|recently)\s+)?(?:\w+ing|gonna)\b", dropped, re.I):
         subject = "I am "

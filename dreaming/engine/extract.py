@@ -29,6 +29,7 @@ from dreaming.engine import english_sentences as es
 from dreaming.engine import multilingual
 from dreaming.engine import resolve
 from dreaming.engine.quotes import questions_asked, quote_too_short
+from dreaming.engine.application_letters import candidacy
 from dreaming.engine.categories import category_by_definition
 from dreaming.engine.disclosure_model import likely_disclosure
 from dreaming.engine.others_words import not_the_user
@@ -306,7 +307,7 @@ def _sentence_readings(reading: _TurnReading, sentence: str, *, volunteered: boo
     before = f"{reading.earlier} {(reading.previous_assistant or '')[-300:]}"
     readings = [es.made_by_me(sentence), es.named_statement(en.LEAD_FILLER_RE.sub("", sentence)),
                 tail[:2] if tail else None, es.shown_mine(sentence), es.appositive_name(sentence),
-                es.love_of(sentence), es.pronoun_name(sentence, before=before)]
+                es.love_of(sentence), es.pronoun_name(sentence, before=before), candidacy(sentence.strip())]
     for said in readings + es.introduced_statements(sentence):
         if said and said[0] not in quoted:
             reading.add(said[0], said[1], en.category_en(said[1]), is_zh=False, initiated=volunteered,
@@ -335,7 +336,8 @@ def _likely_disclosure(reading: _TurnReading, spans: list[tuple[int, int]]) -> N
     for a, b in spans:
         sentence = reading.text[a:b].strip()
         pieces += [sentence, *_PIECE_SPLIT_RE.split(sentence)]
-    own = [en.LEAD_FILLER_RE.sub("", p).rstrip(" ,;:-.!…") for p in pieces]
+    # "Exactly what I needed": the "I" of a relative clause, read before "exactly" goes with the fillers.
+    own = [en.LEAD_FILLER_RE.sub("", p).rstrip(" ,;:-.!…") for p in pieces if not en.late_i_says_nothing(p)]
     # "I am glad you are safe now" is about the other side, however likely the turn is to disclose.
     own = [p for p in own if _FIRST_PERSON_WORD_RE.search(p) and not _OTHER_SIDE_RE.search(p) and "?" not in p
            and len(p.split()) >= 3 and not en.says_nothing_of_the_user(p) and not sensitive_category(p)]

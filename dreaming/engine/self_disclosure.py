@@ -26,6 +26,7 @@ from __future__ import annotations
 import re
 
 from dreaming.engine import english as en
+from dreaming.engine.application_letters import candidacy
 from dreaming.engine.categories import category_by_definition
 from dreaming.engine.dates import with_date
 from dreaming.engine.extract import _importance  # the one importance rule of the engine
@@ -235,7 +236,14 @@ def self_disclosures(turns: list[Turn]) -> list[ExtractedCandidate]:
 
 def turn_disclosures(text: str) -> list[tuple[str, str]]:
     """(quote, statement) of each self-disclosure clause of one user turn's text."""
-    return _clauses(text) + _my_things(text) + _my_work(text) + _my_family(text) + _signed_name(text)
+    return _clauses(text) + _my_things(text) + _my_work(text) + _my_family(text) + _signed_name(text) + _candidacy(text)
+
+
+def _candidacy(text: str) -> list[tuple[str, str]]:
+    """"my skills make me an ideal candidate for the SEO intern role" → "User is a candidate for the SEO intern role"."""
+    if _NOT_THE_USER_RE.search(request_of(text)):
+        return []  # a story's or a role-play's applicant
+    return [said for a, b in sentences(text) if (said := candidacy(text[a:b].strip()))][:1]
 
 
 def _my_things(text: str) -> list[tuple[str, str]]:
