@@ -26,7 +26,7 @@ from dreaming.engine import english as en
 from dreaming.engine.language import content_tokens
 from dreaming.engine.multilingual import SAID
 from dreaming.engine.others_words import not_the_user
-from dreaming.engine.quotes import quoted_sensitive
+from dreaming.engine.quotes import questions_asked, quoted_sensitive
 from dreaming.engine.sensitive import sensitive_category
 from dreaming.engine.triage_model import feature_slot, softmax, weights_decoded, weights_encoded
 
@@ -127,6 +127,9 @@ def likely_disclosure(text: str, previous: str = "") -> bool:
 _OTHER_SIDE_RE = re.compile(r"\b(?:you|your|you're|yours|yourself|u)\b|\?", re.IGNORECASE)
 # ... or a reaction to what the other side said ("It means a lot to me", "That would be fun") …
 _REACTION_OPENING_RE = re.compile(r"^(?:it|it's|that|that's|this|which|sounds|so)\b", re.IGNORECASE)
+# An answer to a question about an unnamed thing ("What do you love most about it?" → "The bathhouse and No-Face")
+# means nothing on its own.
+_UNNAMED_RE = re.compile(r"\b(?:it|that|this|them|those|these|one)\b", re.IGNORECASE)
 # ... or a question without its mark ("what is the best workouts for disc bulges").
 _ASKS_RE = re.compile(r"^(?:(?:what|how|which|who|why|where)\s+(?:is|are|was|were|do|does|did|can|could|should|would|will)|"
                       r"(?:is|are|can|could|should|would|does|do)\s+(?:there|it|this|that|the|a|an))\b", re.IGNORECASE)
@@ -142,7 +145,7 @@ def quoted_disclosure(pieces: list[str], *, text: str, previous: str) -> tuple[s
     question, speaks of the other side, is small talk or is sensitive, and when the turn is not a reply in small
     talk (the other side's turn before it absent or longer than MAX_WORDS): words without a subject said to an
     assistant that writes at length are the task's ("short cons", "conduct a survey"), not the user's."""
-    if not previous.strip() or len(previous.split()) > MAX_WORDS:
+    if not previous.strip() or len(previous.split()) > MAX_WORDS or _UNNAMED_RE.search(questions_asked(previous)):
         return None
     best, best_size = None, QUOTED_MIN_CONTENT_WORDS - 1
     for piece in pieces:
