@@ -9,6 +9,8 @@ import unicodedata
 from dreaming.engine.credentials import mask_secrets
 from dreaming.engine.dates import DATE_PHRASE_RE
 from dreaming.engine.language import CJK_RE, STOP_WORDS, is_chinese, words
+from dreaming.engine.multilingual import SAID
+from dreaming.engine.sensitive import sensitive_spans
 
 _PUNCT_OR_SPACE = re.compile(r"[\s\W_]+", re.UNICODE)
 
@@ -35,6 +37,16 @@ def quote_in_message(*, quote: str, text: str) -> bool:
     sleep's re-check both ask this.
     """
     return quote_in_text(quote=quote, text=text) or quote_in_text(quote=quote, text=mask_secrets(text))
+def quoted_sensitive(statement: str) -> str | None:
+    """The sensitive kind of the words a `User said: "…"` statement quotes, whoever they seem to name: the
+    user's words kept without a subject ("Diagnosed with diabetes last year.") are about the user, so the
+    first-person reading of the sensitive rules would miss them. None for any other statement."""
+    if not statement.startswith(SAID):
+        return None
+    spans = sensitive_spans(statement[len(SAID):], anyone=True)
+    return spans[0][2] if spans else None
+
+
 # --- does the quote support the statement? ------------------------------------------------------
 # A verbatim quote proves the user said *something*; it does not prove the statement. "I have" is in
 # nearly every conversation, and "User has three kids and a yacht." must not ride on it. So the quote

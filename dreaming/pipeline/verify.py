@@ -8,7 +8,7 @@ import logging
 import re
 
 from chat.models import ChatSession, Message
-from dreaming.engine.quotes import normalize_for_match, quote_in_message, statement_unsupported
+from dreaming.engine.quotes import normalize_for_match, quote_in_message, quoted_sensitive, statement_unsupported
 from dreaming.engine.credentials import mask_secrets
 from dreaming.engine.sensitive import sensitive_category
 from dreaming.memory.scoring import specificity
@@ -58,7 +58,8 @@ def _candidate_build(
     statement = (item.statement or "").strip()
     if not quote or not statement:
         raise ValueError("empty quote or statement")
-    kind = sensitive_category(quote) or sensitive_category(statement) or sensitive_category(_first_person(statement))
+    kind = (sensitive_category(quote) or sensitive_category(statement) or sensitive_category(_first_person(statement))
+            or quoted_sensitive(statement))
     if kind:
         outcome.count_sensitive(kind)
         return None
