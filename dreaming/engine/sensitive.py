@@ -27,7 +27,17 @@ from dreaming.engine.sensitive_languages import (
 
 # --- sensitive categories -------------------------------------------------------------------------
 
-_I = r"(?:\bI\b|\bI'm\b|\bI’m\b|\bIm\b|\bI've\b|\bI’ve\b|\bI'd\b|\bmy\b|\bme\b|\bmyself\b)"
+# The user's first person, and the "User" a statement names them by ("User has diabetes").
+_I = r"(?:\bI\b|\bI'm\b|\bI’m\b|\bIm\b|\bI've\b|\bI’ve\b|\bI'd\b|\bmy\b|\bme\b|\bmyself\b|\bUser(?:'s|’s)?\b)"
+# A sentence that leaves its "I" out, as chat does: "Diagnosed with diabetes last year", "Been on insulin since May",
+# "Yeah, allergic to peanuts".
+_DROPPED_I_RE = re.compile(
+    r"^\W*(?:(?:and|but|so|also|just|recently|still|finally|yeah|yes|yep|no|well|oh|lol|honestly|actually)\b\W*)*"
+    r"(?:got\s+|was\s+|been\s+|being\s+|just\s+)?(?:diagnosed|been|have|having|had|got|getting|suffer(?:ing|ed)?|"
+    r"living|taking|took|on|struggling|struggled|dealing|dealt|recovering|recovered|tested|treated|prescribed|"
+    r"allergic|started|starting|going\s+through|went\s+through|fighting|battling|born)\b",
+    re.IGNORECASE,
+)
 
 _HEALTH_TERMS_EN = (
     r"depress(?:ion|ed)|anxiety(?:\s+disorder)?|panic\s+attacks?|bipolar|schizophreni\w*|ptsd|ocd|adhd|autis(?:m|tic)|"
@@ -307,7 +317,8 @@ def _first_person_terms(text: str, term_re: re.Pattern, false_re: re.Pattern, *,
         if false_re.search(before + m.group(0) + after):
             continue
         if anyone or _FIRST_PERSON_EN_RE.search(before) or _FIRST_PERSON_EN_RE.match(m.group(0)) or re.search(
-                r"\b(?:I\s+have|I've\s+had|I\s+got|I'm\s+dealing)\b", after):
+                r"\b(?:I\s+have|I've\s+had|I\s+got|I'm\s+dealing)\b", after) or _DROPPED_I_RE.match(
+                re.split(r"[.!?\n]", text[max(0, m.start() - 200) : m.start()])[-1] + m.group(0)):
             yield m
 
 

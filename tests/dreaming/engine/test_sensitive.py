@@ -128,3 +128,35 @@ def test_a_category_asked_again_is_the_same_answer_cached_or_not(text):
 
     assert sensitive_category(text) == _category(text)
     assert sensitive_category(text) == sensitive_category(str(text))  # the cached answer, asked again
+
+
+@pytest.mark.parametrize("text", [
+    "Diagnosed with diabetes last year.",  # chat leaves its "I" out
+    "Been on insulin since May.",
+    "Yeah, allergic to peanuts.",
+    "Taking antidepressants for a year now.",
+    "User has diabetes",  # a statement names the user "User"
+    "User enjoys Diagnosed with diabetes last year",
+])
+def test_a_health_sentence_without_its_i_or_about_user_is_sensitive(text):
+    assert sensitive_category(text) == "health"
+
+
+@pytest.mark.parametrize("text", [
+    "Diabetes is a common disease.",
+    "Depression is common among students.",
+    "The book is about depression.",
+])
+def test_health_talked_about_in_general_is_not_the_users(text):
+    assert sensitive_category(text) is None
+
+
+def test_an_answer_that_leaves_its_i_out_gives_no_health_candidate():
+    from dreaming.protocol import SessionInfo, Turn
+    from dreaming.providers.local import LocalDreamer
+
+    turns = [Turn(seq=0, role="assistant", content="What do you do for fun?"),
+             Turn(seq=1, role="user", content="Been on insulin since May. I like chess.")]
+    statements = [c.statement for c in LocalDreamer().read_session(turns=turns, info=SessionInfo(new_from_seq=-1)).candidates]
+    assert statements == ["User likes chess"]
+    assert redact_sensitive("Got diagnosed with ADHD in May, but I love chess.").text == "I love chess."
