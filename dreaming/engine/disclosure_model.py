@@ -22,12 +22,6 @@ from pathlib import Path
 
 import numpy as np
 
-from dreaming.engine import english as en
-from dreaming.engine.language import content_tokens
-from dreaming.engine.multilingual import SAID
-from dreaming.engine.others_words import not_the_user
-from dreaming.engine.quotes import questions_asked, quoted_sensitive
-from dreaming.engine.sensitive import sensitive_category
 from dreaming.engine.triage_model import feature_slot, softmax, weights_decoded, weights_encoded
 
 MODEL_PATH = Path(__file__).resolve().parent / "data" / "disclosure_model.json"
@@ -122,37 +116,3 @@ def likely_disclosure(text: str, previous: str = "") -> bool:
         return False
     return model.probability(text, previous) >= model.threshold
 
-
-# What a quoted sentence must not be: about the other side, or a question.
-_OTHER_SIDE_RE = re.compile(r"\b(?:you|your|you're|yours|yourself|u)\b|\?", re.IGNORECASE)
-# ... or a reaction to what the other side said ("It means a lot to me", "That would be fun") …
-_REACTION_OPENING_RE = re.compile(r"^(?:it|it's|that|that's|this|which|sounds|so)\b", re.IGNORECASE)
-# An answer to a question about an unnamed thing ("What do you love most about it?" → "The bathhouse and No-Face")
-# means nothing on its own.
-_UNNAMED_RE = re.compile(r"\b(?:it|that|this|them|those|these|one)\b", re.IGNORECASE)
-# ... or a question without its mark ("what is the best workouts for disc bulges").
-_ASKS_RE = re.compile(r"^(?:(?:what|how|which|who|why|where)\s+(?:is|are|was|were|do|does|did|can|could|should|would|will)|"
-                      r"(?:is|are|can|could|should|would|does|do)\s+(?:there|it|this|that|the|a|an))\b", re.IGNORECASE)
-QUOTED_MIN_CONTENT_WORDS = 2
-QUOTED_IMPORTANCE = 0.3  # under a sentence kept whole: the turn's meaning is the model's guess, not a reading
-
-
-def quoted_disclosure(pieces: list[str], *, text: str, previous: str) -> tuple[str, str] | None:
-    """(quote, statement) for a turn the model says discloses but no rule can rewrite about the user
-    ("Washington here!", "Biking and hiking are two favorites."): of its pieces (its sentences and their parts
-    between commas or dashes), the one with the most content words, kept in the user's words as
-    `User said: "…"` (what is true without a parser, as multilingual.py does). None when every piece is a
-    question, speaks of the other side, is small talk or is sensitive, and when the turn is not a reply in small
-    talk (the other side's turn before it absent or longer than MAX_WORDS): words without a subject said to an
-    assistant that writes at length are the task's ("short cons", "conduct a survey"), not the user's."""
-    if not previous.strip() or len(previous.split()) > MAX_WORDS or _UNNAMED_RE.search(questions_asked(previous)):
-        return None
-    best, best_size = None, QUOTED_MIN_CONTENT_WORDS - 1
-    for piece in pieces:
-        quote = en.LEAD_FILLER_RE.sub("", piece.strip()).rstrip(" ,;:-")
-        size = len(content_tokens(quote))
-        if (size > best_size and not _OTHER_SIDE_RE.search(quote) and not _ASKS_RE.match(quote) and not _REACTION_OPENING_RE.match(quote)
-                and not en.says_nothing_of_the_user(quote) and not not_the_user(text, quote)
-                and not sensitive_category(quote) and not quoted_sensitive(f'{SAID}"{quote}"')):
-            best, best_size = quote, size
-    return (best, f'{SAID}"{best}"') if best else None

@@ -31,7 +31,7 @@ from dreaming.engine import resolve
 from dreaming.engine.quotes import questions_asked, quote_too_short
 from dreaming.engine.application_letters import candidacy
 from dreaming.engine.categories import category_by_definition
-from dreaming.engine.disclosure_model import QUOTED_IMPORTANCE, likely_disclosure, quoted_disclosure
+from dreaming.engine.disclosure_model import likely_disclosure
 from dreaming.engine.others_words import not_the_user
 from dreaming.engine.language import CJK_RE, content_tokens, foreign_language, in_own_words, sentences
 from dreaming.engine.third_person import _KIN_ZH
@@ -341,18 +341,15 @@ def _likely_disclosure(reading: _TurnReading, spans: list[tuple[int, int]]) -> N
     # "I am glad you are safe now" is about the other side, however likely the turn is to disclose.
     own = [p for p in own if _FIRST_PERSON_WORD_RE.search(p) and not _OTHER_SIDE_RE.search(p) and "?" not in p
            and len(p.split()) >= 3 and not en.says_nothing_of_the_user(p) and not sensitive_category(p)]
-    if own:
-        quote = max(own, key=lambda p: len(content_tokens(p)))
-        statement = en.en_statement(quote)
-        if not re.search(r"\bUser\b", statement):  # "A librarian was my mother's profession": the "my" is the user
-            statement = en.en_statement(re.sub(r"\b[Mm]y\b", "User's", quote, count=1))
-        if re.search(r"\bUser\b", statement):
-            reading.add(quote, statement, en.category_en(statement), is_zh=False, initiated=reading.user_initiated,
-                        bonus=-0.1, cap=_WHOLE_SENTENCE_IMPORTANCE_CAP)
-            return
-    quoted = quoted_disclosure(pieces, text=reading.text, previous=reading.previous_assistant or "")  # no rewrite fits: the user's own words, quoted
-    if quoted:
-        reading.add(*quoted, "fact", is_zh=False, initiated=reading.user_initiated, cap=QUOTED_IMPORTANCE)
+    if not own:
+        return
+    quote = max(own, key=lambda p: len(content_tokens(p)))
+    statement = en.en_statement(quote)
+    if not re.search(r"\bUser\b", statement):  # "A librarian was my mother's profession": the "my" is the user
+        statement = en.en_statement(re.sub(r"\b[Mm]y\b", "User's", quote, count=1))
+    if re.search(r"\bUser\b", statement):
+        reading.add(quote, statement, en.category_en(statement), is_zh=False, initiated=reading.user_initiated,
+                    bonus=-0.1, cap=_WHOLE_SENTENCE_IMPORTANCE_CAP)
 
 
 _FIRST_PERSON_WORD_RE = re.compile(r"\b(?:I|I'm|I’m|I've|I'd|I'll|my|My|me|mine|myself)\b")

@@ -37,6 +37,8 @@ def quote_in_message(*, quote: str, text: str) -> bool:
     sleep's re-check both ask this.
     """
     return quote_in_text(quote=quote, text=text) or quote_in_text(quote=quote, text=mask_secrets(text))
+
+
 def quoted_sensitive(statement: str) -> str | None:
     """The sensitive kind of the words a `User said: "…"` statement quotes, whoever they seem to name: the
     user's words kept without a subject ("Diagnosed with diabetes last year.") are about the user, so the

@@ -79,30 +79,10 @@ def test_a_turn_a_rule_already_read_gets_nothing_more():
         "User has two dogs"]
 
 
-def test_a_likely_disclosure_no_rewrite_fits_keeps_the_users_words_quoted():
-    said = "Biking and hiking are two favorites. How about you?"
-    assert _statements(said, p=0.9) == ['User said: "Biking and hiking are two favorites."']
-    assert _statements(said, p=0.1) == []
-
-
-def test_the_quoted_words_are_a_piece_that_asks_nothing_and_speaks_not_of_the_other_side():
-    assert _statements("Do you have kids, three boys and a baby girl here", p=0.9) == [
-        'User said: "three boys and a baby girl here"']
-    assert _statements("Tuna for work but whatever bites. You like baseball?", p=0.9,
-                       before="What do you fish for?") == ['User said: "Tuna for work but whatever bites."']
-    assert _statements("Lol. Do you like it? Have you been there?", p=0.99) == []
-    assert _statements("You are so funny, you should be a comedian", p=0.99) == []
-
-
 @pytest.mark.parametrize("said", [
     "Diagnosed with diabetes last year, sadly.",  # no "I": the sensitive rules' first-person reading misses it
     "Chemo every Tuesday since March.",
     "A devout Christian since childhood.",
 ])
-def test_a_sensitive_piece_is_never_quoted_whoever_it_seems_to_name(said):
+def test_a_sensitive_piece_never_becomes_a_statement_whoever_it_seems_to_name(said):
     assert _statements(said, p=0.99, before="How have things been?") == []
-
-
-def test_the_harmless_piece_beside_a_sensitive_one_is_quoted():
-    assert _statements("Christian, and a big fan of hiking in the mountains.", p=0.99, before="How have things been?") == [
-        'User said: "a big fan of hiking in the mountains."']

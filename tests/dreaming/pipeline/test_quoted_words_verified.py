@@ -1,6 +1,6 @@
-"""A turn the learned model says discloses, which no rule can rewrite about the user, is kept in the user's own
-words (`User said: "…"`, issue #16). Light sleep verifies such a statement like any other, and holds back the
-quoted words when they name something sensitive, whoever they seem to be about."""
+"""A statement that keeps the user's words quoted (`User said: "…"`: a model's, or the rules' in a language they have
+no grammar for) is verified like any other, and held back when the quoted words name something sensitive, whoever
+they seem to be about."""
 from datetime import datetime, timedelta, timezone as dt_timezone
 from unittest import mock
 
@@ -13,20 +13,6 @@ from tests.support.fake_openai import _task_of, default_chat_answer
 from tests.support.night import chat
 
 START = datetime(2026, 3, 1, 10, tzinfo=dt_timezone.utc)
-
-
-@pytest.mark.django_db
-def test_the_local_engine_keeps_a_likely_disclosure_in_the_users_words(user):
-    chat(user, START, ("assistant", "I love the outdoors. What do you like to do?"),
-         "Biking and hiking are two favorites. How about you?")
-
-    with mock.patch("dreaming.engine.extract.likely_disclosure", return_value=True):
-        light_sleep_sweep(now=START + timedelta(hours=5))
-
-    candidate = Candidate.objects.get(user=user)
-    assert candidate.statement == 'User said: "Biking and hiking are two favorites."'
-    assert candidate.quote == "Biking and hiking are two favorites."
-    assert candidate.verified and candidate.status == Candidate.Status.PENDING
 
 
 @pytest.mark.django_db
