@@ -124,6 +124,7 @@ def test_cost_per_user_is_none_when_nobody_was_dreamed(now):
 
 
 def test_llm_usage_is_summed_per_day_and_per_phase(now):
+    now = now.replace(hour=12)  # "an hour ago" is today and "a day ago" yesterday, whenever the suite runs
     LLMCallFactory(phase="light", cost_usd=Decimal("0.010000"), prompt_tokens=100, completion_tokens=10, at=now - timedelta(days=1))
     LLMCallFactory(phase="light", cost_usd=Decimal("0.020000"), prompt_tokens=200, completion_tokens=20, at=now - timedelta(days=1))
     LLMCallFactory(phase="deep", status="error", cost_usd=Decimal("0"), at=now - timedelta(hours=1))
