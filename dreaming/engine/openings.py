@@ -1,0 +1,86 @@
+"""Statements whose opening leans on what they do not say.
+
+The engine writes a statement by turning the user's "I" / "my" into "User" / "User's". When the
+sentence was about something else, the rewrite keeps that something's pointer at the front:
+"They're my biggest motivation" → "They're User's biggest motivation", "Here's a picture of him
+that I cherish" → "Here's a picture of him that User cherishes", "John, I get it" → "John, User gets
+it", "Glad I could help" → "Glad User could help". Read later, in MEMORY.md, none of them says who or
+what: they were replies in a conversation, not facts about the user.
+
+`opening_reason` says why such a statement does not stand on its own, or None. Deep sleep's
+vagueness rule (dreaming.memory.scoring.vague_reason) keeps these below the pending threshold, with
+the reason in the score's breakdown. Each rule is a shape of the opening, not a topic:
+
+- a subject pronoun with nothing before it to stand for ("They", "It", "This is", "He's");
+- a demonstrative or bare definite thing as the subject ("That picture …", "The necklace is …"):
+  which one was shown or said before, the statement does not say;
+- "Here's …": showing a photo;
+- a name said to the other side, first ("John, User gets it");
+- a reply's opener with its own subject left out ("Glad …", "Wish …", "Gotta …", "Check …", "Plus …").
+
+What still stands: a named or plain thing as the subject ("Clay brings User so much joy", "Dancing
+helps User de-stress", "Coconut milk ice cream is at the top of User's list"), a time or place that
+opens the sentence ("Recently, User moved to Tokyo"), "It's User's birthday on 3 May".
+"""
+from __future__ import annotations
+
+import re
+
+# Subject pronouns at the very start: what they stand for was said before, by someone.
+_PRONOUN_SUBJECT_RE = re.compile(
+    r"^(?P<p>they|he|she|it|this|that|these|those)(?:'re|'s|'ve|'ll|'d)?\s+(?P<next>[\w']+)", re.IGNORECASE
+)
+# "It's User's birthday", "It's been two years since User moved": a date or a span, not a thing.
+_IT_OF_TIME_RE = re.compile(
+    r"^it(?:'s| is| was| will be)\s+(?:been\s+)?(?:user's\s+(?:birthday|anniversary|wedding day|first day|last day)|"
+    r"(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|a few|several|many)\s+(?:days?|weeks?|months?|years?)\b)",
+    re.IGNORECASE,
+)
+# A demonstrative thing as the subject ("That picture reminds User …", "Those shoes are User's favorite").
+_DEMONSTRATIVE_SUBJECT_RE = re.compile(r"^(?P<p>(?:this|that|these|those)\s+[a-z][\w'-]*)\s", re.IGNORECASE)
+# "The necklace is super special to User", "The picture reminds User of …": one plain noun, then the verb.
+_BARE_DEFINITE_RE = re.compile(
+    r"^(?P<p>(?i:the)\s+(?!user\b)[a-z][\w'-]*)\s+(?:is|are|was|were|has|have|had|means|meant|reminds?|reminded|makes?|made|"
+    r"helps?|helped|gives?|gave|brings?|brought|keeps?|kept)\b"
+)
+_HERE_RE = re.compile(r"^(?P<p>here(?:'s| is| are)|there(?:'s| is) this)\b", re.IGNORECASE)
+# A name and a comma, then the user or a reply: said to the other side.
+_ADDRESS_FIRST_RE = re.compile(
+    r"^(?P<p>[A-Z][a-z]+),\s+(?:User\b|glad\b|thanks\b|thank you\b|so glad\b|good\b|great\b|congrat)"
+)
+# "This week User started …", "These days …": a time, not a thing.
+_TIME_WORDS = frozenset(
+    """day days week weeks weekend weekends month months year years morning mornings evening evenings night nights
+    time times summer winter spring autumn fall past season semester term""".split()
+)
+# Words that open a sentence with a comma and are no name ("Recently, User …").
+_NOT_A_NAME = frozenset(
+    """also plus anyway well so oh yes yeah yep no nope ok okay honestly recently lately yesterday today tonight
+    tomorrow now then still besides otherwise meanwhile sometimes usually actually finally however luckily
+    sadly hopefully last next later earlier again""".split()
+)
+# A reply whose own subject was left out: its "User" is the object of someone's reaction.
+_REPLY_OPENER_RE = re.compile(
+    r"^(?P<p>glad|so glad|wish|gotta|check(?: out)?|plus|rock on)\b", re.IGNORECASE
+)
+
+
+def opening_reason(statement: str) -> str | None:
+    """Why `statement`'s opening leans on something it does not say (module docstring), or None."""
+    text = statement.strip()
+    if not text or re.match(r"(?i)(?:the )?user\b", text):
+        return None
+    if m := _HERE_RE.match(text):
+        return f"'{m.group('p')}' shows something the memory does not have"
+    if m := _REPLY_OPENER_RE.match(text):
+        return f"a reply ('{m.group('p')} …'), not something about the user"
+    if (m := _ADDRESS_FIRST_RE.match(text)) and m.group("p").lower() not in _NOT_A_NAME and not m.group("p").endswith("ly"):
+        return f"starts with '{m.group('p')}', said to someone, not about the user"
+    if (m := _DEMONSTRATIVE_SUBJECT_RE.match(text)) and m.group("p").split()[1].lower() not in ("is", "was", *_TIME_WORDS):
+        return f"depends on '{m.group('p')}', which it does not name"
+    if (m := _PRONOUN_SUBJECT_RE.match(text)) and m.group("next").lower() not in _TIME_WORDS:
+        if m.group("p").lower() != "it" or not _IT_OF_TIME_RE.match(text):
+            return f"depends on '{m.group('p')}', which it does not name"
+    if m := _BARE_DEFINITE_RE.match(text):
+        return f"depends on '{m.group('p')}', which it does not name"
+    return None
