@@ -20,7 +20,8 @@ the reason in the score's breakdown. Each rule is a shape of the opening, not a 
 
 What still stands: a named or plain thing as the subject ("Clay brings User so much joy", "Dancing
 helps User de-stress", "Coconut milk ice cream is at the top of User's list"), a time or place that
-opens the sentence ("Recently, User moved to Tokyo"), "It's User's birthday on 3 May".
+opens the sentence ("Recently, User moved to Tokyo"), "It's User's birthday on 3 May", and a statement with a later
+clause of the user's own ("That is cool, User would have a lot of pets if they had the time").
 """
 from __future__ import annotations
 
@@ -65,11 +66,49 @@ _REPLY_OPENER_RE = re.compile(
 )
 
 
-def opening_reason(statement: str) -> str | None:
-    """Why `statement`'s opening leans on something it does not say (module docstring), or None."""
+# A later clause of the user's own: "That is cool, User would have a lot of pets", "It is a hard world, now User
+# volunteers", "They are five and User's wife …". Whether the statement stands is then that clause's to say.
+_OWN_CLAUSE_LATER_RE = re.compile(
+    r"(?:[,;:\-–]|\b(?:and|but|so|now|because|cause|where|when))\s+(?:even\s+)?(?P<clause>User(?:'s)?\b.*)$"
+)
+
+
+def _about_the_user_first(text: str) -> bool:
+    return bool(re.match(r"(?i)(?:the )?user\b|用户", text))
+
+
+def later_own_clause(statement: str) -> str | None:
+    """The later clause of the user's own in a statement that opens with something else, or None: "That is cool,
+    User would have a lot of pets" → "User would have a lot of pets"."""
     text = statement.strip()
-    if not text or re.match(r"(?i)(?:the )?user\b", text):
+    if _about_the_user_first(text):
         return None
+    m = _OWN_CLAUSE_LATER_RE.search(text)
+    return m.group("clause") if m else None
+
+
+def opening_reason(statement: str) -> str | None:
+    """Why `statement`'s opening leans on something it does not say (module docstring), or None. A pointer
+    opening followed by a clause of the user's own is left to that clause (`later_own_clause`)."""
+    text = statement.strip()
+    if not text or _about_the_user_first(text):
+        return None
+    if m := _HERE_RE.match(text):
+        return f"'{m.group('p')}' shows something the memory does not have"
+    if m := _REPLY_OPENER_RE.match(text):
+        return f"a reply ('{m.group('p')} …'), not something about the user"
+    if (m := _ADDRESS_FIRST_RE.match(text)) and m.group("p").lower() not in _NOT_A_NAME and not m.group("p").endswith("ly"):
+        return f"starts with '{m.group('p')}', said to someone, not about the user"
+    if later_own_clause(text):
+        return None
+    if (m := _DEMONSTRATIVE_SUBJECT_RE.match(text)) and m.group("p").split()[1].lower() not in ("is", "was", *_TIME_WORDS):
+        return f"depends on '{m.group('p')}', which it does not name"
+    if (m := _PRONOUN_SUBJECT_RE.match(text)) and m.group("next").lower() not in _TIME_WORDS:
+        if m.group("p").lower() != "it" or not _IT_OF_TIME_RE.match(text):
+            return f"depends on '{m.group('p')}', which it does not name"
+    if m := _BARE_DEFINITE_RE.match(text):
+        return f"depends on '{m.group('p')}', which it does not name"
+    return None
     if m := _HERE_RE.match(text):
         return f"'{m.group('p')}' shows something the memory does not have"
     if m := _REPLY_OPENER_RE.match(text):

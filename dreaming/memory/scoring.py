@@ -40,7 +40,7 @@ from django.conf import settings
 
 from dreaming.engine.dates import DATE_PHRASE_RE, DAY_PRECISE_RE, PLAN_WORDS, is_plan  # noqa: F401 — re-exported
 from dreaming.engine.language import CJK_RE, in_own_words
-from dreaming.engine.openings import opening_reason
+from dreaming.engine.openings import later_own_clause, opening_reason
 from dreaming.engine.resolve import trailing_address
 
 CONFIDENCE_MIN = 0.05
@@ -345,7 +345,9 @@ def vague_reason(statement: str) -> str | None:
         m = pattern.match(main)
         if m and not _compares_with_the_user(main, m.group("p")):
             return why.format(p=m.group("p"))
-    return dangling_reason(statement) or opening_reason(statement)
+    reason = dangling_reason(statement) or opening_reason(statement)
+    later = None if reason else later_own_clause(statement)
+    return vague_reason(later) if later else reason
 
 
 # --- initiative: who brought it up ------------------------------------------------------------

@@ -15,7 +15,6 @@ NOW = datetime(2026, 3, 2, 12, 0, tzinfo=dt_timezone.utc)
     ("It commemorates User's journey", "It"),
     ("It's User's own story", "It"),
     ("This is User's go-to place for writing inspiration", "This"),
-    ("That's cool, User likes it", "That"),
     ("He's filling User's life with so much joy", "He"),
     ("That picture on User's desk reminds them of home", "That picture"),
     ("The necklace is super special to User", "The necklace"),
@@ -61,3 +60,18 @@ def test_a_reply_kept_for_its_opening_is_never_promoted_however_often_said():
     score, breakdown = score_compute(item=item, now=NOW)
     assert score_decision(score) == "dismiss"
     assert "They" in breakdown["vague"]
+
+
+@pytest.mark.parametrize("statement", [
+    "That is cool, User would have a lot of pets if they had the time",
+    "It is a hard world, in their childhood we were poor, now User volunteers",
+    "They are five, eight and ten and User's amazing wife doesn't reveal her age",
+    "He keeps sending random guys to the gas station where User works",
+])
+def test_a_later_clause_of_the_users_own_keeps_the_statement(statement):
+    assert opening_reason(statement) is None
+
+
+def test_a_later_clause_that_does_not_stand_leaves_the_statement_vague():
+    assert vague_reason("That's cool, User likes it")
+    assert vague_reason("That is cool, User would have a lot of pets if they had the time") is None
