@@ -1,6 +1,6 @@
 """Fast loop for the English extraction figures, per part (bench/split.py), without a database.
 
-    python -m bench.diag_extract --datasets ../shared/datasets [--part tuning] [--show msc-fn|msc-fp|facts]
+    python -m bench.diag_extract --datasets ../shared/datasets [--part tuning] [--show msc-fn|msc-fp|facts|candidates]
 
 Mirrors light sleep's reading of a session with the local dreamer: sensitive clauses taken out and
 secrets masked, triage; a skipped session keeps only the user's self-statements (self_statements.py),
@@ -142,6 +142,21 @@ def show_disclosures(root: Path, dreamer: LocalDreamer, part_shown: str) -> None
     print(f"{added} candidates from self_disclosure.py in the {part_shown} part")
 
 
+def show_candidates(root: Path, dreamer: LocalDreamer) -> None:
+    """Print every candidate of every labelled WildChat conversation, one per line with its part, the hand label
+    and the triage kind, so a random sample can be read as the user would read their memories
+    (`--show candidates | grep '^tuning' | shuf -n 25 --random-source=<(yes 29)`)."""
+    from bench.quality_wildchat import labelled_conversations
+
+    for conv, label in labelled_conversations(root / "wildchat_triage"):
+        turns = [Turn(seq=j, role=m["role"] if m["role"] in ("user", "assistant") else "system", content=m["content"])
+                 for j, m in enumerate(conv["messages"]) if (m.get("content") or "").strip()]
+        kind, found = session_candidates(dreamer, turns)
+        for c in found:
+            quote = " ".join(c.quote.split())[:160]
+            print(f"{part_of(conv['id'])}\t{conv['id']}\t{label['kind']}→{kind}\t{c.statement!r}\tquote: {quote!r}")
+
+
 def why_missed(turns: list[Turn], *, quote: str, seq: int | None, kind: str) -> str:
     """The first step of light sleep that lost a hand-labelled fact, as "<reason>: <detail>".
 
@@ -186,7 +201,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--datasets", default="../shared/datasets")
     parser.add_argument("--part", default="tuning", choices=PARTS, help="the part whose misses --show prints")
-    parser.add_argument("--show", choices=["msc-fn", "msc-fp", "facts", "disclosures"])
+    parser.add_argument("--show", choices=["msc-fn", "msc-fp", "facts", "disclosures", "candidates"])
     parser.add_argument("--only", choices=["msc", "wildchat"])
     args = parser.parse_args()
     root = Path(args.datasets)
@@ -196,6 +211,8 @@ def main() -> None:
     dreamer = LocalDreamer()
     if args.show == "disclosures":
         return show_disclosures(root, dreamer, args.part)
+    if args.show == "candidates":
+        return show_candidates(root, dreamer)
     if args.only != "wildchat":
         for name, s in msc(root, dreamer, args.show if args.show != "facts" else None, args.part).items():
             print(f"MSC {name:9} P {s['precision']:.3f} R {s['recall']:.3f} F1 {s['f1']:.3f} turn F1 {s['turn_f1']:.3f} "
