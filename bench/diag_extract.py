@@ -88,19 +88,20 @@ def _show_msc(show: str, text: str, preds: list[str], gold: list[str]) -> None:
 
 
 def wildchat(root: Path, dreamer: LocalDreamer, show: str | None, part_shown: str) -> dict:
-    from bench.quality_wildchat import _turn_with_quote, labelled_conversations
+    from bench.quality_wildchat import SKIP, _turn_with_quote, labelled_conversations
 
     kept = {p: 0 for p in PARTS}
     total = {p: 0 for p in PARTS}
     reasons = {p: Counter() for p in PARTS}
+    decided = {p: Counter() for p in PARTS}  # skip decisions right / made, as the full bench counts them
     for conv, label in labelled_conversations(root / "wildchat_triage"):
         facts = label.get("user_facts") or []
-        if not facts:
-            continue
         p = part_of(conv["id"])
         turns = [Turn(seq=j, role=m["role"] if m["role"] in ("user", "assistant") else "system", content=m["content"])
                  for j, m in enumerate(conv["messages"]) if (m.get("content") or "").strip()]
         kind, found = session_candidates(dreamer, turns)
+        decided[p]["all"] += 1
+        decided[p]["right"] += (kind in SKIPPED_KINDS) == (label["kind"] in SKIP)
         sourced = {f"m{c.seq}" for c in found}
         for fact in facts:
             turn = _turn_with_quote(conv, fact["quote"])
@@ -114,7 +115,8 @@ def wildchat(root: Path, dreamer: LocalDreamer, show: str | None, part_shown: st
             if show == "facts" and p == part_shown:
                 ours = [c.statement for c in found if turn and f"m{c.seq}" == turn]
                 print(f"MISS [{label['kind']}→{kind}] {fact['fact']!r}\n  quote: {fact['quote']!r}\n  why: {why}\n  ours: {ours}")
-    return {p: {"facts": total[p], "kept": kept[p] / total[p] if total[p] else 0.0, "reasons": reasons[p]} for p in PARTS}
+    return {p: {"facts": total[p], "kept": kept[p] / total[p] if total[p] else 0.0, "reasons": reasons[p],
+                "skip_accuracy": decided[p]["right"] / max(1, decided[p]["all"])} for p in PARTS}
 
 
 def show_disclosures(root: Path, dreamer: LocalDreamer, part_shown: str) -> None:
@@ -220,7 +222,8 @@ def main() -> None:
     if args.only != "msc":
         for name, s in wildchat(root, dreamer, args.show if args.show == "facts" else None, args.part).items():
             why = ", ".join(f"{reason} {n}" for reason, n in s["reasons"].most_common())
-            print(f"WildChat facts {name:9} {s['kept']:.3f} of {s['facts']} — missed: {why}")
+            print(f"WildChat facts {name:9} {s['kept']:.3f} of {s['facts']}, skip accuracy {s['skip_accuracy']:.3f} — "
+                  f"missed: {why}")
 
 
 if __name__ == "__main__":

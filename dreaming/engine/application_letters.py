@@ -5,7 +5,7 @@ and most of its first person is self-marketing: "my unique combination of skills
 equipped to enhance…", "I am confident that…". None of that is kept about the user (english.says_nothing_of_the_user
 asks `self_marketing`); what such a letter names is: the role applied for and the background it opens with
 (`candidacy`). The same rhetoric in a report about someone else ("I want to take a moment to highlight the progress of
-Hinson") is not the user either.
+Hinson") is not the user either, nor its verdict on them ("I commend Hinson for his remarkable growth").
 """
 from __future__ import annotations
 
@@ -22,7 +22,10 @@ _SELF_MARKETING_RE = re.compile(
     r"|\bcontribute to (?:your|the) (?:team|company|organi[sz]ation|success)\b"
     # a letter's or a report's rhetoric: "I am confident that Hinson's journey…", "I want to take a moment to …"
     r"|\bconfident (?:that|in)\b|\beager to (?:deepen|expand|grow|contribute|apply|bring|learn more)\b"
-    r"|\btake (?:a|this) moment to\b|\blook forward to seeing (?:him|her|them)\b",
+    r"|\btake (?:a|this) moment to\b|\blook forward to seeing (?:him|her|them)\b"
+    # a report's or a reference's verdict on someone: "I commend Hinson for his growth", "I highly recommend her for…"
+    r"|\bI (?:\w+ )?(?:commend|congratulate|applaud|salute|nominate|endorse|(?:highly|strongly|wholeheartedly) "
+    r"recommend) (?!you\b|your\b|myself\b|me\b)(?:him|her|them|[A-Z][\w'’-]+)\b",
     re.IGNORECASE,
 )
 
