@@ -28,6 +28,8 @@ _OWN_LABELS = frozenset({
     "me", "i", "user", "update", "edit", "ps", "p.s", "p.s.", "note", "nb", "context", "background", "info",
     "question", "q", "answer", "a", "about me", "my question", "my situation", "details", "tldr", "tl;dr",
 })
+# A pasted forum thread: posts headed "Dark Fact said:" or signed with "Joined Aug 25, 2002" and a message count.
+_FORUM_POST_RE = re.compile(r"(?m)^[^\n]{1,40} said:[ \t]*$|^Joined[ \t]?[A-Z][a-z]{2} \d{1,2}, \d{4}[ \t]*$")
 # Timestamps on lines of their own ("0:10", "12:05:33") mark a pasted transcript.
 _TIMESTAMP_LINE_RE = re.compile(r"(?m)^\s*\d{1,2}:\d{2}(?::\d{2})?\s*$")
 # A song's or poem's parts ("(Verse 1)", "[Chorus]") on lines of their own.
@@ -40,7 +42,9 @@ _TITLE_WORD_RE = re.compile(r"[A-Za-z][A-Za-z'’]{3,}")
 _SPEECH_VERBS = r"(?:said|says|asked|asks|replied|replies|added|adds|answered|shouted|whispered|exclaimed|muttered|yelled|cried)"
 _REPORTED_SPEECH_RE = re.compile(
     rf"[“\"](?P<after>[^”\"\n]{{1,600}})[”\"],?[ \t]*{_SPEECH_VERBS}[ \t]+(?:[A-Z]|the |his |her )"
-    rf"|\b(?!I\b)[A-Z][\w'’-]*(?: [A-Z][\w'’-]*)?[ \t]+{_SPEECH_VERBS}(?: to [A-Z][\w'’-]*)?,?[ \t]*[“\"](?P<before>[^”\"\n]{{1,600}})[”\"]"
+    # … and a line the quote mark opens and the line's end closes: Robert replies, "I think I am developing:
+    rf"|\b(?!I\b)[A-Z][\w'’-]*(?: [A-Z][\w'’-]*)?[ \t]+{_SPEECH_VERBS}(?: to [A-Z][\w'’-]*)?,?[ \t]*[“\"](?P<before>[^”\"\n]{{1,600}})(?:[”\"]|$)",
+    re.MULTILINE,
 )
 _AI_SELF_RE = re.compile(
     r"\b(?:(?:I am|I'm|I’m|as) an? (?:AI|artificial intelligence|(?:large )?language model|chatbot|virtual assistant)\b|"
@@ -123,7 +127,7 @@ def not_the_user(text: str, quote: str) -> bool:
     if at < 0:
         return False
     return (_in_script_line(text, at, at + len(quote)) or _in_reported_speech(text, at)
-            or _is_transcript(text) or _is_verse(text)
+            or _is_transcript(text) or _is_forum_thread(text) or _is_verse(text)
             or _is_title(quote) or bool(_TITLE_MY_RE.search(text[max(0, at - 2):at + len(quote)]))
             or bool(_AI_SELF_RE.search(quote)) or bool(_CHAT_META_RE.match(quote.strip()))
             or bool(_ASKING_RE.match(quote.strip())) or _in_a_story_asked_for(text, at)
@@ -169,6 +173,10 @@ def _in_reported_speech(text: str, at: int) -> bool:
 
 def _is_transcript(text: str) -> bool:
     return len(_TIMESTAMP_LINE_RE.findall(text, 0, 4000)) >= 3
+
+
+def _is_forum_thread(text: str) -> bool:
+    return len(_FORUM_POST_RE.findall(text, 0, 20_000)) >= 2
 
 
 def _is_verse(text: str) -> bool:

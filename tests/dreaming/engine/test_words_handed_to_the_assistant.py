@@ -70,3 +70,25 @@ def test_a_coding_sessions_task_state_is_not_who_the_user_is():
     statements = [c.statement for c in self_statements([turn], kind="coding")]
     assert any("nurse" in s for s in statements), statements
     assert not any("django" in s or "querysets" in s for s in statements), statements
+
+
+def test_a_pasted_forum_thread_is_other_peoples_words():
+    thread = ("Summarize this thread:\nRiverFox said:\nAny news on the new season?\nJoinedMar 3, 2011\n"
+              "I'm still watching the old episodes and I have a collection of the comics.\n"
+              "Kestrel said:\nNot yet.\nJoinedJun 9, 2015\nI'm starting to lose hope for a new season.")
+    assert _statements(("user", thread)) == []
+
+
+def test_a_characters_line_whose_quote_the_line_end_closes_is_not_the_user():
+    quiz = ('Ana and her father Tomas are at the table. Tomas replies, "I think it is because I am getting old:\n'
+            "a. presbyopia\nb. myopia")
+    assert not any("old" in s for s in _statements(("user", quiz)))
+
+
+def test_a_letters_growth_talk_gives_the_experience_it_credits_and_nothing_it_sells():
+    letter = ("I am applying for the nursing master's programme. Moreover, my clinical experience as a ward nurse "
+              "in Porto has helped me to strengthen my communication skills. I am eager to develop the skills "
+              "necessary to thrive in a fast-paced environment.")
+    statements = _statements(("user", letter))
+    assert "User has clinical experience as a ward nurse in Porto" in statements, statements
+    assert not any("skills" in s for s in statements), statements
