@@ -97,8 +97,7 @@ def wildchat(root: Path, dreamer: LocalDreamer, show: str | None, part_shown: st
     for conv, label in labelled_conversations(root / "wildchat_triage"):
         facts = label.get("user_facts") or []
         p = part_of(conv["id"])
-        turns = [Turn(seq=j, role=m["role"] if m["role"] in ("user", "assistant") else "system", content=m["content"])
-                 for j, m in enumerate(conv["messages"]) if (m.get("content") or "").strip()]
+        turns = _conversation_turns(conv)
         kind, found = session_candidates(dreamer, turns)
         decided[p]["all"] += 1
         decided[p]["right"] += (kind in SKIPPED_KINDS) == (label["kind"] in SKIP)
@@ -119,6 +118,12 @@ def wildchat(root: Path, dreamer: LocalDreamer, show: str | None, part_shown: st
                 "skip_accuracy": decided[p]["right"] / max(1, decided[p]["all"])} for p in PARTS}
 
 
+def _conversation_turns(conv: dict) -> list[Turn]:
+    """A WildChat conversation's messages as the engine's turns (seq = the message's index, as `m<seq>` in the labels)."""
+    return [Turn(seq=j, role=m["role"] if m["role"] in ("user", "assistant") else "system", content=m["content"])
+            for j, m in enumerate(conv["messages"]) if (m.get("content") or "").strip()]
+
+
 def show_disclosures(root: Path, dreamer: LocalDreamer, part_shown: str) -> None:
     """Print the candidates self_disclosure.py adds or rewrites in the WildChat conversations of the part (the
     candidates with it, less those without it), to read as a user would."""
@@ -130,8 +135,7 @@ def show_disclosures(root: Path, dreamer: LocalDreamer, part_shown: str) -> None
     for conv, label in labelled_conversations(root / "wildchat_triage"):
         if part_of(conv["id"]) != part_shown:
             continue
-        turns = [Turn(seq=j, role=m["role"] if m["role"] in ("user", "assistant") else "system", content=m["content"])
-                 for j, m in enumerate(conv["messages"]) if (m.get("content") or "").strip()]
+        turns = _conversation_turns(conv)
         with mock.patch("dreaming.engine.self_statements.self_disclosures", return_value=[]), \
                 mock.patch("dreaming.engine.self_statements.without_request", side_effect=lambda c: c), \
                 mock.patch("dreaming.providers.local.without_request", side_effect=lambda c: c):
@@ -151,8 +155,7 @@ def show_candidates(root: Path, dreamer: LocalDreamer) -> None:
     from bench.quality_wildchat import labelled_conversations
 
     for conv, label in labelled_conversations(root / "wildchat_triage"):
-        turns = [Turn(seq=j, role=m["role"] if m["role"] in ("user", "assistant") else "system", content=m["content"])
-                 for j, m in enumerate(conv["messages"]) if (m.get("content") or "").strip()]
+        turns = _conversation_turns(conv)
         kind, found = session_candidates(dreamer, turns)
         for c in found:
             quote = " ".join(c.quote.split())[:160]
