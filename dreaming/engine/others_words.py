@@ -29,7 +29,9 @@ _OWN_LABELS = frozenset({
     "question", "q", "answer", "a", "about me", "my question", "my situation", "details", "tldr", "tl;dr",
 })
 # A pasted forum thread: posts headed "Dark Fact said:" or signed with "Joined Aug 25, 2002" and a message count.
-_FORUM_POST_RE = re.compile(r"(?m)^[^\n]{1,40} said:[ \t]*$|^Joined[ \t]?[A-Z][a-z]{2} \d{1,2}, \d{4}[ \t]*$")
+# Not the user's own telling ("My boss said:", "Then I said:").
+_FORUM_POST_RE = re.compile(r"(?m)^(?!.*\b(?:I|my|My|we|We|our|Our|me)\b)[^\n]{1,40} said:[ \t]*$"
+                            r"|^Joined[ \t]?[A-Z][a-z]{2} \d{1,2}, \d{4}[ \t]*$")
 # Timestamps on lines of their own ("0:10", "12:05:33") mark a pasted transcript.
 _TIMESTAMP_LINE_RE = re.compile(r"(?m)^\s*\d{1,2}:\d{2}(?::\d{2})?\s*$")
 # A song's or poem's parts ("(Verse 1)", "[Chorus]") on lines of their own.

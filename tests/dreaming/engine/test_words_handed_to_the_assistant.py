@@ -92,3 +92,10 @@ def test_a_letters_growth_talk_gives_the_experience_it_credits_and_nothing_it_se
     statements = _statements(("user", letter))
     assert "User has clinical experience as a ward nurse in Porto" in statements, statements
     assert not any("skills" in s for s in statements), statements
+
+
+def test_the_users_own_telling_of_what_people_said_is_not_a_forum_thread():
+    told = ("My boss said:\nwe need you on Saturdays.\nThen my wife said:\nno way.\n"
+            "I work at a print shop in Bergen and I have two kids.")
+    statements = _statements(("user", told))
+    assert any("print shop" in s for s in statements), statements
