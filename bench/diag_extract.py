@@ -1,6 +1,6 @@
 """Fast loop for the English extraction figures, per part (bench/split.py), without a database.
 
-    python -m bench.diag_extract --datasets ../shared/datasets [--part tuning] [--show msc-fn|msc-fp|facts]
+    python -m bench.diag_extract --datasets ../shared/datasets [--part tuning] [--show msc-fn|msc-fp|facts|candidates]
 
 Mirrors light sleep's reading of a session with the local dreamer: sensitive clauses taken out and
 secrets masked, triage; a skipped session keeps only the user's self-statements (self_statements.py),
@@ -88,19 +88,19 @@ def _show_msc(show: str, text: str, preds: list[str], gold: list[str]) -> None:
 
 
 def wildchat(root: Path, dreamer: LocalDreamer, show: str | None, part_shown: str) -> dict:
-    from bench.quality_wildchat import _turn_with_quote, labelled_conversations
+    from bench.quality_wildchat import SKIP, _turn_with_quote, labelled_conversations
 
     kept = {p: 0 for p in PARTS}
     total = {p: 0 for p in PARTS}
     reasons = {p: Counter() for p in PARTS}
+    decided = {p: Counter() for p in PARTS}  # skip decisions right / made, as the full bench counts them
     for conv, label in labelled_conversations(root / "wildchat_triage"):
         facts = label.get("user_facts") or []
-        if not facts:
-            continue
         p = part_of(conv["id"])
-        turns = [Turn(seq=j, role=m["role"] if m["role"] in ("user", "assistant") else "system", content=m["content"])
-                 for j, m in enumerate(conv["messages"]) if (m.get("content") or "").strip()]
+        turns = _conversation_turns(conv)
         kind, found = session_candidates(dreamer, turns)
+        decided[p]["all"] += 1
+        decided[p]["right"] += (kind in SKIPPED_KINDS) == (label["kind"] in SKIP)
         sourced = {f"m{c.seq}" for c in found}
         for fact in facts:
             turn = _turn_with_quote(conv, fact["quote"])
@@ -114,7 +114,14 @@ def wildchat(root: Path, dreamer: LocalDreamer, show: str | None, part_shown: st
             if show == "facts" and p == part_shown:
                 ours = [c.statement for c in found if turn and f"m{c.seq}" == turn]
                 print(f"MISS [{label['kind']}→{kind}] {fact['fact']!r}\n  quote: {fact['quote']!r}\n  why: {why}\n  ours: {ours}")
-    return {p: {"facts": total[p], "kept": kept[p] / total[p] if total[p] else 0.0, "reasons": reasons[p]} for p in PARTS}
+    return {p: {"facts": total[p], "kept": kept[p] / total[p] if total[p] else 0.0, "reasons": reasons[p],
+                "skip_accuracy": decided[p]["right"] / max(1, decided[p]["all"])} for p in PARTS}
+
+
+def _conversation_turns(conv: dict) -> list[Turn]:
+    """A WildChat conversation's messages as the engine's turns (seq = the message's index, as `m<seq>` in the labels)."""
+    return [Turn(seq=j, role=m["role"] if m["role"] in ("user", "assistant") else "system", content=m["content"])
+            for j, m in enumerate(conv["messages"]) if (m.get("content") or "").strip()]
 
 
 def show_disclosures(root: Path, dreamer: LocalDreamer, part_shown: str) -> None:
@@ -128,8 +135,7 @@ def show_disclosures(root: Path, dreamer: LocalDreamer, part_shown: str) -> None
     for conv, label in labelled_conversations(root / "wildchat_triage"):
         if part_of(conv["id"]) != part_shown:
             continue
-        turns = [Turn(seq=j, role=m["role"] if m["role"] in ("user", "assistant") else "system", content=m["content"])
-                 for j, m in enumerate(conv["messages"]) if (m.get("content") or "").strip()]
+        turns = _conversation_turns(conv)
         with mock.patch("dreaming.engine.self_statements.self_disclosures", return_value=[]), \
                 mock.patch("dreaming.engine.self_statements.without_request", side_effect=lambda c: c), \
                 mock.patch("dreaming.providers.local.without_request", side_effect=lambda c: c):
@@ -140,6 +146,20 @@ def show_disclosures(root: Path, dreamer: LocalDreamer, part_shown: str) -> None
                 added += 1
                 print(f"[{label['kind']}→{kind}] {c.statement!r}  ({c.category} {c.importance})\n   quote: {c.quote!r}")
     print(f"{added} candidates from self_disclosure.py in the {part_shown} part")
+
+
+def show_candidates(root: Path, dreamer: LocalDreamer) -> None:
+    """Print every candidate of every labelled WildChat conversation, one per line with its part, the hand label
+    and the triage kind, so a random sample can be read as the user would read their memories
+    (`--show candidates | grep '^tuning' | shuf -n 25 --random-source=<(yes 29)`)."""
+    from bench.quality_wildchat import labelled_conversations
+
+    for conv, label in labelled_conversations(root / "wildchat_triage"):
+        turns = _conversation_turns(conv)
+        kind, found = session_candidates(dreamer, turns)
+        for c in found:
+            quote = " ".join(c.quote.split())[:160]
+            print(f"{part_of(conv['id'])}\t{conv['id']}\t{label['kind']}→{kind}\t{c.statement!r}\tquote: {quote!r}")
 
 
 def why_missed(turns: list[Turn], *, quote: str, seq: int | None, kind: str) -> str:
@@ -186,7 +206,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--datasets", default="../shared/datasets")
     parser.add_argument("--part", default="tuning", choices=PARTS, help="the part whose misses --show prints")
-    parser.add_argument("--show", choices=["msc-fn", "msc-fp", "facts", "disclosures"])
+    parser.add_argument("--show", choices=["msc-fn", "msc-fp", "facts", "disclosures", "candidates"])
     parser.add_argument("--only", choices=["msc", "wildchat"])
     args = parser.parse_args()
     root = Path(args.datasets)
@@ -196,6 +216,8 @@ def main() -> None:
     dreamer = LocalDreamer()
     if args.show == "disclosures":
         return show_disclosures(root, dreamer, args.part)
+    if args.show == "candidates":
+        return show_candidates(root, dreamer)
     if args.only != "wildchat":
         for name, s in msc(root, dreamer, args.show if args.show != "facts" else None, args.part).items():
             print(f"MSC {name:9} P {s['precision']:.3f} R {s['recall']:.3f} F1 {s['f1']:.3f} turn F1 {s['turn_f1']:.3f} "
@@ -203,7 +225,8 @@ def main() -> None:
     if args.only != "msc":
         for name, s in wildchat(root, dreamer, args.show if args.show == "facts" else None, args.part).items():
             why = ", ".join(f"{reason} {n}" for reason, n in s["reasons"].most_common())
-            print(f"WildChat facts {name:9} {s['kept']:.3f} of {s['facts']} — missed: {why}")
+            print(f"WildChat facts {name:9} {s['kept']:.3f} of {s['facts']}, skip accuracy {s['skip_accuracy']:.3f} — "
+                  f"missed: {why}")
 
 
 if __name__ == "__main__":

@@ -29,7 +29,7 @@ from dreaming.engine import english_sentences as es
 from dreaming.engine import multilingual
 from dreaming.engine import resolve
 from dreaming.engine.quotes import questions_asked, quote_too_short
-from dreaming.engine.application_letters import candidacy
+from dreaming.engine.application_letters import candidacy, self_marketing
 from dreaming.engine.categories import category_by_definition
 from dreaming.engine.disclosure_model import likely_disclosure
 from dreaming.engine.others_words import not_the_user
@@ -205,7 +205,10 @@ def _turn_clauses(
         if foreign and not CJK_RE.search(sentence) and not multilingual.plainly_english(sentence):
             said = multilingual.sentence_reading(sentence, turn=text, turn_language=foreign)
             if said:
-                reading.add(*said, "fact", is_zh=False, initiated=volunteered, cap=multilingual.IMPORTANCE)
+                # who the user is (work, home, family, business) weighs as it would in English; the rest stays below
+                # triage's "personal" bar
+                cap = 1.0 if multilingual.is_self_statement(said[0]) else multilingual.IMPORTANCE
+                reading.add(*said, "fact", is_zh=False, initiated=volunteered, cap=cap)
             continue  # the English readings would take "I benefici…" for an "I"
         if CJK_RE.search(sentence):
             _chinese_sentence(reading, s_start, s_end, first_sentence=first_sentence, volunteered=volunteered)
@@ -266,6 +269,8 @@ def _english_clauses(reading: _TurnReading, s_start: int, s_end: int, *, first_s
         if said is None:
             continue
         quote, statement, borrowed = said
+        if self_marketing(quote):
+            continue  # "my experience … has allowed me to sharpen my skills": a letter selling its writer, whatever the subject
         category = en.category_en(statement)  # "… when they were a kid" does not make it about a kid
         if suffix and not borrowed:
             statement = f"{statement.rstrip(' .!')}{suffix}"

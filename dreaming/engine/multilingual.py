@@ -13,7 +13,9 @@ what is true: `User said: "Soy irlandesa, pero originaria de Letonia."`. A sente
 
 sensitive.py (with sensitive_languages.py) has already taken the sensitive clauses out of the turn.
 Kept sentences stay below triage's "personal" bar (they widen what is remembered of a session, never
-decide whether it is dreamed), like the English sentences kept whole (extract._whole_sentence).
+decide whether it is dreamed), like the English sentences kept whole (extract._whole_sentence) — except one
+that says who the user is (`is_self_statement`: work, home, family, business), which weighs as its English
+reading would ("Nous sommes une petite entreprise…" keeps a session as "We are a small company…" does).
 """
 from __future__ import annotations
 

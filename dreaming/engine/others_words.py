@@ -3,11 +3,13 @@
 A user turn carries more than the user's own voice: lines of a script ("Naruto: I love a girlfriend"), a
 story's dialogue (“I’m hooked.”, asked Sharon),
 a pasted video transcript, a poem or a song, a title ("the My Hero Academia universe", "I Spent 24 Hours with the World's Shortest
-Woman"), an assistant's self-description pasted back ("I am an AI trained to help…"), and talk about
-the chat itself ("My first request is…", "I will choose the fifth option", "I have a problem").
-Each reads as first person and none is a fact about the user. `not_the_user(text, quote)` says
-whether a quote found in `text` is one of these; extract.py drops such clauses before they become
-candidates, whatever reading found them.
+Woman"), an assistant's self-description pasted back ("I am an AI trained to help…"), talk about
+the chat itself ("My first request is…", "I will choose the fifth option", "I have a problem"), the slots of
+a prompt that gives the assistant a role ("I want you to act as a chemist. My first job is to analyze…"), and
+the instructions for a text to write, in the voice of its writer ("Don't use numbers, so I don't just use
+periods. I use stops, not parentheses"). Each reads as first person and none is a fact about the user.
+`not_the_user(text, quote)` says whether a quote found in `text` is one of these; extract.py drops such clauses
+before they become candidates, whatever reading found them.
 
 A quotation is not one of these: what a user asks to put into their own message ("Combine it with:
 “I'm moved, two boxes of fresh food came”") is in their own voice, and the hand-labelled WildChat
@@ -26,6 +28,10 @@ _OWN_LABELS = frozenset({
     "me", "i", "user", "update", "edit", "ps", "p.s", "p.s.", "note", "nb", "context", "background", "info",
     "question", "q", "answer", "a", "about me", "my question", "my situation", "details", "tldr", "tl;dr",
 })
+# A pasted forum thread: posts headed "Dark Fact said:" or signed with "Joined Aug 25, 2002" and a message count.
+# Not the user's own telling ("My boss said:", "Then I said:").
+_FORUM_POST_RE = re.compile(r"(?m)^(?!.*\b(?:I|my|My|we|We|our|Our|me)\b)[^\n]{1,40} said:[ \t]*$"
+                            r"|^Joined[ \t]?[A-Z][a-z]{2} \d{1,2}, \d{4}[ \t]*$")
 # Timestamps on lines of their own ("0:10", "12:05:33") mark a pasted transcript.
 _TIMESTAMP_LINE_RE = re.compile(r"(?m)^\s*\d{1,2}:\d{2}(?::\d{2})?\s*$")
 # A song's or poem's parts ("(Verse 1)", "[Chorus]") on lines of their own.
@@ -38,7 +44,9 @@ _TITLE_WORD_RE = re.compile(r"[A-Za-z][A-Za-z'’]{3,}")
 _SPEECH_VERBS = r"(?:said|says|asked|asks|replied|replies|added|adds|answered|shouted|whispered|exclaimed|muttered|yelled|cried)"
 _REPORTED_SPEECH_RE = re.compile(
     rf"[“\"](?P<after>[^”\"\n]{{1,600}})[”\"],?[ \t]*{_SPEECH_VERBS}[ \t]+(?:[A-Z]|the |his |her )"
-    rf"|\b(?!I\b)[A-Z][\w'’-]*(?: [A-Z][\w'’-]*)?[ \t]+{_SPEECH_VERBS}(?: to [A-Z][\w'’-]*)?,?[ \t]*[“\"](?P<before>[^”\"\n]{{1,600}})[”\"]"
+    # … and a line the quote mark opens and the line's end closes: Robert replies, "I think I am developing:
+    rf"|\b(?!I\b)[A-Z][\w'’-]*(?: [A-Z][\w'’-]*)?[ \t]+{_SPEECH_VERBS}(?: to [A-Z][\w'’-]*)?,?[ \t]*[“\"](?P<before>[^”\"\n]{{1,600}})(?:[”\"]|$)",
+    re.MULTILINE,
 )
 _AI_SELF_RE = re.compile(
     r"\b(?:(?:I am|I'm|I’m|as) an? (?:AI|artificial intelligence|(?:large )?language model|chatbot|virtual assistant)\b|"
@@ -83,16 +91,57 @@ _STORY_FRAME_RE = re.compile(
 )
 
 
+# A prompt that gives the assistant a role: "I want you to act as a chemist", "pretend to be my landlord".
+_ROLE_PROMPT_RE = re.compile(
+    r"\b(?:act|acting|serve|function|behave|roleplay|role-play) as (?:an?|my|the|our)\b|"
+    r"\bpretend (?:to be|you(?:'re|’re| are))\b|\bI want you to (?:be|become|play) (?:an?|my)\b",
+    re.IGNORECASE,
+)
+# ... and its slots in the first person: what the role's first task is, what the user will hand it.
+_ROLE_SLOT_RE = re.compile(
+    r"^(?:my (?:first|next|initial|only|second|third|1st) (?:[\w-]+ ){0,2}?(?:is|will be|would be)\b|"
+    r"I(?: will|'ll|’ll| shall| am going to|'m going to|’m going to) (?:\w+ )?(?:give|provide|send|type|write|tell|"
+    r"ask|share|supply|describe|paste|reply|feed|present)\b)",
+    re.IGNORECASE,
+)
+# A request for a text ("Let's write a 1000 word blog post", "rewrite this email") …
+_WRITING_REQUEST_RE = re.compile(
+    r"\b(?:write|rewrite|re-write|draft|compose|generate|create|paraphrase|rephrase)\b[^.?!\n]{0,60}?"
+    r"\b(?:post|article|essay|story|email|e-mail|letter|text|copy|content|paragraphs?|blog|caption|description|"
+    r"review|script|speech|report|summary|poem|tweets?|thread)\b",
+    re.IGNORECASE,
+)
+# ... and the instructions for it in the voice of its writer: what the text uses, what it avoids.
+_TEXT_MECHANICS_RE = re.compile(
+    r"^(?:so )?I (?:(?:do not|don't|don’t|never|always|only|just|mostly|rarely|also|can't|cannot|won't|will not|"
+    r"must not|should not|shouldn't) )*(?:use|write|put|add|include|avoid|type|insert|want)\b[^.;!?]{0,40}?"
+    r"\b(?:periods|full stops|stops|commas|punctuation|parenthes[ie]s|brackets|dashes|hyphens|emojis?|hashtags|"
+    r"bullet points|bullets|numbers|numerals|headings|headers|subheadings|paragraphs|sentences|syntax|markdown|"
+    r"bold|italics|capital letters|caps|quotation marks|exclamation marks|semicolons|colons|keywords?|jargon|"
+    r"passive voice|active voice|first person|tone|wording)\b",
+    re.IGNORECASE,
+)
+
+
 def not_the_user(text: str, quote: str) -> bool:
     """Whether `quote` (a verbatim piece of the user turn `text`) is someone else's words or chat talk."""
     at = text.find(quote)
     if at < 0:
         return False
     return (_in_script_line(text, at, at + len(quote)) or _in_reported_speech(text, at)
-            or _is_transcript(text) or _is_verse(text)
+            or _is_transcript(text) or _is_forum_thread(text) or _is_verse(text)
             or _is_title(quote) or bool(_TITLE_MY_RE.search(text[max(0, at - 2):at + len(quote)]))
             or bool(_AI_SELF_RE.search(quote)) or bool(_CHAT_META_RE.match(quote.strip()))
-            or bool(_ASKING_RE.match(quote.strip())) or _in_a_story_asked_for(text, at))
+            or bool(_ASKING_RE.match(quote.strip())) or _in_a_story_asked_for(text, at)
+            or _template_slot(text, at, quote.strip()))
+
+
+def _template_slot(text: str, at: int, quote: str) -> bool:
+    """A role prompt's slot after the role is set ("… act as a chemist. My first job is to…"), or a writing
+    instruction in the writer's voice inside a request for a text ("… so I don't just use periods")."""
+    if _ROLE_SLOT_RE.match(quote) and _ROLE_PROMPT_RE.search(text, 0, at):
+        return True
+    return bool(_TEXT_MECHANICS_RE.match(quote)) and bool(_WRITING_REQUEST_RE.search(text, 0, 4000))
 
 
 def _in_a_story_asked_for(text: str, at: int) -> bool:
@@ -126,6 +175,10 @@ def _in_reported_speech(text: str, at: int) -> bool:
 
 def _is_transcript(text: str) -> bool:
     return len(_TIMESTAMP_LINE_RE.findall(text, 0, 4000)) >= 3
+
+
+def _is_forum_thread(text: str) -> bool:
+    return len(_FORUM_POST_RE.findall(text, 0, 20_000)) >= 2
 
 
 def _is_verse(text: str) -> bool:

@@ -37,8 +37,10 @@ _OOC_RE = re.compile(
 )
 _SELF_STATEMENT_RE = re.compile(
     r"^(?:(?:also|and|but|so|btw|by the way|actually|well|oh),?\s+)*"
+    # not the task's state: "I'm using node.js and I'm working with strings… I have a problem"
     r"(?:I\s*(?:am|'m|’m)\b(?!\s+(?:sorry|not sure|trying to (?:get|make|fix|run|use|understand|figure)|getting|"
-    r"having|looking for|asking|wondering|unable|stuck|confused|going to (?:send|give|paste|share|ask)))|"
+    r"having|looking for|asking|wondering|unable|stuck|confused|going to (?:send|give|paste|share|ask)|using|"
+    r"working with))|"
     r"I (?:work|worked|live|lived|study|studied|teach|run|own|have been|grew up|moved|was born|majored|graduate[sd]?|"
     r"sell|manage|volunteer|coach)\b|"
     r"my (?:name|job|work|profession|occupation|wife|husband|partner|son|daughter|kids?|children|family|"
