@@ -62,6 +62,19 @@ def conjugate(verb: str) -> str:
     return verb + "s"
 
 
+# Verbs that end in "ing" without being a participle.
+_NOT_PARTICIPLES = frozenset("bring sing ring sting swing cling fling spring string wring sling thing king ping".split())
+
+
+def _agreeing(verb: str) -> str:
+    """The verb after the user's "I", agreeing with "User": "love" → "loves"; a participle whose "am" chat left out
+    ("I taking spanish") → "is taking", not "takings"."""
+    low = verb.lower()
+    if low.endswith("ing") and len(low) > 4 and low not in _NOT_PARTICIPLES:
+        return f"is {verb}"
+    return conjugate(verb)
+
+
 def to_third_person_en(text: str) -> str:
     """Rewrite a first-person English clause about the user in the third person."""
     text = _MY_X_AND_I_RE.sub(lambda m: f"User and their {m.group(1)}", text)
@@ -73,7 +86,7 @@ def to_third_person_en(text: str) -> str:
             first_at, done, found = m.start(), True, (m, repl)
     m_verb = _I_VERB_RE.search(text)
     if m_verb and (not done or m_verb.start() < first_at):
-        head = text[: m_verb.start()] + f"User{m_verb.group(1)}{conjugate(m_verb.group(2))}"
+        head = text[: m_verb.start()] + f"User{m_verb.group(1)}{_agreeing(m_verb.group(2))}"
         tail = text[m_verb.end() :]
     elif done:
         m, repl = found
