@@ -162,6 +162,16 @@ _ANSWER_FRAMES = [
                 r"(?= together\b| with\b| on\b| at\b| in\b|\s*\?)", re.I), "User {v}{k} {f}"),
 ]
 
+def frame_words(asked: str) -> str:
+    """The words the statement of a short answer to `asked` takes from its frame rather than from the question:
+    "What do you do for fun?" → "Hiking." → "User enjoys hiking" adds "enjoys" (see _ANSWER_FRAMES); "" when no
+    frame reads the question."""
+    for pattern, template in _ANSWER_FRAMES:
+        if pattern.search(asked):
+            return re.sub(r"\{\w+\}", " ", template).strip()
+    return ""
+
+
 # An activity, not a thing: "creating gaming content for YouTube" (but "a painting", "my wedding ring").
 _DOING_RE = re.compile(
     r"^(?!(?:thing|something|nothing|anything|everything|wedding|building|ring|king|morning|evening|spring|string|"

@@ -6,6 +6,7 @@ vs half-width characters, curly quotes and other punctuation, case) and nothing 
 import re
 import unicodedata
 
+from dreaming.engine.answers import frame_words
 from dreaming.engine.credentials import mask_secrets
 from dreaming.engine.dates import DATE_PHRASE_RE
 from dreaming.engine.language import CJK_RE, STOP_WORDS, is_chinese, words
@@ -214,11 +215,14 @@ def answer_unsupported(*, statement: str, quote: str, asked: str) -> str | None:
     missing_numbers = sorted(_numbers(statement) - _numbers(said) - {"1"})
     if missing_numbers:
         return f"number not in the answer nor in the question: {', '.join(missing_numbers)}"
-    unsaid = [w for w in words(quote) if w not in STOP_WORDS and w not in _ANSWER_FILLERS
-              and _stem(w) not in {_stem(x) for x in words(statement)}]
+    own = [w for w in words(quote) if w not in STOP_WORDS and w not in _ANSWER_FILLERS]
+    unsaid = [w for w in own if _stem(w) not in {_stem(x) for x in words(statement)}]
     if unsaid:
         return f"the statement leaves out what the answer says: {', '.join(unsaid[:6])}"
-    missing = _missing_words(statement, quote=said, context="")
+    # An answer that names its own thing ("Hiking and fishing.") may take its verb from the question's frame
+    # ("What do you do for fun?" → "User enjoys …"); a bare "Yes" borrows nothing but the question's words.
+    lent = frame_words(asked) if own else ""
+    missing = _missing_words(statement, quote=f"{said} {lent}", context="")
     return f"not in the answer nor in the question: {', '.join(missing[:6])}" if missing else None
 
 
