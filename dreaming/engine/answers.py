@@ -212,6 +212,8 @@ _ASK_BACK_RE = re.compile(r"[,\s]*(?:and |what about |how about )?(?:you|yours|u
 
 # A fragment with its own "I" is a clause ("Man I am tired I waitress all week"): the clause readings read it.
 _OWN_SUBJECT_RE = re.compile(r"\b(?:i|i'm|i’m|im|am)\b", re.IGNORECASE)
+# "Love it": a reaction to what was said, naming nothing.
+_POINTS_BACK_RE = re.compile(r"\b(?:it|that|this|them|those|these)$", re.IGNORECASE)
 # "Only one": a count answers "how many", not "what do you do for fun".
 _QUANTITY_ONLY_RE = re.compile(r"(?:(?:only|just|about|maybe|like|almost)\s+)?(?:\d+|one|two|three|four|five|six|seven|"
                                r"eight|nine|ten|a few|a couple|a lot|lots|some|many|all|both|none|several)", re.IGNORECASE)
@@ -227,7 +229,7 @@ def _answer_fragment(fragment: str) -> str | None:
     size = len(fragment.split())
     fragment = _ADDRESSED_RE.sub("", fragment).strip(" .!…,")
     if not fragment or size > 8 or fragment.endswith("?") or _FRAGMENT_REJECT_RE.search(fragment) \
-            or _DEGREE_RE.match(fragment) or _OWN_SUBJECT_RE.search(fragment):
+            or _DEGREE_RE.match(fragment) or _OWN_SUBJECT_RE.search(fragment) or _POINTS_BACK_RE.search(fragment):
         return None
     return fragment
 

@@ -119,6 +119,19 @@ def to_third_person_en(text: str) -> str:
     return text
 
 
+_AGE_NUMBER = (r"\d{1,3}|(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)(?:[- ](?:one|two|three|four|five|six|"
+               r"seven|eight|nine))?|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen")
+# "I'm only 19", "I am age 24", "I'm thirty two, retiring soon": a bare number after "I am" is the user's age.
+_BARE_AGE_RE = re.compile(rf"^User is (?:only |just |almost |nearly |about |around |age |aged )?(?P<n>{_AGE_NUMBER})"
+                          r"(?: (?:years?|yrs?) old| yo)?(?P<rest>,.*)?$", re.IGNORECASE)
+
+
+def age_in_years(statement: str) -> str:
+    """"User is only 19" → "User is 19 years old": said as a memory says an age (and as compare.py's age slot reads it)."""
+    m = _BARE_AGE_RE.match(statement)
+    return f"User is {m.group('n')} years old{m.group('rest') or ''}" if m else statement
+
+
 _KIN_ZH = (
     "妈妈|爸爸|妈|爸|父母|爸妈|母亲|父亲|男朋友|女朋友|男友|女友|老公|老婆|丈夫|妻子|爱人|对象|孩子|儿子|女儿|"
     "哥哥|姐姐|弟弟|妹妹|哥|姐|弟|妹|爷爷|奶奶|外公|外婆|姥姥|姥爷|家人|朋友|闺蜜|同事|室友|同学|老板|领导|"

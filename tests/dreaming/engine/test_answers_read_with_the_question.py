@@ -124,3 +124,7 @@ def test_an_answer_in_the_users_own_verbs_keeps_them(said, statement):
     found = _found(("assistant", "So what do you do for fun?"), ("user", said))
     assert list(found) == [statement]
     assert found[statement].quote in said
+
+
+def test_a_reaction_that_points_back_fills_no_frame():
+    assert not _found(("assistant", "Cool, do you like to read?"), ("user", "Love it"))

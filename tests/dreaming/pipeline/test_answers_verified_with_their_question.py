@@ -72,6 +72,16 @@ def test_the_frames_verb_proves_nothing_the_answer_does_not_say(asked, quote, st
     assert statement_unsupported(statement=statement, quote=quote, message=quote, asked=asked)
 
 
+@pytest.mark.parametrize("quote,supported", [
+    ("I am only 19", True), ("I'm 24, and you?", True),
+    ("I am 30 minutes away", False), ("I have 30 cats", False),  # a number that is no age
+])
+def test_an_age_said_as_i_am_n_supports_n_years_old(quote, supported):
+    reason = statement_unsupported(statement=f"User is {'19' if '19' in quote else '24' if '24' in quote else '30'} years old",
+                                   quote=quote, message=quote)
+    assert (reason is None) == supported
+
+
 def test_without_the_question_a_two_word_answer_still_supports_nothing():
     assert "too short" in statement_unsupported(statement="User eats meat", quote="I do", message="I do.")
 
