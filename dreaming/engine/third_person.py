@@ -86,7 +86,11 @@ def to_third_person_en(text: str) -> str:
             first_at, done, found = m.start(), True, (m, repl)
     m_verb = _I_VERB_RE.search(text)
     if m_verb and (not done or m_verb.start() < first_at):
-        head = text[: m_verb.start()] + f"User{m_verb.group(1)}{_agreeing(m_verb.group(2))}"
+        agreeing = _agreeing(m_verb.group(2))
+        if agreeing.startswith("is "):  # "I usually unwinding" → "User is usually unwinding"
+            head = text[: m_verb.start()] + f"User is{m_verb.group(1)}{agreeing[3:]}"
+        else:
+            head = text[: m_verb.start()] + f"User{m_verb.group(1)}{agreeing}"
         tail = text[m_verb.end() :]
     elif done:
         m, repl = found

@@ -7,6 +7,7 @@ from dreaming.engine.english import en_statement
 @pytest.mark.parametrize("quote,statement", [
     ("I taking spanish", "User is taking spanish"),  # chat left the "am" out: not "User takings spanish"
     ("I going to school in the fall", "User is going to school in the fall"),
+    ("I usually unwinding with a book", "User is usually unwinding with a book"),
     ("I bring my dog to work", "User brings their dog to work"),  # a verb that ends in "ing" is still a verb
     ("I sing in a choir", "User sings in a choir"),
     ("I love hiking", "User loves hiking"),
