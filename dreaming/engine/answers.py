@@ -10,7 +10,7 @@ import re
 
 from dreaming.engine import english as en
 from dreaming.engine.language import CJK_RE, sentences
-from dreaming.engine.third_person import conjugate, to_third_person_en
+from dreaming.engine.third_person import AND_VERBS, conjugate, to_third_person_en
 from dreaming.engine.sensitive import sensitive_category
 
 _VOLUNTEERED_RE = re.compile(r"\b(?:by the way|btw|anyway|oh and|also|fun fact)\b|顺便|对了|另外|说起来", re.I)
@@ -90,9 +90,16 @@ def last_question(text: str) -> tuple[str, str] | None:
     return _frame(frames[-1]) if frames else None
 
 
+# "What do you do for fun?" holds "do you do for fun?", but it is no yes-no question: "Yeah" answers nothing in it.
+_WH_WORD_RE = re.compile(r"\b(?:what|where|when|why|how|which|who|whom|whose)\b", re.IGNORECASE)
+
+
 def _frame(m: re.Match) -> tuple[str, str] | None:
     rest = m.group("rest").strip()
     if re.search(r"\b(?:think|mean|know|want me|need me|agree)\b", rest, re.I):
+        return None
+    opening = re.split(r"[.!?]", m.string[: m.start()])[-1]
+    if _WH_WORD_RE.search(opening):
         return None
     return m.group("aux").lower(), rest
 
@@ -162,6 +169,16 @@ _ANSWER_FRAMES = [
                 r"(?= together\b| with\b| on\b| at\b| in\b|\s*\?)", re.I), "User {v}{k} {f}"),
 ]
 
+def frame_words(asked: str) -> str:
+    """The words the statement of a short answer to `asked` takes from its frame rather than from the question:
+    "What do you do for fun?" → "Hiking." → "User enjoys hiking" adds "enjoys" (see _ANSWER_FRAMES); "" when no
+    frame reads the question."""
+    for pattern, template in _ANSWER_FRAMES:
+        if pattern.search(asked):
+            return re.sub(r"\{\w+\}", " ", template).strip()
+    return ""
+
+
 # An activity, not a thing: "creating gaming content for YouTube" (but "a painting", "my wedding ring").
 _DOING_RE = re.compile(
     r"^(?!(?:thing|something|nothing|anything|everything|wedding|building|ring|king|morning|evening|spring|string|"
@@ -193,16 +210,36 @@ _ABOUT_A_PRONOUN_RE = re.compile(r"\b(?:about|in|of|from|on) (?:it|that|this|the
 _ASK_BACK_RE = re.compile(r"[,\s]*(?:and |what about |how about )?(?:you|yours|u|yourself)\s*\?+\s*$", re.I)
 
 
-def answer_to_wh_question(fragment: str, question_text: str | None) -> tuple[str, str] | None:
-    """(quote, statement) for a verbless short answer to the assistant's last question, or None."""
-    if not question_text or "?" not in question_text:
-        return None
+# A fragment with its own "I" is a clause ("Man I am tired I waitress all week"): the clause readings read it.
+_OWN_SUBJECT_RE = re.compile(r"\b(?:i|i'm|i’m|im|am)\b", re.IGNORECASE)
+# "Love it": a reaction to what was said, naming nothing.
+_POINTS_BACK_RE = re.compile(r"\b(?:it|that|this|them|those|these)$", re.IGNORECASE)
+# "Only one": a count answers "how many", not "what do you do for fun".
+_QUANTITY_ONLY_RE = re.compile(r"(?:(?:only|just|about|maybe|like|almost)\s+)?(?:\d+|one|two|three|four|five|six|seven|"
+                               r"eight|nine|ten|a few|a couple|a lot|lots|some|many|all|both|none|several)", re.IGNORECASE)
+_COUNTED_TEMPLATES = ("User has {f} {k}", "User has {f}", "User has been {k} for {f}", "User {v}{k} {f}", "User is {f}")
+# "Play video games and listen to music" answers "What do you do for fun?" in the user's own verbs.
+_LEADING_VERB_RE = re.compile(rf"^(?:{'|'.join(sorted(AND_VERBS))})\b", re.IGNORECASE)
+
+
+def _answer_fragment(fragment: str) -> str | None:
+    """The fragment of a short answer that may fill a frame, or None when it is no verbless answer."""
     fragment = _ASK_BACK_RE.sub("", fragment.strip()).strip(" .!…,")
     fragment = re.split(r"\s*(?:;|\s[-–—]\s)\s*", fragment, maxsplit=1)[0]  # "Three times a week; it keeps us on track"
     size = len(fragment.split())
     fragment = _ADDRESSED_RE.sub("", fragment).strip(" .!…,")
     if not fragment or size > 8 or fragment.endswith("?") or _FRAGMENT_REJECT_RE.search(fragment) \
-            or _DEGREE_RE.match(fragment):
+            or _DEGREE_RE.match(fragment) or _OWN_SUBJECT_RE.search(fragment) or _POINTS_BACK_RE.search(fragment):
+        return None
+    return fragment
+
+
+def answer_to_wh_question(fragment: str, question_text: str | None) -> tuple[str, str] | None:
+    """(quote, statement) for a verbless short answer to the assistant's last question, or None."""
+    if not question_text or "?" not in question_text:
+        return None
+    fragment = _answer_fragment(fragment)
+    if fragment is None:
         return None
     last_question = re.split(r"(?<=[.!?])\s+", question_text.strip())
     asked = next((q for q in reversed(last_question) if q.rstrip(". ").endswith("?")), "")
@@ -237,6 +274,10 @@ def answer_to_wh_question(fragment: str, question_text: str | None) -> tuple[str
             fragment = fragment[:1].lower() + fragment[1:]  # "User goes running every morning"; the quote keeps "Every"
         if template == "User is {f}" and "old" in asked.lower() and not re.search(r"\d|ty\b|teen", fragment):
             return None
+        if template not in _COUNTED_TEMPLATES and _QUANTITY_ONLY_RE.fullmatch(fragment):
+            return None
+        if template == "User enjoys {f}" and _LEADING_VERB_RE.match(fragment):
+            return said, to_third_person_en(f"I {fragment[:1].lower()}{fragment[1:]}")
         verb = ""
         if groups.get("v"):
             head, _, particle = groups["v"].lower().partition(" ")

@@ -11,7 +11,7 @@ import re
 
 from dreaming.engine.application_letters import self_marketing
 from dreaming.engine.language import content_tokens
-from dreaming.engine.third_person import to_third_person_en
+from dreaming.engine.third_person import age_in_years, to_third_person_en
 
 _SUBJ = r"(?:I|i|I'm|I’m|i'm|Im|im|I m|[Ii]am|I've|I’ve|i've|Ive|I'd|I’d|I'll|I’ll|[Mm]y|MY)"
 
@@ -443,7 +443,7 @@ def en_statement(quote: str) -> str:
     # "User's dad's a steel worker" → "User's dad is a steel worker"
     text = re.sub(r"^(User's (?:[\w-]+ ){0,2}?[\w-]+)(?:'s|’s) (?=(?:a|an|the|so|very|really|not|in|at|from|on|been|\w+ing)\b)",
                   lambda m: f"{m.group(1)} {'has' if text[m.end():].startswith('been') else 'is'} ", text)
-    return text[:1].upper() + text[1:]
+    return age_in_years(text[:1].upper() + text[1:])
 
 
 # Where a first-person clause starts inside a sentence without a comma before it: "Yes it sucks loosing I also

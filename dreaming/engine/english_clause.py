@@ -16,6 +16,52 @@ from dreaming.engine.language import content_tokens
 from dreaming.engine import english_sentences as es
 from dreaming.engine.third_person import conjugate, to_third_person_en
 
+
+# A first-person clause run on without a comma: "Hi I am amy I hate clowns", "I like animals I have two cats". Not the
+# "I" of a relative clause ("a cafe I eat at", "the band I like"), of a clause a verb or a conjunction opens ("I wish
+# I could", "so hungry I could eat"), of an inversion ("had I not") or of a tag ("not very glamorous I know").
+_RUN_ON_I_RE = re.compile(
+    r"(?<=[a-z0-9])\s+(?=(?:I|I'm|I’m|I've|I’ve)\s+(?!(?:know|guess|think|mean|bet|suppose|swear|hope|believe|said|say|"
+    r"could|would|should|can|will|might|must|not)\b)[a-z])"
+)
+_RUN_ON_NOT_AFTER = frozenset(
+    """and but or so that when where while if because cause since as what which who whom how why until till before
+    after than like though although unless whether once think guess hope wish know believe say said says bet mean
+    feel suppose wonder swear sure glad happy sad afraid remember forget forgot realize realized noticed heard hear
+    see saw understand agree thought knew figured had do did does am was were can could would should will is are be
+    been have has all everything anything something nothing way time day thing things place one ones reason much more
+    most only ever also just really even probably maybe here there whatever wherever whenever then everytime admit
+    tell told promise imagine doubt assume expect nor""".split()
+)
+# A determiner or a preposition shortly before the "I" opens the noun phrase a relative clause is about ("a cafe I eat
+# at", "for guests I have never met").
+_RUN_ON_DETERMINERS = frozenset("a an the my your his her our their this that these those some any every each no another "
+                                "favorite so such too for of to with from about in on at by into over under".split())
+
+
+_FIRST_PERSON_BEFORE_RE = re.compile(r"\b(?:i|i'm|i’m|im|my|me)\b")
+
+
+def _runs_on(text: str, m: re.Match) -> bool:
+    said_before = re.split(r"[.!?,;:]", text[: m.start()])[-1].lower()  # lower case: the run-on "I" is the first one
+    before = said_before.split()
+    # the words before are a first-person clause of their own ("Last Friday I went…" is one clause)
+    return len(before) >= 2 and bool(_FIRST_PERSON_BEFORE_RE.search(said_before)) and before[-1] not in _RUN_ON_NOT_AFTER \
+        and not _RUN_ON_DETERMINERS & set(before[-3:]) \
+        and not en.late_i_says_nothing(f"{said_before} {text[m.end() : m.end() + 80]}")
+
+
+class _ClauseSplitter:
+    """EN_CLAUSE_SPLIT_RE's separators, and where a first-person clause runs on without one (_RUN_ON_I_RE)."""
+
+    def finditer(self, text: str, start: int, end: int) -> list[re.Match]:
+        found = list(en.EN_CLAUSE_SPLIT_RE.finditer(text, start, end))
+        found += [m for m in _RUN_ON_I_RE.finditer(text, start, end) if _runs_on(text, m)]
+        return sorted(found, key=lambda m: m.start())
+
+
+CLAUSE_SPLITTER = _ClauseSplitter()
+
 # "After finishing my screenplay I got a rejection letter", "When I was younger, we had money problems": the
 # main clause after a subordinate opening says what happened. (A sentence ending in a subordinate tail is cut by
 # en.EN_TAIL_RE instead.)

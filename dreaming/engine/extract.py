@@ -257,7 +257,7 @@ def _english_clauses(reading: _TurnReading, s_start: int, s_end: int, *, first_s
     # "My expertise … can improve rankings and drive traffic": the verb after "and" is the expertise's, not the user's.
     starts_first_person = bool(en.EN_START_RE.match(opening)) and not re.match(r"(?:[Mm]y|MY)\b", opening)
     previous_piece = (s_start, s_start)
-    for c_start, c_end, suffix in ec.subordinate_split(text, _split_clauses(text, s_start, s_end, en.EN_CLAUSE_SPLIT_RE)):
+    for c_start, c_end, suffix in ec.subordinate_split(text, _split_clauses(text, s_start, s_end, ec.CLAUSE_SPLITTER)):
         companion_piece, previous_piece = previous_piece, (c_start, c_end)
         # after a dash or a semicolon the clause starts afresh: "Been quite a ride - had an audition yesterday"
         fresh = c_start == s_start or bool(re.search(r"[-–—;]\s*$", text[s_start:c_start]))

@@ -6,6 +6,7 @@ vs half-width characters, curly quotes and other punctuation, case) and nothing 
 import re
 import unicodedata
 
+from dreaming.engine.answers import frame_words
 from dreaming.engine.credentials import mask_secrets
 from dreaming.engine.dates import DATE_PHRASE_RE
 from dreaming.engine.language import CJK_RE, STOP_WORDS, is_chinese, words
@@ -214,16 +215,35 @@ def answer_unsupported(*, statement: str, quote: str, asked: str) -> str | None:
     missing_numbers = sorted(_numbers(statement) - _numbers(said) - {"1"})
     if missing_numbers:
         return f"number not in the answer nor in the question: {', '.join(missing_numbers)}"
-    unsaid = [w for w in words(quote) if w not in STOP_WORDS and w not in _ANSWER_FILLERS
-              and _stem(w) not in {_stem(x) for x in words(statement)}]
+    own = [w for w in words(quote) if w not in STOP_WORDS and w not in _ANSWER_FILLERS]
+    unsaid = [w for w in own if _stem(w) not in {_stem(x) for x in words(statement)}]
     if unsaid:
         return f"the statement leaves out what the answer says: {', '.join(unsaid[:6])}"
-    missing = _missing_words(statement, quote=said, context="")
+    # An answer that names its own thing ("Hiking and fishing.") may take its verb from the question's frame
+    # ("What do you do for fun?" → "User enjoys …"); a bare "Yes" borrows nothing but the question's words.
+    lent = frame_words(asked) if own else ""
+    missing = _missing_words(statement, quote=f"{said} {lent}", context="")
     return f"not in the answer nor in the question: {', '.join(missing[:6])}" if missing else None
+
+
+# "I'm only 19" says "User is 19 years old": the words an age is said in are the rewrite's, once the quote gives
+# the number right after the user's "I am".
+_AGE_STATED_RE = re.compile(r"^User is (?P<n>\S+(?: (?!years)\S+)?) years old\b")
+_AGE_SAID_RE = (r"\b(?:I'm|I’m|I am|Im|I m)\s+(?:only |just |almost |nearly |about |around |age |aged )?{n}"
+                r"(?:\s+(?:years?|yrs?)\s+old\b|\s*(?:[,.!;…]|$)|\s+(?:and|but|now|soon|myself|too|lol)\b)")
+
+
+def _age_words_lent(statement: str, quote: str) -> str:
+    """The statement without its "years old" when the quote says the age as "I'm N" (see _AGE_STATED_RE)."""
+    m = _AGE_STATED_RE.match(statement)
+    if m and re.search(_AGE_SAID_RE.format(n=re.escape(m.group("n"))), quote, re.IGNORECASE):
+        return statement[: m.end()].removesuffix(" years old") + statement[m.end():]
+    return statement
 
 
 def _unsupported_alone(*, statement: str, quote: str, message: str, context: str) -> str | None:
     message = message or quote
+    statement = _age_words_lent(statement, quote)
     if quote_too_short(quote) and not _short_and_complete(statement=statement, quote=quote):
         return (f"quote too short to support a statement (needs {MIN_QUOTE_WORDS} words or "
                 f"{MIN_QUOTE_CJK} Chinese characters): {quote[:80]!r}")

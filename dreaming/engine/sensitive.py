@@ -70,6 +70,28 @@ _HEALTH_FALSE_EN_RE = re.compile(
     r"retail\s+therapy|music\s+therapy\s+(?:class|course)|the\s+(?:disease|illness)\s+of|stroke\s+of)\b",
     re.IGNORECASE,
 )
+# A job, not a condition: "I want to be a physical therapist", "I work as a counselor", "我想当心理咨询师". Only the
+# job word itself is let through ("my therapist", "I see a counselor", "I'm in physical therapy" stay health, and so
+# does any other health word near the job: "I became a therapist after my depression").
+_JOB_WORD_RE = re.compile(r"(?:therapist|psychiatrist|counsel(?:l)?or)s?|心理咨询|心理医生|心理治疗|治疗", re.IGNORECASE)
+_JOB_FRAME_BEFORE_RE = re.compile(
+    r"(?:\b(?:be|become|becoming|became|am|I'm|I’m|Im|been|work(?:s|ed|ing)?\s+as|jobs?\s+as|career\s+as|"
+    r"studying\s+to\s+be|training\s+to\s+be)\s+(?:an?\s+)?(?:[a-z]+\s+)?"
+    r"|(?:是|当|做|成为|想当)(?:一名|一个|一位)?(?:心理)?)$",
+    re.IGNORECASE,
+)
+
+
+def _names_a_job(text: str, m: re.Match) -> bool:
+    """The health term `m` is the name of a job the user has or wants, not a condition or a treatment."""
+    if not _JOB_WORD_RE.fullmatch(m.group(0)):
+        return False
+    if not _JOB_FRAME_BEFORE_RE.search(text[max(0, m.start() - 40) : m.start()]):
+        return False
+    # "心理咨询" names a job only as "心理咨询师"; "心理医生" is one.
+    return m.group(0).isascii() or m.group(0) == "心理医生" or text[m.end() : m.end() + 1] == "师"
+
+
 _FIRST_PERSON_EN_RE = re.compile(_I, re.IGNORECASE)
 _WINDOW_BEFORE = 45
 _WINDOW_AFTER = 30
@@ -296,7 +318,7 @@ def _topic_spans(text: str, *, anyone: bool) -> list[tuple[int, int, str]]:
             found.append((*m.span(), kind))
         for m in term_zh.finditer(text) if chinese else ():
             clause = _sentence_around(text, m, stops="，。！？,.!?；;\n")
-            if false_zh.search(clause):
+            if false_zh.search(clause) or _names_a_job(text, m):
                 continue
             if anyone or _zh_first_person_before(text, m):
                 found.append((*m.span(), kind))
@@ -314,7 +336,7 @@ def _first_person_terms(text: str, term_re: re.Pattern, false_re: re.Pattern, *,
     for m in term_re.finditer(text):
         before = re.split(r"[.!?\n]", text[max(0, m.start() - _WINDOW_BEFORE) : m.start()])[-1]
         after = re.split(r"[.!?\n]", text[m.end() : m.end() + _WINDOW_AFTER])[0]
-        if false_re.search(before + m.group(0) + after):
+        if false_re.search(before + m.group(0) + after) or _names_a_job(text, m):
             continue
         if anyone or _FIRST_PERSON_EN_RE.search(before) or _FIRST_PERSON_EN_RE.match(m.group(0)) or re.search(
                 r"\b(?:I\s+have|I've\s+had|I\s+got|I'm\s+dealing)\b", after) or _DROPPED_I_RE.match(

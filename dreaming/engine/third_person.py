@@ -8,7 +8,7 @@ USER_ZH = "用户"
 _ADVERBS = frozenset(
     """also still just really actually usually always often sometimes never rarely currently recently
     now already even mostly mainly probably definitely totally absolutely truly honestly seriously basically
-    literally kinda sorta generally normally typically occasionally mostly only finally originally""".split()
+    literally kinda sorta generally normally typically occasionally mostly only finally originally once ever""".split()
 )
 _MODALS = frozenset("can could will would shall should may might must cannot can't couldn't won't wouldn't "
                     "shouldn't mustn't didn't wasn't weren't hadn't".split())
@@ -62,6 +62,19 @@ def conjugate(verb: str) -> str:
     return verb + "s"
 
 
+# Verbs that end in "ing" without being a participle.
+_NOT_PARTICIPLES = frozenset("bring sing ring sting swing cling fling spring string wring sling thing king ping".split())
+
+
+def _agreeing(verb: str) -> str:
+    """The verb after the user's "I", agreeing with "User": "love" → "loves"; a participle whose "am" chat left out
+    ("I taking spanish") → "is taking", not "takings"."""
+    low = verb.lower()
+    if low.endswith("ing") and len(low) > 4 and low not in _NOT_PARTICIPLES:
+        return f"is {verb}"
+    return conjugate(verb)
+
+
 def to_third_person_en(text: str) -> str:
     """Rewrite a first-person English clause about the user in the third person."""
     text = _MY_X_AND_I_RE.sub(lambda m: f"User and their {m.group(1)}", text)
@@ -73,7 +86,11 @@ def to_third_person_en(text: str) -> str:
             first_at, done, found = m.start(), True, (m, repl)
     m_verb = _I_VERB_RE.search(text)
     if m_verb and (not done or m_verb.start() < first_at):
-        head = text[: m_verb.start()] + f"User{m_verb.group(1)}{conjugate(m_verb.group(2))}"
+        agreeing = _agreeing(m_verb.group(2))
+        if agreeing.startswith("is "):  # "I usually unwinding" → "User is usually unwinding"
+            head = text[: m_verb.start()] + f"User is{m_verb.group(1)}{agreeing[3:]}"
+        else:
+            head = text[: m_verb.start()] + f"User{m_verb.group(1)}{agreeing}"
         tail = text[m_verb.end() :]
     elif done:
         m, repl = found
@@ -104,6 +121,19 @@ def to_third_person_en(text: str) -> str:
     text = re.sub(r"\b(?:[Mm]ine)\b", "theirs", text)
     text = re.sub(r"\b(?:[Mm]e)\b", "them", text)
     return text
+
+
+_AGE_NUMBER = (r"\d{1,3}|(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)(?:[- ](?:one|two|three|four|five|six|"
+               r"seven|eight|nine))?|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen")
+# "I'm only 19", "I am age 24", "I'm thirty two, retiring soon": a bare number after "I am" is the user's age.
+_BARE_AGE_RE = re.compile(rf"^User is (?:only |just |almost |nearly |about |around |age |aged )?(?P<n>{_AGE_NUMBER})"
+                          r"(?: (?:years?|yrs?) old| yo)?(?P<rest>,.*)?$", re.IGNORECASE)
+
+
+def age_in_years(statement: str) -> str:
+    """"User is only 19" → "User is 19 years old": said as a memory says an age (and as compare.py's age slot reads it)."""
+    m = _BARE_AGE_RE.match(statement)
+    return f"User is {m.group('n')} years old{m.group('rest') or ''}" if m else statement
 
 
 _KIN_ZH = (

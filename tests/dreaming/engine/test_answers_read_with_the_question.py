@@ -98,3 +98,33 @@ def test_mine_takes_its_thing_from_a_question_not_from_the_other_sides_statement
     found = _found(("assistant", "A cheeseburger and a war documentary are my idea of a good saturday."),
                    ("user", "Mine is a bottle of wine."))
     assert not [s for s in found if "saturday" in s]
+
+
+@pytest.mark.parametrize("question,said", [
+    ("What do you do for fun?", "Yeah, well, we are farmers."),  # not "User does for fun"
+    ("Cool. What kind of music do you like?", "Yes!"),
+])
+def test_a_bare_yes_answers_a_yes_no_question_never_a_wh_question(question, said):
+    assert not _found(("assistant", question), ("user", said))
+
+
+@pytest.mark.parametrize("question,said", [
+    ("What do you do for fun?", "Only one."),  # a count answers "how many"
+    ("What do you do for fun?", "Man I am tired I waitress all week"),  # a clause with its own "I", not a fragment
+])
+def test_a_count_or_a_clause_never_fills_a_hobby_frame(question, said):
+    assert not [s for s in _found(("assistant", question), ("user", said)) if s.startswith("User enjoys")]
+
+
+@pytest.mark.parametrize("said,statement", [
+    ("Play video games and listen to music. How about you", "User plays video games and listens to music"),
+    ("Go to national parks!", "User goes to national parks"),
+])
+def test_an_answer_in_the_users_own_verbs_keeps_them(said, statement):
+    found = _found(("assistant", "So what do you do for fun?"), ("user", said))
+    assert list(found) == [statement]
+    assert found[statement].quote in said
+
+
+def test_a_reaction_that_points_back_fills_no_frame():
+    assert not _found(("assistant", "Cool, do you like to read?"), ("user", "Love it"))

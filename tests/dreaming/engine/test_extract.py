@@ -236,7 +236,7 @@ def test_only_the_opening_sentence_of_an_answer_is_a_passing_mention():
 @pytest.mark.parametrize("message, statement", [
     # the "I" comes late, after a phrase the clause rules do not split off
     ("In all my sixty years I never did see a library in somalia.", "User never did see a library in somalia"),
-    # a new "I" without a comma before it: the first-person tail is the statement
+    # a new "I" without a comma before it, after words that are no clause of the user's: the first-person tail
     ("Yes it sucks loosing I also enjoy lawn mowing on sunny days.", "User enjoys lawn mowing on sunny days"),
 ])
 def test_a_first_person_sentence_no_clause_reading_takes_is_kept_whole(message, statement):
@@ -268,3 +268,23 @@ def test_an_i_that_opens_a_relative_clause_is_not_read_as_a_sentence_of_its_own(
     found = {c.statement for c in _extract(_user(0, "The band I like the most is rascal flats."))}
     # not "User likes the most is rascal flats" (the whole sentence, about the user, may be kept: disclosure_model)
     assert not any(s.startswith("User likes the most") for s in found)
+
+
+@pytest.mark.parametrize("message, statements", [
+    ("Hi I am amy I hate clowns", ["User is amy", "User hates clowns"]),
+    ("I like animals I have two cats how about you?", ["User likes animals", "User has two cats"]),
+])
+def test_a_first_person_clause_run_on_without_a_comma_is_a_clause_of_its_own(message, statements):
+    found = _by_statement(_extract(_user(0, message)))
+    assert list(found) == statements
+    assert all(quote_in_text(quote=c.quote, text=message) for c in found.values())
+
+
+@pytest.mark.parametrize("message", [
+    "I have a favorite organic cafe I eat at",  # a relative clause: the cafe is what "I eat at"
+    "I came back from the homeless shelter I volunteer at",
+    "I wish I could travel more",  # the second "I" is the wish's
+    "I am so hungry I could eat anything",
+])
+def test_the_i_of_a_relative_or_embedded_clause_does_not_start_a_new_one(message):
+    assert len(_extract(_user(0, message))) <= 1

@@ -160,3 +160,28 @@ def test_an_answer_that_leaves_its_i_out_gives_no_health_candidate():
     statements = [c.statement for c in LocalDreamer().read_session(turns=turns, info=SessionInfo(new_from_seq=-1)).candidates]
     assert statements == ["User likes chess"]
     assert redact_sensitive("Got diagnosed with ADHD in May, but I love chess.").text == "I love chess."
+
+
+@pytest.mark.parametrize("text", [
+    "I want to be a physical therapist",
+    "I work as a counselor at a middle school",
+    "I am a psychiatrist",
+    "我想当心理咨询师",
+    "我是一名心理医生",
+])
+def test_a_therapist_or_counselor_the_user_is_or_wants_to_be_is_a_job_not_a_condition(text):
+    assert sensitive_category(text) is None
+
+
+@pytest.mark.parametrize("text", [
+    "my therapist says I should rest more",
+    "I see a therapist every week",
+    "I am in physical therapy for my knee",
+    "I have been seeing a counselor since May",
+    "I became a therapist after my depression",  # the job word passes, the condition beside it does not
+    "我的心理医生说我要多休息",
+    "我在做心理咨询",
+    "我在接受治疗",
+])
+def test_a_therapist_the_user_sees_is_still_health(text):
+    assert sensitive_category(text) == "health"

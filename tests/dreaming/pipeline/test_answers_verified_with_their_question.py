@@ -54,6 +54,34 @@ def test_only_the_questions_of_the_other_side_are_lent(message, asked):
     assert questions_asked(message) == asked
 
 
+@pytest.mark.parametrize("asked,quote,statement", [
+    ("Cool. What do you do for fun?", "Hiking and fishing", "User enjoys hiking and fishing"),
+    ("What are your hobbies?", "Knitting", "User enjoys knitting"),
+    ("Where are you based?", "Ohio", "User lives in Ohio"),
+])
+def test_an_answer_that_names_its_own_thing_takes_its_verb_from_the_questions_frame(asked, quote, statement):
+    assert statement_unsupported(statement=statement, quote=quote, message=quote, asked=asked) is None
+
+
+@pytest.mark.parametrize("asked,quote,statement", [
+    ("What do you do for fun? Do you hike?", "Yes", "User enjoys hiking"),  # the frame's verb is not lent to a bare yes
+    ("What do you do for fun?", "Hiking", "User enjoys hiking and sailing"),  # nor anything the answer does not name
+    ("I hike for fun.", "Hiking", "User enjoys hiking"),  # nor by a statement of the other side's
+])
+def test_the_frames_verb_proves_nothing_the_answer_does_not_say(asked, quote, statement):
+    assert statement_unsupported(statement=statement, quote=quote, message=quote, asked=asked)
+
+
+@pytest.mark.parametrize("quote,supported", [
+    ("I am only 19", True), ("I'm 24, and you?", True),
+    ("I am 30 minutes away", False), ("I have 30 cats", False),  # a number that is no age
+])
+def test_an_age_said_as_i_am_n_supports_n_years_old(quote, supported):
+    reason = statement_unsupported(statement=f"User is {'19' if '19' in quote else '24' if '24' in quote else '30'} years old",
+                                   quote=quote, message=quote)
+    assert (reason is None) == supported
+
+
 def test_without_the_question_a_two_word_answer_still_supports_nothing():
     assert "too short" in statement_unsupported(statement="User eats meat", quote="I do", message="I do.")
 
