@@ -311,17 +311,14 @@ found AS MATERIALIZED (
       AND m.role = 'user'
     LIMIT %(pool)s
 ),
--- Each pooled turn's session by its key: LIMIT 1 keeps the planner from flattening this into a hash
--- join that read ALL the user's sessions per call (1,000 at the issue's size; −0.8 ms backend CPU).
 pool AS (
     SELECT found.*, ses.external_id AS session_external_id, length(found.search) AS size
     FROM found
-    CROSS JOIN LATERAL (SELECT ses.external_id FROM {ChatSession._meta.db_table} ses
-                        WHERE ses.id = found.session_id AND ses.user_id = %(user_id)s
-                          AND ses.dreamed_at IS NOT NULL AND NOT ses.skipped AND found.seq <= ses.processed_seq
-                          AND COALESCE(ses.persona_id, 0) IN (0, COALESCE(%(persona_id)s, 0))
-                        LIMIT 1) ses
-    WHERE NOT EXISTS (SELECT 1 FROM {Candidate._meta.db_table} c
+    JOIN {ChatSession._meta.db_table} ses ON ses.id = found.session_id
+    WHERE ses.user_id = %(user_id)s
+      AND ses.dreamed_at IS NOT NULL AND NOT ses.skipped AND found.seq <= ses.processed_seq
+      AND COALESCE(ses.persona_id, 0) IN (0, COALESCE(%(persona_id)s, 0))
+      AND NOT EXISTS (SELECT 1 FROM {Candidate._meta.db_table} c
                       WHERE c.message_id = found.id AND c.status = '{Candidate.Status.DISMISSED}'
                         AND c.reason = %(user_dismissed)s)
       AND NOT EXISTS (SELECT 1 FROM {Tombstone._meta.db_table} tomb
