@@ -110,8 +110,9 @@ def main() -> None:
     stages.wrap(recall_module, "excerpts_found", "4 excerpts: rows read (all)")
     stages.wrap(recall_module, "excerpt_candidates", "4 excerpts: search and rows read (all)")
     stages.wrap(excerpts, "_without_forgotten", "4b excerpts: tombstone check")
-    stages.wrap(excerpts, "_worded", "4c excerpts: sensitive + wording")
-    stages.wrap(recall_module, "recall_fuse", "5 fusion")
+    stages.wrap(excerpts, "_worded", "4c excerpts: sensitive filter, one per wording")
+    stages.wrap(recall_module, "recall_fuse", "5 fusion (with the kept excerpts' wording)")
+    stages.wrap(excerpts.Excerpt, "worded", "5a excerpts: wording (the kept ones)")
     stages.wrap(recall_module, "_sources_for", "6 sources + record")
     if settings.MEMORY_MD_CACHE:
         memory_md_cache_wait_live()
@@ -125,8 +126,12 @@ def main() -> None:
                 recall_module.recall(user=user, query=query, k=10, embedder=embedder)
         server = _backend_cpu(connection) - server_before
     print(f"load {os.getloadavg()}; {len(queries)} queries; cache {'on' if settings.MEMORY_MD_CACHE else 'off'}; "
-          f"Postgres CPU of this connection's backend per recall {1000 * server / len(queries):.2f} ms")
+          f"Postgres CPU of this connection's backend per recall {1000 * server / len(queries):.2f} ms; "
+          f"Django's debug cursor {'on' if connection.queries_logged else 'off'}")
     print(stages.report())
+    with connection.cursor() as cursor:  # generic plans are what prepared.py asks for
+        cursor.execute("SELECT name, generic_plans, custom_plans FROM pg_prepared_statements ORDER BY name")
+        print("prepared (generic plans, custom plans):", ", ".join(f"{n} {g}/{c}" for n, g, c in cursor.fetchall()))
 
 
 def _backend_cpu(connection) -> float:

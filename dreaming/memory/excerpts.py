@@ -245,8 +245,15 @@ class Excerpt:
     previous: str | None  # the turn just before, when it is the assistant's (as indexed): for a short answer
     unchecked: bool = False  # indexed before its forgetting digests: checked against the tombstones on read
     said: str = ""  # the turn's words that may be shown (excerpt_words)
-    statement: str = ""  # what the model reads
+    statement: str = ""  # what the model reads (made by worded(), when fusion takes the excerpt)
     quote: str = ""  # the user's words in it
+    query: str = ""  # what it was found for: the wording picks the sentences that match it
+
+    def worded(self) -> Excerpt:
+        """The excerpt with its statement and quote (excerpt_statement), made once."""
+        if not self.statement:
+            self.statement, self.quote = excerpt_statement(self, query=self.query)
+        return self
 
     def source(self, quote: str) -> dict:
         return {
@@ -373,7 +380,10 @@ def excerpts_found(*, rows: list[tuple], user_id: int, query: str) -> list[Excer
 
 
 def _worded(found: list[Excerpt], *, query: str) -> list[Excerpt]:
-    """Sensitive clauses out, one excerpt per wording, each worded for the model."""
+    """Sensitive clauses out, one excerpt per wording. The statement the model reads is made only for
+    the excerpts fusion takes (Excerpt.worded): of the k + 10 found, most are not returned. Nothing
+    is lost by not filtering on it: the quote of words left after the sensitive filter is never empty
+    (excerpt_statement keeps whole trimmed sentences, or clips and marks the cut with "…")."""
     # Light sleep indexes a turn without its sensitive clauses; they are taken out again here, for the
     # rows indexed before a rule existed and because the row still holds the whole turn.
     for excerpt in found:
@@ -383,8 +393,8 @@ def _worded(found: list[Excerpt], *, query: str) -> list[Excerpt]:
     seen: set[str] = set()
     found = [e for e in found if not (normalize_for_match(e.content) in seen or seen.add(normalize_for_match(e.content)))]
     for excerpt in found:
-        excerpt.statement, excerpt.quote = excerpt_statement(excerpt, query=query)
-    return [e for e in found if e.quote.strip()]
+        excerpt.query = query
+    return found
 
 
 def _without_forgotten(*, user_id: int, excerpts: list[Excerpt]) -> list[Excerpt]:

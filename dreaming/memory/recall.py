@@ -413,13 +413,13 @@ def _memories_ranked(*, user_id: int, persona_id: int | None, query: str, vector
         }
         scored.append((recall_score(parts), memory_id, row, parts))
     scored.sort(key=lambda item: (-item[0], item[1]))
-    return [
-        RecallResult(
-            id=memory_id, statement=row[1], category=row[2], score=round(score, 6),
-            parts={name: round(value or 0.0, 4) for name, value in parts.items()},
-        )
-        for score, memory_id, row, parts in scored
-    ]
+    # The parts are rounded for the results fusion keeps (recall_fuse), not for all 3k + 10 rows.
+    return [RecallResult(id=memory_id, statement=row[1], category=row[2], score=round(score, 6), parts=parts)
+            for score, memory_id, row, parts in scored]
+
+
+def _parts_shown(parts: dict) -> dict:
+    return {name: round(value or 0.0, 4) for name, value in parts.items()}
 
 
 def recall_fuse(*, memories: list[RecallResult], excerpts: list[Excerpt], k: int,
@@ -427,9 +427,10 @@ def recall_fuse(*, memories: list[RecallResult], excerpts: list[Excerpt], k: int
     """The top k of both lists by weighted reciprocal rank; a memory and the excerpt it came from
     are not both kept (the better placed one is), nor an excerpt of a memory MEMORY.md shows."""
     memory_rank = {m.id: rank for rank, m in enumerate(memories, 1)}
-    fused: list[tuple[float, int, RecallResult, set[int]]] = []
+    # (score, kind, id, the memory's result or the excerpt's (excerpt, search position, memory position), memory ids)
+    fused: list[tuple[float, int, int, object, set[int]]] = []
     for rank, memory in enumerate(memories, 1):
-        fused.append((MEMORY_WEIGHT / (RRF_K + rank), 0, memory, {memory.id}))
+        fused.append((MEMORY_WEIGHT / (RRF_K + rank), 0, memory.id, memory, {memory.id}))
     for rank, excerpt in enumerate(excerpts, 1):
         learned = set(excerpt.memory_ids)
         if SKIP_EXCERPTS_OF_MEMORY_MD and learned & memory_md_ids:
@@ -438,22 +439,29 @@ def recall_fuse(*, memories: list[RecallResult], excerpts: list[Excerpt], k: int
         vector_rank = min((memory_rank[i] for i in learned if i in memory_rank), default=None)
         if vector_rank is not None:
             score += EXCERPT_VECTOR_WEIGHT / (RRF_K + vector_rank)
-        result = RecallResult(
-            id=excerpt.message_id, statement=excerpt.statement, category="excerpt", score=0.0, kind="excerpt",
-            parts={"text_rank": round(excerpt.rank, 4), "search_position": rank,
-                   "memory_position": vector_rank or 0},
-            sources=[excerpt.source(excerpt.quote)],
-        )
-        fused.append((score, 1, result, learned))
-    fused.sort(key=lambda item: (-item[0], item[1], item[2].id))
+        fused.append((score, 1, excerpt.message_id, (excerpt, rank, vector_rank), learned))
+    fused.sort(key=lambda item: (-item[0], item[1], item[2]))
     top: list[RecallResult] = []
     taken: set[int] = set()  # memory ids returned, as memories or through their excerpt
-    for score, _, result, learned in fused:
+    for score, kind, _, found, learned in fused:
         if learned & taken:
             continue
         taken |= learned
+        result = _excerpt_result(*found) if kind else found
+        if not kind:
+            result.parts = _parts_shown(result.parts)
         result.score = round(score, 6)
         top.append(result)
         if len(top) == k:
             break
     return top
+
+
+def _excerpt_result(excerpt: Excerpt, search_position: int, memory_position: int | None) -> RecallResult:
+    excerpt = excerpt.worded()
+    return RecallResult(
+        id=excerpt.message_id, statement=excerpt.statement, category="excerpt", score=0.0, kind="excerpt",
+        parts={"text_rank": round(excerpt.rank, 4), "search_position": search_position,
+               "memory_position": memory_position or 0},
+        sources=[excerpt.source(excerpt.quote)],
+    )

@@ -113,3 +113,17 @@ def test_on_the_prepared_path_forgetting_deletion_and_chinese_hold(live_cache):
     assert all("Lisbon" not in statement for _, _, _, statement in _answer(user, "Lisbon aquarium job"))
     assert all("杭州" not in statement for _, _, _, statement in _answer(user, "女儿的钢琴比赛在哪里"))
     assert "recall_excerpt_search" in _prepared_names()
+
+
+def test_the_statements_run_on_their_generic_plan_and_the_connection_keeps_its_own_mode(live_cache):
+    user = _user_with_memories_and_turns()
+    for query in ["sourdough starter Clint", "rye bread", "piano lessons"]:
+        _answer(user, query)
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT name, generic_plans, custom_plans FROM pg_prepared_statements WHERE name LIKE 'recall_%%'")
+        plans = {name: (generic, custom) for name, generic, custom in cursor.fetchall()}
+        cursor.execute("SHOW plan_cache_mode")
+        mode = cursor.fetchone()[0]
+    assert plans["recall_excerpt_search"][0] >= 3 and plans["recall_excerpt_search"][1] == 0
+    assert all(custom == 0 for _, custom in plans.values())
+    assert mode == "auto"  # SET LOCAL ended with recall's query
