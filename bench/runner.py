@@ -135,8 +135,10 @@ def main(argv: list[str] | None = None) -> int:
             report.details, report.notes, report.sections = ctx.details, ctx.notes, ctx.sections
     finally:
         from dreaming.memory.context_cache import memory_md_cache_stop
+        from dreaming.memory.recall_stats import recall_stats_stop
 
         memory_md_cache_stop()  # its listener holds a connection to the database dropped next
+        recall_stats_stop()  # the recalls' counts go to that database now, not at exit after it is gone
         connection.creation.destroy_test_db(old_name, verbosity=0, keepdb=args.keepdb)
     report.meta = _meta(args, time.perf_counter() - started, load=(load_start, os.getloadavg()[0]))
     out = Path(args.out)
