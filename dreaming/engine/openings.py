@@ -109,17 +109,3 @@ def opening_reason(statement: str) -> str | None:
     if m := _BARE_DEFINITE_RE.match(text):
         return f"depends on '{m.group('p')}', which it does not name"
     return None
-    if m := _HERE_RE.match(text):
-        return f"'{m.group('p')}' shows something the memory does not have"
-    if m := _REPLY_OPENER_RE.match(text):
-        return f"a reply ('{m.group('p')} …'), not something about the user"
-    if (m := _ADDRESS_FIRST_RE.match(text)) and m.group("p").lower() not in _NOT_A_NAME and not m.group("p").endswith("ly"):
-        return f"starts with '{m.group('p')}', said to someone, not about the user"
-    if (m := _DEMONSTRATIVE_SUBJECT_RE.match(text)) and m.group("p").split()[1].lower() not in ("is", "was", *_TIME_WORDS):
-        return f"depends on '{m.group('p')}', which it does not name"
-    if (m := _PRONOUN_SUBJECT_RE.match(text)) and m.group("next").lower() not in _TIME_WORDS:
-        if m.group("p").lower() != "it" or not _IT_OF_TIME_RE.match(text):
-            return f"depends on '{m.group('p')}', which it does not name"
-    if m := _BARE_DEFINITE_RE.match(text):
-        return f"depends on '{m.group('p')}', which it does not name"
-    return None

@@ -27,6 +27,10 @@ POLL_SECONDS = 0.3
 
 
 def _die_with_parent() -> None:
+    # The stop signal must reach each child's Python: a process started in the background by a
+    # non-interactive shell (`serve &` in a script) ignores SIGINT, and an ignored signal is inherited
+    # across exec — the children would sit out the grace period and be killed.
+    signal.signal(STOP_SIGNAL, signal.SIG_DFL)
     # Linux only: if `serve` is SIGKILLed, the kernel sends the children the stop signal instead
     # of leaving them orphaned (they still hold the embedded Postgres open).
     try:
