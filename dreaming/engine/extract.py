@@ -205,10 +205,9 @@ def _turn_clauses(
         if foreign and not CJK_RE.search(sentence) and not multilingual.plainly_english(sentence):
             said = multilingual.sentence_reading(sentence, turn=text, turn_language=foreign)
             if said:
-                # who the user is (work, home, family, business) weighs as it would in English; the rest stays below
-                # triage's "personal" bar
-                cap = 1.0 if multilingual.is_self_statement(said[0]) else multilingual.IMPORTANCE
-                reading.add(*said, "fact", is_zh=False, initiated=volunteered, cap=cap)
+                # who the user is (work, home, family, business) weighs as in English; the rest stays below "personal"
+                reading.add(*said, "fact", is_zh=False, initiated=volunteered,
+                            cap=1.0 if multilingual.is_self_statement(said[0]) else multilingual.IMPORTANCE)
             continue  # the English readings would take "I benefici…" for an "I"
         if CJK_RE.search(sentence):
             _chinese_sentence(reading, s_start, s_end, first_sentence=first_sentence, volunteered=volunteered)

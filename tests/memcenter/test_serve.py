@@ -107,3 +107,17 @@ def test_serve_starts_both_and_sigterm_leaves_no_process_running(transactional_d
                     pass
             serve.kill()
             serve.wait()
+
+
+def test_children_stop_on_the_signal_even_when_serve_itself_ignores_it():
+    # A serve started in the background by a script (`manage.py serve &`) ignores SIGINT, and an ignored
+    # signal survives exec: the children must still take it, not sit out the grace period and be killed.
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        supervisor = Supervisor({"a": SLEEPER}, grace_seconds=5)
+        supervisor.start()
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    time.sleep(0.5)
+    codes = supervisor.stop()
+    assert codes["a"] in (-signal.SIGINT, 1)
