@@ -110,7 +110,7 @@ def main() -> None:
     stages.wrap(recall_module, "excerpts_found", "4 excerpts: rows read (all)")
     stages.wrap(recall_module, "excerpt_candidates", "4 excerpts: search and rows read (all)")
     stages.wrap(excerpts, "_without_forgotten", "4b excerpts: tombstone check")
-    stages.wrap(excerpts, "_worded", "4c excerpts: sensitive filter, one per wording")
+    stages.wrap(excerpts, "_showable", "4c excerpts: sensitive filter, one per wording")
     stages.wrap(recall_module, "recall_fuse", "5 fusion (with the kept excerpts' wording)")
     stages.wrap(excerpts.Excerpt, "worded", "5a excerpts: wording (the kept ones)")
     stages.wrap(recall_module, "_sources_for", "6 sources + record")

@@ -376,10 +376,10 @@ def excerpt_search(*, user_id: int, persona_id: int | None, query: str, limit: i
 def excerpts_found(*, rows: list[tuple], user_id: int, query: str) -> list[Excerpt]:
     found = [Excerpt(i, float(rank), content, at, mid, sid, list(mids or []), prev, unchecked)
              for i, rank, content, at, mid, sid, mids, prev, unchecked in rows]
-    return _worded(_without_forgotten(user_id=user_id, excerpts=found), query=query)
+    return _showable(_without_forgotten(user_id=user_id, excerpts=found), query=query)
 
 
-def _worded(found: list[Excerpt], *, query: str) -> list[Excerpt]:
+def _showable(found: list[Excerpt], *, query: str) -> list[Excerpt]:
     """Sensitive clauses out, one excerpt per wording. The statement the model reads is made only for
     the excerpts fusion takes (Excerpt.worded): of the k + 10 found, most are not returned. Nothing
     is lost by not filtering on it: the quote of words left after the sensitive filter is never empty

@@ -26,7 +26,7 @@ STOP_SIGNAL = signal.SIGINT
 POLL_SECONDS = 0.3
 
 
-def _die_with_parent() -> None:
+def _child_before_exec() -> None:
     # The stop signal must reach each child's Python: a process started in the background by a
     # non-interactive shell (`serve &` in a script) ignores SIGINT, and an ignored signal is inherited
     # across exec — the children would sit out the grace period and be killed.
@@ -52,7 +52,7 @@ class Supervisor:
 
     def start(self) -> None:
         for name, argv in self.commands.items():
-            self.processes[name] = subprocess.Popen(argv, start_new_session=True, preexec_fn=_die_with_parent)
+            self.processes[name] = subprocess.Popen(argv, start_new_session=True, preexec_fn=_child_before_exec)
 
     def request_stop(self, *_args) -> None:
         self.stopping = True
