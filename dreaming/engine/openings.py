@@ -8,7 +8,7 @@ it", "Glad I could help" → "Glad User could help". Read later, in MEMORY.md, n
 what: they were replies in a conversation, not facts about the user.
 
 `opening_reason` says why such a statement does not stand on its own, or None. Deep sleep's
-vagueness rule (dreaming.memory.scoring.vague_reason) keeps these below the pending threshold, with
+vagueness rule (dreaming.engine.vagueness.vague_reason) keeps these below the pending threshold, with
 the reason in the score's breakdown. Each rule is a shape of the opening, not a topic:
 
 - a subject pronoun with nothing before it to stand for ("They", "It", "This is", "He's");

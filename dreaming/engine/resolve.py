@@ -5,7 +5,7 @@ lives in Berlin. … I miss her a lot" (her = the sister), "I booked flights to 
 friend Yuki" (going = to Kyoto), "I started learning the ukulele. I practice every evening" (practice
 = the ukulele). These rules fill such gaps when the antecedent is unambiguous, and tidy what the
 third-person rewrite leaves behind ("…, we video call" → "…, User and Lena video call"). A gap they
-cannot fill stays a gap; deep sleep's vagueness rule (dreaming.memory.scoring.vague_reason) keeps such a
+cannot fill stays a gap; deep sleep's vagueness rule (dreaming.engine.vagueness.vague_reason) keeps such a
 statement out of memory.
 """
 from __future__ import annotations

@@ -1,0 +1,243 @@
+"""Vagueness: a statement whose meaning hangs on something it does not say.
+
+Deep sleep never promotes such a statement: `dreaming.memory.scoring` caps its total below the pending
+threshold and the score's breakdown says why (`vague`). The shapes, each a rule of the words, not a topic:
+
+- the object is a pronoun or a bare verb with nothing named ("User misses her", "User practices for twenty
+  minutes every evening", 用户很期待);
+- the statement does not stand on its own (`dangling_reason`, round 5 in docs/engine.md): its only object is
+  a pronoun it never names ("User has put lots of hard work into it", 用户很喜欢这个), an exclamation fills
+  the place of the fact ("User has Woohoo, Nate"), a list was cut short, it ends with a name said to someone;
+- its opening leans on what it does not say (`dreaming.engine.openings`: "They're User's biggest motivation").
+"""
+from __future__ import annotations
+
+import re
+
+from dreaming.engine.dates import DATE_PHRASE_RE
+from dreaming.engine.openings import later_own_clause, opening_reason
+from dreaming.engine.resolve import trailing_address
+
+_LATIN_WORD = re.compile(r"[A-Za-z0-9']+")
+
+# --- vagueness: a statement whose meaning hangs on what it does not say ------------------------
+_EN_SUBJECT = r"^(?:the )?user(?:'s [a-z]+(?: [A-Z][\w-]+)?)?\s+"
+_EN_ADVERBS = r"(?:(?:still|also|really|just|now|always|usually|often|sometimes|already|so|totally|truly|definitely|" \
+              r"can't|cannot|could|would|will|is|was|has been|had been|does|did|doesn't|didn't)\s+)*"
+_EN_TRAILING = (
+    r"(?:\s+(?:a lot|so much|very much|too|again|anymore|any more|already|though|now|lol|sometimes|a bit|"
+    r"a little|every day|all the time|badly|(?:last|next|this) (?:week|month|year|night|weekend|summer|winter)|"
+    r"yesterday|today|tonight|tomorrow|(?:on|in) (?:the (?:week|weekend) (?:before|after|of) )?"
+    r"(?:\d{1,2} )?[A-Z][a-z]+ \d{4}))*\s*$"  # the last line: a date from dreaming.engine.dates
+)
+_VAGUE_PRONOUN_EN = re.compile(
+    _EN_SUBJECT + _EN_ADVERBS + r"(?:[a-z']+\s+){1,3}?(?P<p>her|him|it|them|that|this|these|those|there|here|a few|some|a couple)" + _EN_TRAILING,
+    re.IGNORECASE,
+)
+# "User had to get rid of her": a person left unnamed further into the clause ("here" / "there" / "them" that
+# far in are usually fine: "User has lived in Ohio since moving here").
+_VAGUE_PERSON_EN = re.compile(
+    _EN_SUBJECT + _EN_ADVERBS + r"(?:[a-z']+\s+){4,5}?(?P<p>her|him)" + _EN_TRAILING,
+    re.IGNORECASE,
+)
+_VAGUE_NO_OBJECT_EN = re.compile(
+    _EN_SUBJECT + _EN_ADVERBS
+    + r"(?P<p>practi[cs](?:es|ed|ing|e)|plays|played|playing|misses|missed|missing|loves|loved|likes|liked|enjoys|enjoyed|"
+      r"hates|hated|prefers|visits|visited|brings|brought|takes|took|makes|made|does|did|needs|wants|bought|got|"
+      r"watches|watched|learns|learned|learning)"
+    + r"(?:\s+(?:for (?:about |around |over |almost )?(?:\d+|a few|a couple|an?|one|two|three|four|five|ten|fifteen|"
+      r"twenty|thirty|forty|fifty|sixty|several|many|hours|minutes|ages)|every|each|since|twice|once|daily|weekly|"
+      r"a lot|so much|very much|too|again|on weekends|at (?:night|home|weekends)|in the (?:morning|evening|afternoon)|"
+      # a number is a duration or a count only with its unit: "loves 5 Finger Death Punch" has an object
+      r"\d+\s*(?:min(?:ute)?s?|h(?:ou)?rs?|times?|days?|weeks?|months?|years?|x))\b.*)?$",
+    re.IGNORECASE,
+)
+_VAGUE_GOING_EN = re.compile(
+    _EN_SUBJECT + _EN_ADVERBS + r"(?P<p>going|goes|go|went|headed|heading)\s+(?:with|in|at|next|this|tomorrow|soon|early|late)\b",
+    re.IGNORECASE,
+)
+_ZH_ADVERBS = r"(?:很|非常|好|有点|有些|特别|超|真|真的|太|挺|比较|也|还|都|就|最近|已经|一直|蛮|十分|更|最|又|在|正在)*"
+_VAGUE_PRONOUN_ZH = re.compile(r"^用户" + _ZH_ADVERBS + r"[\u4e00-\u9fff]{1,3}?(?P<p>她|他|它|这个|那个|这些|那些|那里|这里|那儿|这儿)[了啊呀吧！!。~]*$")
+_VAGUE_BARE_ZH = re.compile(
+    r"^用户" + _ZH_ADVERBS + r"(?P<p>期待|开心|高兴|难过|激动|紧张|想念|想|喜欢|爱|怀念|舍不得|满意|担心|害怕|感动|兴奋|羡慕|同意|"
+    r"知道|明白|去|来|做|玩|练|学)[了啊呀吧！!。~]*$"
+)
+
+
+# --- standing on its own (round 5): what a pronoun at the end of a statement stands for ----------
+# A pronoun object is resolved only when the statement itself names something, in an earlier clause, that
+# the pronoun can stand for ("User submitted their screenplay to a contest to see how others like it"). When
+# the pronoun's own clause is the only place the thing could be named, the statement is about something it
+# does not say: "User has put lots of hard work into it", "User still can't believe they made so much money
+# from it" (what the money came from is the point).
+_END_PRONOUN_EN = re.compile(
+    r"^(?P<body>(?:the )?user\b.*?)\s*\b(?P<p>it|this|that|these|those|them|one)" + _EN_TRAILING, re.IGNORECASE,
+)
+# Where a new clause starts inside a statement: the pronoun after one of these may lean on what came before.
+_CLAUSE_START_EN = re.compile(r"\b(?:to|who|whom|which|that|where|when|how|what|why|and|but|so that|while|because|if|as|"
+                              r"than|after|before|since|until|whether)\b", re.IGNORECASE)
+# A thing named with a determiner, a number or a capital: what an it / this / one can stand for.
+_NAMED_THING_EN = re.compile(
+    r"\b(?:a|an|the|their|his|her|its|another|some|any|this|that|these|those|every|each|\d+|two|three|four|five|"
+    r"several|many)\s+(?:[\w'-]+\s+){0,3}?(?!(?:one|ones|it|them|this|that|thing|things|stuff|lot|bit|way|time)\b)"
+    r"[a-z][\w'-]{2,}|\b(?!User\b)[A-Z][a-z]{2,}"
+    # a plain noun after a verb of having or liking: "User loves milk and wants to find a way to drink it"
+    r"|\b(?:loves?|loved|likes?|liked|enjoys?|enjoyed|adores?|adored|prefers?|drinks?|eats?|tried|bought|owns?|has|"
+    r"have|plays?|played|made|makes|cooks?|cooked|bakes?|baked|reads?|watch(?:es|ed)?|got|gets)\s+(?!(?:to|it|this|that|them|one|a|an|the|so|really|"
+    r"being|doing|put|been|got|had|done|made|gone|taken|given|found|brought)\b)[a-z]{3,}",
+)
+# People cannot be what "it" / "this" / "that" stands for ("User wants their kids to learn that").
+_PEOPLE_EN = re.compile(
+    r"^(?:kids?|children|child|family|friends?|people|others|everyone|anyone|someone|folks|parents?|mom|mum|dad|"
+    r"mother|father|sister|brother|sons?|daughters?|wife|husband|partner|boyfriend|girlfriend|generations?|team|"
+    r"students?|fans?|community|group|audience|followers|teens?|adults?|nephews?|nieces?|cousins?|grand\w+|siblings?|"
+    r"aunts?|uncles?|relatives|colleagues?|coworkers?|neighbou?rs?|classmates?|twins|babies|baby|toddlers?)$",
+    re.IGNORECASE,
+)
+_AGE_ONE_EN = re.compile(r"\b(?:turned|turns|turn|turning|aged?|is|was)$", re.IGNORECASE)
+# Another subject between the user and "them" ("people who support them", "where pottery takes them"): "them"
+# may well be the user.
+_OWN_SUBJECT_EN = re.compile(r"\b(?:who|that|which|where|what|when|how)\s+(?!(?:they|it|he|she|much|many|far|long|"
+                             r"often)\b)\w+|\b\w+ing to$|"
+                             # "a boss to frown at them", "a friend to help them" (not "a project to support them")
+                             r"\b(?:(?:a|an|the|their)\s+(?:\w+\s+)?(?:boss|friend|teacher|coach|doctor|manager|mentor|"
+                             r"neighbou?r|stranger|partner|parent|kid|child|person|guy|girl)s?|someone|anyone|"
+                             r"people|others)\s+to\s+\w+(?:\s+\w+)?$|"
+                             r"\b(?:let|lets|letting|make|makes|made|help|helps|helped)\s+(?!it\b)\w+(?:\s+or\s+\w+)?\s+\w+$",
+                             re.IGNORECASE)
+# An object pronoun right after the verb, followed by where / when / with what: vague when that rest says nothing
+# of its own ("User did it on 19 October 2023", "User needed to do it for their biz"; not "User makes it with
+# almond flour and honey").
+_PRONOUN_OBJECT_FIRST_EN = re.compile(
+    _EN_SUBJECT + r"(?:[a-z']+\s+){0,3}?(?P<p>it|this|that|those|these)\s+(?:in|into|on|at|with|without|for|after|"
+    r"before|from|and|because|out|up|back|again|last|yesterday|today|tonight|so|all)\b",
+    re.IGNORECASE,
+)
+# "User has Woohoo, Nate", "User has Have fun with that": an answer frame filled with an exclamation.
+_EXCLAMATION_AS_STATEMENT = re.compile(
+    r"^User(?:'s [a-z]+)? (?:[a-z']+ ){0,2}?(?P<p>woo+hoo+|woo+t|yay+|yippee|hooray|wow+|whoa|haha+|hehe|omg|lol|"
+    r"have fun|have a (?:great|good|nice|blast)|good luck|take care|congrat\w*|thanks|thank you|let's|hang in there|"
+    r"no worries|you got this|sounds (?:great|good|fun))\b",
+    re.IGNORECASE,
+)
+# A list cut short after a comma: "User loves climbing, sliding", "User watches movies, hike".
+_CUT_LIST_EN = re.compile(r"^User\b[^,]*,\s*(?P<p>(?!(?:too|though|lol|haha|again|now|then|anyway|either|also|thanks|please|"
+                          r"sorry|right|yeah|yes|no|ok|okay)\b)(?![a-z]+ly\b)[a-z]+)\s*$")
+_ZH_PRONOUN_END = re.compile(
+    r"^用户(?P<body>.*?)(?P<p>它们|它|这个|那个|这些|那些|他们|她们|这样|那样|其中|[这那]种[\u4e00-\u9fff]{0,2})[了啊呀吧呢！!。~]*$"
+)
+# 这个 / 那个 as the subject of what the user thinks: "用户觉得这个很有意思".
+_ZH_PRONOUN_TOPIC = re.compile(
+    r"^用户(?:也|还|真的|一直)?(?:觉得|认为|感觉|发现|知道)?(?P<p>这个|那个|它)(?:很|真|太|挺|特别|非常|有点|也|都)"
+)
+
+
+_LIGHT_WORDS = frozenset(
+    """the and for with without from into onto out off back again after before because all its their them they
+    this that these those then than some any other others people person thing things stuff time day way lot bit
+    doing done did does make made get got going gonna really just still also now tonight today yesterday biz
+    last next week month year why what who how they're they've remember""".split()
+)
+
+
+def _pronoun_antecedent(body: str, pronoun: str) -> bool:
+    """Does the statement before the pronoun name something it can stand for, in an earlier clause?"""
+    if pronoun == "one":
+        # "a family for kids who need one" (one = a family); "another one", "has one" name nothing
+        body = re.sub(r"(?:\s+(?:a|an|the|their|another|his|her|its|new|old|last|first|next|other|same|big|"
+                      r"little|small|good|great|favou?rite|only|such|this|that|every|each|any|no))+$", "", body, flags=re.I)
+        return bool(_NAMED_THING_EN.search(body[4:]))
+    starts = list(_CLAUSE_START_EN.finditer(body))
+    if not starts:
+        return False
+    earlier = body[4: starts[-1].start()]  # past "User"
+    for m in _NAMED_THING_EN.finditer(earlier):
+        if not _PEOPLE_EN.match(m.group(0).split()[-1]):
+            return True
+    return False
+
+
+# "around them", "like them": a plain pronoun may be the subject's own here ("User has a great community around
+# them" = around the user). Elsewhere in the user's own clause "them" is someone else: the user would be
+# "themself" (a pronoun object never means its own clause's subject).
+def _them_is_the_user(body: str) -> bool:
+    """"User has a great community around them", "User gets help from people who support them": yes."""
+    if re.search(r"\b(?:around|like|near|behind|beside|ahead of|in front of)$", body, re.IGNORECASE):
+        return True
+    return bool(_OWN_SUBJECT_EN.search(body))
+
+
+def dangling_reason(statement: str) -> str | None:
+    """Why a statement does not stand on its own — its object is a pronoun it never names, an exclamation fills
+    the place of the fact, a list was cut short, or a name addressed to someone trails it — or None."""
+    text = statement.strip().rstrip(".!。！")
+    if not text:
+        return None
+    if text.startswith("用户"):
+        main = re.split(r"[,;，；]", text, maxsplit=1)[0]
+        m = _ZH_PRONOUN_END.match(main) or _ZH_PRONOUN_TOPIC.match(main)
+        return f"depends on '{m.group('p')}', which it does not name" if m else None
+    if not re.match(r"(?i)(?:the )?user\b", text):
+        return None
+    exclamation = _EXCLAMATION_AS_STATEMENT.match(text)
+    if exclamation:
+        return f"an exclamation ('{exclamation.group('p')}'), not something about the user"
+    address = trailing_address(text)
+    if address:
+        return f"ends with '{address}', said to someone, not about the user"
+    bare = re.match(r"^User (?:still |also |really |just )?(?P<p>works|does|has|is|gets|goes|makes|takes|tries|did|had|"
+                    r"was|knows|thinks|agrees|can|will|can't|won't)$", text)
+    if bare:
+        return f"'{bare.group('p')}' without saying what"
+    cut = _CUT_LIST_EN.match(text)
+    if cut:
+        return f"a list cut short at '{cut.group('p')}'"
+    main = re.split(r"[,;]", text, maxsplit=1)[0].strip()
+    first = _PRONOUN_OBJECT_FIRST_EN.match(main)
+    if first and not re.search(r"\b(?:made|make|makes|making) it (?:to|through|out|back|home)\b", main, re.I):
+        # "User did it on 19 October 2023" says nothing; "User makes it with almond flour and honey" still does
+        rest = DATE_PHRASE_RE.sub(" ", main[first.end("p"):])
+        if len([w for w in _LATIN_WORD.findall(rest) if len(w) > 2 and w.lower() not in _LIGHT_WORDS]) < 2:
+            return f"depends on '{first.group('p')}', which it does not name"
+    end = _END_PRONOUN_EN.match(main)
+    if not end:
+        return None
+    body, pronoun = end.group("body"), end.group("p").lower()
+    if pronoun == "them":
+        return None if _them_is_the_user(body) or _compares_with_the_user(main, pronoun) else (
+            "depends on 'them', which it does not name")
+    if pronoun == "one" and _AGE_ONE_EN.search(body):
+        return None  # "User's son turned one"
+    if pronoun in ("this", "that") and re.search(r"\blike$", body, re.IGNORECASE):
+        return f"'like {pronoun}' points at something it does not show"
+    if _pronoun_antecedent(body, pronoun):
+        return None
+    return f"depends on '{pronoun}', which it does not name"
+
+
+def _compares_with_the_user(main: str, pronoun: str) -> bool:
+    """"User's sister is older than them": in a statement about the user's relative, "them" after
+    "than" is the user (statements speak of the user as they/them), not someone unnamed."""
+    return pronoun.lower() == "them" and bool(re.match(r"(?i)user's\b.*\bthan them$", main))
+
+
+def vague_reason(statement: str) -> str | None:
+    """Why a statement says too little to remember on its own ("depends on 'her'"), or None.
+
+    Only the main clause is judged: "User loves Studio Ghibli films, they always calm them down" says
+    what it needs before the comma."""
+    main = re.split(r"[,;，；]", statement.strip(), maxsplit=1)[0].strip().rstrip(".!。！")
+    for pattern, why in (
+        (_VAGUE_PRONOUN_EN, "depends on '{p}', which it does not name"),
+        (_VAGUE_PRONOUN_ZH, "depends on '{p}', which it does not name"),
+        (_VAGUE_PERSON_EN, "depends on '{p}', which it does not name"),
+        (_VAGUE_GOING_EN, "'{p}' without saying where"),
+        (_VAGUE_NO_OBJECT_EN, "'{p}' without saying what"),
+        (_VAGUE_BARE_ZH, "'{p}' without saying what"),
+    ):
+        m = pattern.match(main)
+        if m and not _compares_with_the_user(main, m.group("p")):
+            return why.format(p=m.group("p"))
+    reason = dangling_reason(statement) or opening_reason(statement)
+    later = None if reason else later_own_clause(statement)
+    return vague_reason(later) if later else reason
