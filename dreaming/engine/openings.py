@@ -16,7 +16,8 @@ the reason in the score's breakdown. Each rule is a shape of the opening, not a 
   which one was shown or said before, the statement does not say;
 - "Here's …": showing a photo;
 - a name said to the other side, first ("John, User gets it");
-- a reply's opener with its own subject left out ("Glad …", "Wish …", "Gotta …", "Check …", "Plus …").
+- a reply's opener with its own subject left out ("Glad …", "Wish …", "Gotta …", "Check …", "Plus …");
+- a plan said with its subject left out whose object is "it" ("Gonna continue doing it - …").
 
 What still stands: a named or plain thing as the subject ("Clay brings User so much joy", "Dancing
 helps User de-stress", "Coconut milk ice cream is at the top of User's list"), a time or place that
@@ -62,7 +63,13 @@ _NOT_A_NAME = frozenset(
 )
 # A reply whose own subject was left out: its "User" is the object of someone's reaction.
 _REPLY_OPENER_RE = re.compile(
-    r"^(?P<p>glad|so glad|wish|gotta|check(?: out)?|plus|rock on)\b", re.IGNORECASE
+    r"^(?P<p>glad|so glad|wish|gotta|check(?: out)?|plus|rock on|(?:it's )?been a pleasure)\b", re.IGNORECASE
+)
+# A plan or a habit said with its "I" left out ("Gonna continue doing it - …", "Can't wait to see it"): what "it"
+# is, the statement does not say. With a thing named ("Going to ride User's arabian horse") it stands.
+_DROPPED_SUBJECT_RE = re.compile(
+    r"^(?P<p>gonna|wanna|going to|been|can't wait(?: to)?|hoping to|trying to|planning to|thinking of|"
+    r"looking forward to)\b(?P<clause>[^,;:–-]*)", re.IGNORECASE
 )
 
 
@@ -99,6 +106,8 @@ def opening_reason(statement: str) -> str | None:
         return f"a reply ('{m.group('p')} …'), not something about the user"
     if (m := _ADDRESS_FIRST_RE.match(text)) and m.group("p").lower() not in _NOT_A_NAME and not m.group("p").endswith("ly"):
         return f"starts with '{m.group('p')}', said to someone, not about the user"
+    if (m := _DROPPED_SUBJECT_RE.match(text)) and (it := re.search(r"(?i)\b(?:it|them)\b", m.group("clause"))):
+        return f"'{m.group('p')} …' leaves out who, and '{it.group(0)}' what"
     if later_own_clause(text):
         return None
     if (m := _DEMONSTRATIVE_SUBJECT_RE.match(text)) and m.group("p").split()[1].lower() not in ("is", "was", *_TIME_WORDS):

@@ -64,6 +64,27 @@ _VAGUE_BARE_ZH = re.compile(
 )
 
 
+# "User won't let this bring them down", "User lets them play outside": someone or something unnamed made to do.
+# Only with the user as the subject: in "User's dog makes them happy" or "User finds it helps them relax" them is
+# the user.
+_VAGUE_CAUSATIVE_EN = re.compile(
+    r"^(?:the )?user\s+" + _EN_ADVERBS + r"(?:(?!(?:it|this|that|they|he|she)\b)[a-z']+\s+){0,2}?(?:(?:let|lets|letting)\s+(?P<p>this|that|it|them|him|her)|"
+    # after "make" / "see", "this" and "that" are mostly determiners ("made this apple pie", "see that band"), and
+    # "make it" an idiom of its own ("make it big", "make it back")
+    r"(?:make|makes|made|making|help|helps|helped|helping|watch|watched|watches|see|saw|sees|hear|heard|hears)\s+"
+    r"(?P<q>them|him|her))\s+(?!(?:a|an|the|to|and|or|but|so|more|less|very|really|too|as|for|of|in|on|at|with)\b)"
+    r"[a-z]+",
+    re.IGNORECASE,
+)
+# "User is still figuring out the details", "User loves the idea": a definite thing that was said before, not here.
+_VAGUE_DEFINITE_END_EN = re.compile(
+    _EN_SUBJECT + _EN_ADVERBS + r"(?:[a-z']+\s+){1,6}?(?P<p>the (?:details|rest|plan|plans|idea|thing|things|situation|"
+    r"news|result|results|process|same|logistics|stuff|whole thing|outcome|decision|change|changes|issue|problem|"
+    r"problems|one|ones|other one|others))" + _EN_TRAILING,
+    re.IGNORECASE,
+)
+
+
 # --- standing on its own (round 5): what a pronoun at the end of a statement stands for ----------
 # A pronoun object is resolved only when the statement itself names something, in an earlier clause, that
 # the pronoun can stand for ("User submitted their screenplay to a contest to see how others like it"). When
@@ -109,7 +130,7 @@ _OWN_SUBJECT_EN = re.compile(r"\b(?:who|that|which|where|what|when|how)\s+(?!(?:
 # of its own ("User did it on 19 October 2023", "User needed to do it for their biz"; not "User makes it with
 # almond flour and honey").
 _PRONOUN_OBJECT_FIRST_EN = re.compile(
-    _EN_SUBJECT + r"(?:[a-z']+\s+){0,3}?(?P<p>it|this|that|those|these)\s+(?:in|into|on|at|with|without|for|after|"
+    _EN_SUBJECT + r"(?:[a-z']+\s+){0,3}?(?P<p>it|this|that|those|these|them|him|her)\s+(?:in|into|on|at|to|with|without|for|after|"
     r"before|from|and|because|out|up|back|again|last|yesterday|today|tonight|so|all)\b",
     re.IGNORECASE,
 )
@@ -136,7 +157,8 @@ _LIGHT_WORDS = frozenset(
     """the and for with without from into onto out off back again after before because all its their them they
     this that these those then than some any other others people person thing things stuff time day way lot bit
     doing done did does make made get got going gonna really just still also now tonight today yesterday biz
-    last next week month year why what who how they're they've remember""".split()
+    last next week weeks month months year years day days hour hours ago since ever one two three four five six seven
+    eight nine ten few couple why what who how they're they've remember""".split()
 )
 
 
@@ -194,6 +216,9 @@ def dangling_reason(statement: str) -> str | None:
         return f"a list cut short at '{cut.group('p')}'"
     main = re.split(r"[,;]", text, maxsplit=1)[0].strip()
     first = _PRONOUN_OBJECT_FIRST_EN.match(main)
+    if first and first.group("p").lower() == "them" and (
+            re.match(r"(?i)(?:the )?user's\b", main) or _them_is_the_user(main[:first.start("p")].rstrip())):
+        first = None  # "User's friends support them in everything": them = the user
     if first and not re.search(r"\b(?:made|make|makes|making) it (?:to|through|out|back|home)\b", main, re.I):
         # "User did it on 19 October 2023" says nothing; "User makes it with almond flour and honey" still does
         rest = DATE_PHRASE_RE.sub(" ", main[first.end("p"):])
@@ -233,11 +258,14 @@ def vague_reason(statement: str) -> str | None:
         (_VAGUE_PERSON_EN, "depends on '{p}', which it does not name"),
         (_VAGUE_GOING_EN, "'{p}' without saying where"),
         (_VAGUE_NO_OBJECT_EN, "'{p}' without saying what"),
+        (_VAGUE_CAUSATIVE_EN, "depends on '{p}', which it does not name"),
+        (_VAGUE_DEFINITE_END_EN, "depends on '{p}', which it does not say"),
         (_VAGUE_BARE_ZH, "'{p}' without saying what"),
     ):
         m = pattern.match(main)
-        if m and not _compares_with_the_user(main, m.group("p")):
-            return why.format(p=m.group("p"))
+        pointer = m and (m.group("p") or m.groupdict().get("q"))
+        if pointer and not _compares_with_the_user(main, pointer):
+            return why.format(p=pointer)
     reason = dangling_reason(statement) or opening_reason(statement)
     later = None if reason else later_own_clause(statement)
     return vague_reason(later) if later else reason

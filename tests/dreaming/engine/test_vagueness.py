@@ -1,0 +1,62 @@
+"""A statement that names nothing its pronoun or its definite thing can stand for is vague
+(dreaming/engine/vagueness.py): read later in MEMORY.md, it does not say who or what. The sentences are written
+afresh for each shape; each shape has statements that must still stand next to it."""
+import pytest
+
+from dreaming.engine.vagueness import vague_reason
+
+
+@pytest.mark.parametrize("statement, pointer", [
+    # a pronoun object right after the user's verb, with only a where / when / what-for after it
+    ("User leans on them for courage", "them"),
+    ("User met him at a barbecue", "him"),
+    ("User drove her to the station", "her"),
+    ("User has kept them for five years now", "them"),
+    # someone or something unnamed made to do something
+    ("User won't let that get them down", "that"),
+    ("User never lets it stop them", "it"),
+    ("User lets them stay up late on Fridays", "them"),
+    ("User helped him move house", "him"),
+    # a definite thing said before, not here
+    ("User is still working out the logistics", "the logistics"),
+    ("User really loves the idea", "the idea"),
+    ("User can't wait to hear the results", "the results"),
+    ("User's brother did the same", "the same"),
+])
+def test_a_statement_whose_pointer_names_nothing_is_vague(statement, pointer):
+    reason = vague_reason(statement)
+    assert reason and f"'{pointer}'" in reason
+
+
+@pytest.mark.parametrize("statement", [
+    # them = the user when someone else is the subject
+    "User's friends support them in everything",
+    "User's cat makes them laugh every morning",
+    "User finds it helps them sleep better",
+    # this / that after make / see are determiners, "make it" an idiom of its own
+    "User made this quilt for their niece",
+    "User saw that band live in Berlin",
+    "User hopes to make it big as a singer",
+    # a pronoun whose rest of the clause says enough, or whose antecedent is named first
+    "User makes it with almond flour and honey",
+    "User adopted two kittens and keeps them in the garden shed",
+    # definite things that are named
+    "User is figuring out the details of their move to Lisbon",
+    "User loves the idea of living by the sea",
+    "User spent the rest of the summer in Porto",
+])
+def test_a_statement_that_names_its_thing_still_stands(statement):
+    assert vague_reason(statement) is None
+
+
+@pytest.mark.parametrize("statement", [
+    "Gonna keep doing it - it's how User unwinds",
+    "Can't wait to try it",
+    "Been a pleasure, hope User was of help",
+])
+def test_a_reply_with_its_subject_left_out_and_nothing_named_is_vague(statement):
+    assert vague_reason(statement)
+
+
+def test_a_plan_with_its_subject_left_out_that_names_its_thing_stands():
+    assert vague_reason("Going to ride User's new mare on Sunday") is None
