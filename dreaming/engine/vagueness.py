@@ -70,9 +70,9 @@ _VAGUE_BARE_ZH = re.compile(
 _VAGUE_CAUSATIVE_EN = re.compile(
     r"^(?:the )?user\s+" + _EN_ADVERBS + r"(?:(?!(?:it|this|that|they|he|she)\b)[a-z']+\s+){0,2}?(?:(?:let|lets|letting)\s+(?P<p>this|that|it|them|him|her)|"
     # after "make" / "see", "this" and "that" are mostly determiners ("made this apple pie", "see that band"), and
-    # "make it" an idiom of its own ("make it big", "make it back")
+    # "make it" an idiom of its own ("make it big", "make it back"), but for "make it happen / work"
     r"(?:make|makes|made|making|help|helps|helped|helping|watch|watched|watches|see|saw|sees|hear|heard|hears)\s+"
-    r"(?P<q>them|him|her))\s+(?!(?:a|an|the|to|and|or|but|so|more|less|very|really|too|as|for|of|in|on|at|with)\b)"
+    r"(?P<q>them|him|her)|(?:make|makes|made|making)\s+(?P<r>it|this)(?=\s+(?:happen|work)\b))\s+(?!(?:a|an|the|to|and|or|but|so|more|less|very|really|too|as|for|of|in|on|at|with)\b)"
     r"[a-z]+",
     re.IGNORECASE,
 )
@@ -189,6 +189,27 @@ def _them_is_the_user(body: str) -> bool:
     return bool(_OWN_SUBJECT_EN.search(body))
 
 
+# "User enjoys yourself" ("Enjoy yourself!"): a wish said to someone, rewritten as if it were the user's.
+_SECOND_PERSON_EN = re.compile(r"\b(?P<p>yourself|yourselves)\b", re.IGNORECASE)
+# "User rode a bike to work, speaking of": a phrase cut before its noun. (Not "and" / "but" / "with": "User lives in
+# ohio but" still says where, "User's wife and kids come with" is how people talk.)
+_CUT_AT_END_EN = re.compile(r"\s(?P<p>the|a|an|their|his|my|of)$", re.IGNORECASE)
+# "User was a kid": the time of a story ("when I was a kid"), not a fact.
+_ONLY_A_TIME_EN = re.compile(r"^User (?:was|were) (?P<p>(?:a |just a |only a )?(?:kid|child|teenager|teen|baby|little|young|"
+                             r"younger|small))$", re.IGNORECASE)
+
+
+def _cut_or_misread(text: str) -> str | None:
+    """A statement cut before its end, a wish said to someone, or only the time of a story — or None."""
+    if m := _SECOND_PERSON_EN.search(text):
+        return f"speaks to someone ('{m.group('p')}'), not about the user"
+    if m := _CUT_AT_END_EN.search(text):
+        return f"cut short after '{m.group('p')}'"
+    if m := _ONLY_A_TIME_EN.match(text):
+        return f"'{m.group('p')}' is when, not what"
+    return None
+
+
 def dangling_reason(statement: str) -> str | None:
     """Why a statement does not stand on its own — its object is a pronoun it never names, an exclamation fills
     the place of the fact, a list was cut short, or a name addressed to someone trails it — or None."""
@@ -201,6 +222,8 @@ def dangling_reason(statement: str) -> str | None:
         return f"depends on '{m.group('p')}', which it does not name" if m else None
     if not re.match(r"(?i)(?:the )?user\b", text):
         return None
+    if cut := _cut_or_misread(text):
+        return cut
     exclamation = _EXCLAMATION_AS_STATEMENT.match(text)
     if exclamation:
         return f"an exclamation ('{exclamation.group('p')}'), not something about the user"
@@ -263,7 +286,7 @@ def vague_reason(statement: str) -> str | None:
         (_VAGUE_BARE_ZH, "'{p}' without saying what"),
     ):
         m = pattern.match(main)
-        pointer = m and (m.group("p") or m.groupdict().get("q"))
+        pointer = m and (m.group("p") or m.groupdict().get("q") or m.groupdict().get("r"))
         if pointer and not _compares_with_the_user(main, pointer):
             return why.format(p=pointer)
     reason = dangling_reason(statement) or opening_reason(statement)

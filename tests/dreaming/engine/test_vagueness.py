@@ -60,3 +60,27 @@ def test_a_reply_with_its_subject_left_out_and_nothing_named_is_vague(statement)
 
 def test_a_plan_with_its_subject_left_out_that_names_its_thing_stands():
     assert vague_reason("Going to ride User's new mare on Sunday") is None
+
+
+@pytest.mark.parametrize("statement, why", [
+    ("User is determined to make it happen", "'it'"),
+    ("User hopes to make this work", "'this'"),
+    ("User enjoys yourself", "speaks to someone"),
+    ("User took the train to work on 3 May 2024, speaking of", "cut short after 'of'"),
+    ("User bought a new pair of", "cut short after 'of'"),
+    ("User was a kid", "is when, not what"),
+])
+def test_a_misread_or_cut_statement_is_vague(statement, why):
+    reason = vague_reason(statement)
+    assert reason and why in reason
+
+
+@pytest.mark.parametrize("statement", [
+    "User lives in Leeds but",
+    "User's husband and twins come with",
+    "User was a kid in Manila in the nineties",
+    "User hopes to make it to the finals",
+    "User wants to get to know themself",
+])
+def test_a_statement_that_still_says_its_fact_stands(statement):
+    assert vague_reason(statement) is None
