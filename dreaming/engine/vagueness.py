@@ -76,11 +76,12 @@ _VAGUE_CAUSATIVE_EN = re.compile(
     r"[a-z]+",
     re.IGNORECASE,
 )
-# "User is still figuring out the details", "User loves the idea": a definite thing that was said before, not here.
+# "User is still figuring out the details", "User loves the idea", "User's mind doesn't work that way": a definite
+# thing that was said before, not here.
 _VAGUE_DEFINITE_END_EN = re.compile(
     _EN_SUBJECT + _EN_ADVERBS + r"(?:[a-z']+\s+){1,6}?(?P<p>the (?:details|rest|plan|plans|idea|thing|things|situation|"
     r"news|result|results|process|same|logistics|stuff|whole thing|outcome|decision|change|changes|issue|problem|"
-    r"problems|one|ones|other one|others))" + _EN_TRAILING,
+    r"problems|one|ones|other one|others)|(?:that|this) way)" + _EN_TRAILING,
     re.IGNORECASE,
 )
 
@@ -231,7 +232,9 @@ def dangling_reason(statement: str) -> str | None:
     if address:
         return f"ends with '{address}', said to someone, not about the user"
     bare = re.match(r"^User (?:still |also |really |just )?(?P<p>works|does|has|is|gets|goes|makes|takes|tries|did|had|"
-                    r"was|knows|thinks|agrees|can|will|can't|won't)$", text)
+                    r"was|knows|thinks|agrees|can|will|can't|won't)$", text) or re.match(
+        # "User does not, but they'd still be glad to help": the answer to a question the memory does not have
+        r"^User (?P<p>(?:does|did|is|was|has|had|can|will|would|do)(?: not|n't))\s*[,;]", text)
     if bare:
         return f"'{bare.group('p')}' without saying what"
     cut = _CUT_LIST_EN.match(text)

@@ -84,3 +84,16 @@ def test_a_misread_or_cut_statement_is_vague(statement, why):
 ])
 def test_a_statement_that_still_says_its_fact_stands(statement):
     assert vague_reason(statement) is None
+
+
+@pytest.mark.parametrize("statement", [
+    "User does not, but they would still be glad to pitch in",
+    "User's brain doesn't work that way",
+    "User likes it this way",
+])
+def test_an_answer_to_an_unsaid_question_or_a_way_unsaid_is_vague(statement):
+    assert vague_reason(statement)
+
+
+def test_a_way_that_is_said_stands():
+    assert vague_reason("User likes their coffee that way: black, no sugar") is None
