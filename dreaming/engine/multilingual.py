@@ -243,6 +243,10 @@ def sentence_statement(sentence: str, *, language: str) -> tuple[str, str] | Non
         quote = stripped.strip(" ,;:-–—").rstrip(" .!…")  # "y corro maratones": the "and" keeps it long enough
     if "?" in quote:
         quote = _before_the_question(quote, rules)
+    elif rules.not_a_statement.search(quote):
+        # "Je suis infirmière, écris-moi un email…": who the user is, said before the request, is theirs
+        head = _before_the_question(quote, rules)
+        quote = head if rules.self_words.search(head) else quote
     if not quote or len(quote) > MAX_SENTENCE_CHARS or len(_WORD_RE.findall(quote)) < 3 or _NOT_SPOKEN_RE.search(quote) \
             or quote.count("(") != quote.count(")"):
         return None
@@ -255,7 +259,7 @@ def sentence_statement(sentence: str, *, language: str) -> tuple[str, str] | Non
 
 
 def _before_the_question(sentence: str, rules: _Compiled) -> str:
-    """The statement a question sentence opens with: "Моя дочь владеет земельным участком, могу ли я
+    """The statement a question or a request sentence opens with: "Моя дочь владеет земельным участком, могу ли я
     построить дом…?" → "Моя дочь владеет земельным участком" ("" when it opens with the question)."""
     end = 0
     for m in re.finditer(r"[^,;]+", sentence):
