@@ -74,8 +74,10 @@ _HEAD_RE = re.compile(
 _AS_A_RE = re.compile(
     r"\b[Aa]s an? (?P<role>(?!(?:AI|bot|chatbot|assistant|language model|result|matter|reminder|example|rule|whole|"
     r"consequence|bonus|side note|note|favor|favour|gift|team|group|family|company|kid|child|teen|teenager|boy|girl|"
-    r"baby|toddler|youngster|little \w+|young \w+)\b)[\w'-]+(?: [\w'-]+){0,4}?),\s*"
-    r"(?P<rest>(?:I|i|my|My)\b[^.!?;\n]*)"
+    r"baby|toddler|youngster|little \w+|young \w+)\b)[\w'-]+(?: [\w'-]+){0,6}?),\s*"
+    r"(?P<rest>(?:I|i|my|My)\b[^.!?;\n]*"
+    # "As a first time home buyer in Texas, what programs exist?" — not "As a doctor, what would you prescribe?"
+    r"|(?:what|which|how|where|when|is|are|should|can|do|does|any)\b(?![^.!?;\n]*\b(?:you|your|u)\b)[^.!?;\n]*)"
 )
 # Where the statement about the user ends and the request starts.
 _STOP_RE = re.compile(
@@ -118,6 +120,7 @@ _MY_PEOPLE_RE = re.compile(
 _MY_FAMILY_RE = re.compile(
     r"\b[Mm]y (?P<noun>(?:(?:two|three|four|five|six|2|3|4|5|6)\s+(?=kids|children|sons|daughters|brothers|sisters|dogs|"
     r"cats|pupp|kittens|parrots|rabbits|hamsters|horses|grand))?"  # "with my two kids"
+    r"(?:(?:\d{1,2}|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)[ -](?:years?|months?)[ -]old\s+)?"  # "my 5 year old son"
     r"(?:(?:little|younger|older|big|baby|elder|eldest|oldest|youngest|twin|best)\s+)?"
     # a pet's breed or age: "my new golden retriever puppy" (not "my late dog": no longer had)
     r"(?:(?:new\s+)?(?:(?!late|old|former|dead|previous|first|childhood|future|dream|imaginary|neighbou?rs?|hot|corn|sea)[a-z]+\s+){0,2}"
@@ -378,7 +381,8 @@ def _head_clauses(sentence: str) -> list[tuple[str, str]]:
     found = []
     for m in _HEAD_RE.finditer(sentence):
         before = sentence[: m.start()]
-        if before.strip() and not re.search(r"(?:^|[,;:\-–—]|\band|\bbut|\bso|\balso|\bwell|\bhi|\bhello|\bhey)\s*$",
+        if before.strip() and not re.search(r"(?:^|[,;:\-–—]|\band|\bbut|\bso|\balso|\bwell|\bhi|\bhello|\bhey|"
+                                            r"\bgiven that|\bsince|\bbecause|\bnow that|\bseeing as)\s*$",
                                             before, re.IGNORECASE):
             continue  # mid-clause: "the guy I work with", "what I'm learning"
         if _HYPOTHETICAL_LEAD_RE.search(before):

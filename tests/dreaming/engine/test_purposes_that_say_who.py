@@ -139,3 +139,21 @@ def test_who_the_user_is_said_beside_me_or_in_a_question(text, statement):
 ])
 def test_a_style_a_story_or_a_lost_pet_says_no_role(text):
     assert not any(s.startswith(("User is a", "User has a")) for s in _said(text)), _said(text)
+
+
+@pytest.mark.parametrize(("text", "statement"), [
+    ("Now that I'm a retired firefighter, which hobbies keep the mind sharp?", "User is a retired firefighter"),
+    ("Plan a party for my 7 year old daughter who loves unicorns", "User has a 7 year old daughter"),
+    ("As a new landlord in Ontario, which forms do tenants sign?", "User is a new landlord in Ontario"),
+])
+def test_who_the_user_is_said_as_the_reason_for_a_question(text, statement):
+    assert statement in _said(text), _said(text)
+
+
+@pytest.mark.parametrize("text", [
+    "As a doctor, what would you prescribe for a cold?",  # the assistant's role
+    "As a result, what happens to the price?",
+    "what I am looking for is a quiet hotel",  # mid-clause
+])
+def test_a_role_given_to_the_assistant_or_an_idiom_says_nothing(text):
+    assert not any(s.startswith("User is") for s in _said(text)), _said(text)
