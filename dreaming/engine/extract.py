@@ -33,7 +33,7 @@ from dreaming.engine.application_letters import candidacy, self_marketing
 from dreaming.engine.categories import category_by_definition
 from dreaming.engine.disclosure_model import likely_disclosure
 from dreaming.engine.others_words import not_the_user
-from dreaming.engine.language import CJK_RE, content_tokens, foreign_language, in_own_words, sentences
+from dreaming.engine.language import CJK_RE, content_tokens, in_own_words, sentences
 from dreaming.engine.third_person import _KIN_ZH
 from dreaming.protocol import ExtractedCandidate, Turn
 from dreaming.engine.sensitive import redact_sensitive, sensitive_category
@@ -188,7 +188,7 @@ def _turn_clauses(
     # Questions are found once per turn (a long paste would make a per-sentence search quadratic).
     frames = list(answers.QUESTION_FRAME_RE.finditer(text))
     assistant_question = answers.last_question(previous_assistant[-300:]) if previous_assistant else None
-    foreign = None if chinese else foreign_language(text)  # Russian, Spanish, French…: multilingual.py reads them
+    foreign = None if chinese else multilingual.language_of(text)  # Russian, Spanish, Arabic…: multilingual.py reads them
     # "Mine is …" borrows its thing from a question the other side asked, never from their statement.
     asked = questions_asked((previous_assistant or "")[-300:])
     bare = answers.bare_answer(text, assistant_question) if previous_assistant else None
@@ -410,7 +410,8 @@ def extract_candidates(turns: list[Turn], *, limit: int = MAX_CANDIDATES) -> lis
                 continue  # "User works, Maria" once the name said to the other side is gone: nothing left
             said_before.append(clause.statement)
             clause = _dated(clause, said_at=turn.created_at)
-            key = " ".join(content_tokens(clause.statement))
+            # a quoted sentence of a script the tokens do not read (Arabic) is its own key
+            key = clause.statement if multilingual.is_verbatim(clause.statement) else " ".join(content_tokens(clause.statement))
             if key in seen:
                 continue
             seen.add(key)
