@@ -76,6 +76,11 @@ _NOT_A_ROLE_RE = re.compile(r"^(?:person|human|someone|somebody|people|guy|girl|
                             r"result|reminder|favou?r|gift|matter|whole|example|AI|bot|robot)$", re.IGNORECASE)
 
 
+# What a role ends in: a person's noun ("student", "beginner", "nurse", "pharmacist", "mom").
+_PERSON_NOUN_RE = re.compile(r"(?:er|or|ist|ian|ant|ent|ee|ive|mom|mum|dad|parent|nurse|vert|vegan|chef|"
+                             r"coach|nanny|owner|freelancer|newbie|novice|rookie|amateur|pro)$", re.IGNORECASE)
+
+
 def roles_beside_me(text: str) -> list[tuple[str, str]]:
     """(quote, statement) for a role said beside "me" (the _BESIDE_ME_RE shapes)."""
     found = []
@@ -84,8 +89,8 @@ def roles_beside_me(text: str) -> list[tuple[str, str]]:
             found.append((m.group(0).strip(), f"User {m.group('does').strip()}"))
             continue
         role = m.group("role") or m.group("like")
-        if _NOT_A_ROLE_RE.match(role.split()[-1]):
-            continue
+        if _NOT_A_ROLE_RE.match(role.split()[-1]) or not _PERSON_NOUN_RE.search(role):
+            continue  # "a weight problem like me" names no one
         article = "an" if role[0].lower() in "aeiou" else "a"
         found.append((m.group(0).strip(), f"User is {article} {role}"))
     return found

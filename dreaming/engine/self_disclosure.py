@@ -123,7 +123,8 @@ _MY_FAMILY_RE = re.compile(
     r"(?:(?:\d{1,2}|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)[ -](?:years?|months?)[ -]old\s+)?"  # "my 5 year old son"
     r"(?:(?:little|younger|older|big|baby|elder|eldest|oldest|youngest|twin|best)\s+)?"
     # a pet's breed or age: "my new golden retriever puppy" (not "my late dog": no longer had)
-    r"(?:(?:new\s+)?(?:(?!late|old|former|dead|previous|first|childhood|future|dream|imaginary|neighbou?rs?|hot|corn|sea)[a-z]+\s+){0,2}"
+    r"(?:(?:new\s+)?(?:(?!late|old|former|dead|previous|first|childhood|future|dream|imaginary|neighbou?rs?|hot|corn|sea)"
+    r"(?![a-z]+s\s)[a-z]+\s+){0,2}"  # not "my sisters cat": the cat is the sister's
     r"(?=(?:dogs?|cats?|pupp(?:y|ies)|kittens?|parrots?|rabbits?|hamsters?|horses?)\b))?"
     r"(?:wife|husband|partner|boyfriend|girlfriend|fianc[ée]e?|sons?|daughters?|kids|children|brothers?|sisters?|"
     r"siblings|grandchildren|grandsons?|granddaughters?|mother-in-law|father-in-law|in-laws|nephews?|nieces?|"
@@ -341,16 +342,19 @@ _PHRASE_WORDS = 10
 
 def _phrase_quote(text: str, start: int, end: int) -> str:
     """The quote for a phrase found at text[start:end] ("my boss"): the phrase itself when it is long enough to
-    prove something, else the phrase run on to its clause's end ("my boss asking for Friday off", at most
-    _PHRASE_WORDS words) — not the request sentence around it, whose opening verb would read as an instruction
-    (others_words) — and the whole sentence when even that is too short."""
+    prove something, else its sentence; when that sentence is a request others_words reads as an instruction ("Write
+    an email to my boss asking for Friday off"), the phrase run on to its clause's end ("my boss asking for Friday
+    off", at most _PHRASE_WORDS words)."""
     phrase = text[start:end]
     if not quote_too_short(phrase):
         return phrase
+    sentence = _sentence_around(text, start, end)
+    if not not_the_user(text, sentence):
+        return sentence
     stop = _CLAUSE_END_RE.search(text, end)
     run_on = text[start: stop.start() if stop else len(text)].rstrip()
     run_on = " ".join(run_on.split(" ")[:_PHRASE_WORDS]) if "\n" not in run_on else run_on
-    return run_on if not quote_too_short(run_on) else _sentence_around(text, start, end)
+    return run_on if not quote_too_short(run_on) else sentence
 
 
 def _sentence_around(text: str, start: int, end: int) -> str:

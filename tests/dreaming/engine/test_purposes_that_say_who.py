@@ -157,3 +157,16 @@ def test_who_the_user_is_said_as_the_reason_for_a_question(text, statement):
 ])
 def test_a_role_given_to_the_assistant_or_an_idiom_says_nothing(text):
     assert not any(s.startswith("User is") for s in _said(text)), _said(text)
+
+
+@pytest.mark.parametrize("text", [
+    "I used to be a weight problem like me, funny right",  # no person named
+    "I walk my sisters cat on Sundays",  # the cat is the sister's
+])
+def test_a_thing_or_someone_elses_pet_is_no_role_or_pet_of_the_user(text):
+    assert not any(s.startswith(("User is a", "User has a")) for s in _said(text)), _said(text)
+
+
+def test_a_statement_keeps_its_sentence_as_the_quote():
+    found = self_disclosures([Turn(seq=0, role="user", content="Drives my wife crazy. Anyway.")])
+    assert [(c.quote, c.statement) for c in found] == [("Drives my wife crazy.", "User has a wife")]
