@@ -116,6 +116,10 @@ _WORTH_A_LOOK_RE = re.compile(
     r"[Tt]ook|[Vv]isited|[Ss]pent|[Ss]till|[Bb]een|[Hh]ad|[Tt]rying)\b"
 )
 
+# A statement that is still the user's request: what it names about them, self_disclosure.py states on its own.
+_REQUEST_STATEMENT_RE = re.compile(r"^(?:please\s+)?(?:make|write|create|generate|give|tell|help|list|draft|compose|"
+                                   r"suggest|explain|describe|translate|summari[sz]e|rewrite|design|plan)\b", re.IGNORECASE)
+
 _REACTION_RE = re.compile(
     r"^(?:(?:oh|ah|aw+|wow|haha+|lol|ha|yes|yeah|yep|no|nope|nice|cool|great|awesome|neat|sure|ok|okay|hmm+|"
     r"interesting|really|same|true|exactly|thanks|thank you|hi|hello|hey|hey there|hi there|"
@@ -406,8 +410,8 @@ def extract_candidates(turns: list[Turn], *, limit: int = MAX_CANDIDATES) -> lis
             if not_the_user(text, clause.quote):
                 continue  # a script's line, a quotation, a title, an AI's self-description, talk about the chat
             clause = _read_in_context(clause, people=people, before=said_before, group=they)
-            if ec.EMPTY_STATEMENT_RE.match(clause.statement):
-                continue  # "User works, Maria" once the name said to the other side is gone: nothing left
+            if ec.EMPTY_STATEMENT_RE.match(clause.statement) or _REQUEST_STATEMENT_RE.match(clause.statement):
+                continue  # "User works, Maria" once the name is gone; "Make a workout plan for User's daughter"
             said_before.append(clause.statement)
             clause = _dated(clause, said_at=turn.created_at)
             # a quoted sentence of a script the tokens do not read (Arabic) is its own key

@@ -4,6 +4,7 @@ skipped as coding, such words become a statement about the user; a class of the 
 supposition, a bare "my class" or "we are a company", and the assistant's template never do."""
 import pytest
 
+from dreaming.engine.extract import extract_candidates
 from dreaming.engine.multilingual import turn_statements
 from dreaming.engine.self_disclosure import self_disclosures
 from dreaming.engine.self_statements import self_statements
@@ -170,3 +171,9 @@ def test_a_thing_or_someone_elses_pet_is_no_role_or_pet_of_the_user(text):
 def test_a_statement_keeps_its_sentence_as_the_quote():
     found = self_disclosures([Turn(seq=0, role="user", content="Drives my wife crazy. Anyway.")])
     assert [(c.quote, c.statement) for c in found] == [("Drives my wife crazy.", "User has a wife")]
+
+
+def test_a_request_is_never_a_statement_but_the_child_it_names_is():
+    text = "Make a workout plan for my 12 year old daughter who plays soccer"
+    assert extract_candidates([Turn(seq=0, role="user", content=text)], limit=50) == []  # was "Make a … for User's …"
+    assert "User has a 12 year old daughter" in _said(text)
