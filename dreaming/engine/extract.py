@@ -33,7 +33,7 @@ from dreaming.engine.application_letters import candidacy, self_marketing
 from dreaming.engine.categories import category_by_definition
 from dreaming.engine.disclosure_model import likely_disclosure
 from dreaming.engine.others_words import not_the_user
-from dreaming.engine.language import CJK_RE, content_tokens, foreign_language, in_own_words, sentences
+from dreaming.engine.language import CJK_RE, content_tokens, in_own_words, sentences
 from dreaming.engine.third_person import _KIN_ZH
 from dreaming.protocol import ExtractedCandidate, Turn
 from dreaming.engine.sensitive import redact_sensitive, sensitive_category
@@ -116,6 +116,10 @@ _WORTH_A_LOOK_RE = re.compile(
     r"[Tt]ook|[Vv]isited|[Ss]pent|[Ss]till|[Bb]een|[Hh]ad|[Tt]rying)\b"
 )
 
+# A statement that is still the user's request: what it names about them, self_disclosure.py states on its own.
+_REQUEST_STATEMENT_RE = re.compile(r"^(?:please\s+)?(?:make|write|create|generate|give|tell|help|list|draft|compose|"
+                                   r"suggest|explain|describe|translate|summari[sz]e|rewrite|design|plan)\b", re.IGNORECASE)
+
 _REACTION_RE = re.compile(
     r"^(?:(?:oh|ah|aw+|wow|haha+|lol|ha|yes|yeah|yep|no|nope|nice|cool|great|awesome|neat|sure|ok|okay|hmm+|"
     r"interesting|really|same|true|exactly|thanks|thank you|hi|hello|hey|hey there|hi there|"
@@ -188,7 +192,7 @@ def _turn_clauses(
     # Questions are found once per turn (a long paste would make a per-sentence search quadratic).
     frames = list(answers.QUESTION_FRAME_RE.finditer(text))
     assistant_question = answers.last_question(previous_assistant[-300:]) if previous_assistant else None
-    foreign = None if chinese else foreign_language(text)  # Russian, Spanish, French…: multilingual.py reads them
+    foreign = None if chinese else multilingual.language_of(text)  # Russian, Spanish, Arabic…: multilingual.py reads them
     # "Mine is …" borrows its thing from a question the other side asked, never from their statement.
     asked = questions_asked((previous_assistant or "")[-300:])
     bare = answers.bare_answer(text, assistant_question) if previous_assistant else None
@@ -406,11 +410,12 @@ def extract_candidates(turns: list[Turn], *, limit: int = MAX_CANDIDATES) -> lis
             if not_the_user(text, clause.quote):
                 continue  # a script's line, a quotation, a title, an AI's self-description, talk about the chat
             clause = _read_in_context(clause, people=people, before=said_before, group=they)
-            if ec.EMPTY_STATEMENT_RE.match(clause.statement):
-                continue  # "User works, Maria" once the name said to the other side is gone: nothing left
+            if ec.EMPTY_STATEMENT_RE.match(clause.statement) or _REQUEST_STATEMENT_RE.match(clause.statement):
+                continue  # "User works, Maria" once the name is gone; "Make a workout plan for User's daughter"
             said_before.append(clause.statement)
             clause = _dated(clause, said_at=turn.created_at)
-            key = " ".join(content_tokens(clause.statement))
+            # a quoted sentence of a script the tokens do not read (Arabic) is its own key
+            key = clause.statement if multilingual.is_verbatim(clause.statement) else " ".join(content_tokens(clause.statement))
             if key in seen:
                 continue
             seen.add(key)

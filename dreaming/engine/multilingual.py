@@ -1,5 +1,5 @@
 """Self-statements in the languages the rules have no grammar for: Russian, Spanish, Portuguese, French,
-German, Dutch and Italian (language.foreign_language says which one a turn is in).
+German, Dutch, Italian and Arabic (`language_of` says which one a turn is in; arabic.py has Arabic's words).
 
 Without a parser there is no third-person rewrite ("Soy irlandesa" → "User is Irish" would be a
 translation), so a statement sentence is kept whole, in the user's words, and the statement says only
@@ -23,6 +23,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
+from dreaming.engine import arabic
 from dreaming.engine.language import STOP_WORDS, foreign_language, sentences, words
 
 SAID = "User said: "
@@ -174,6 +175,11 @@ _GRAMMARS = {
         self_words=r"(?:io\s+)?(?:sono|lavoro|vivo|abito|studio|insegno|ho \d+ anni)|mi chiamo|"
                    r"(?:mio|mia|miei|mie) (?:marito|moglie|figli[oa]?|lavoro|azienda|negozio|famiglia|nome)",
     ),
+    "ar": _Grammar(
+        first_person=arabic.FIRST_PERSON, question=arabic.QUESTION, request=arabic.REQUEST,
+        hypothetical=arabic.HYPOTHETICAL, task_noun=arabic.TASK_NOUN, task_verb=arabic.TASK_VERB, filler=arabic.FILLER,
+        talk=arabic.TALK, self_words=arabic.SELF_WORDS,
+    ),
 }
 
 
@@ -196,7 +202,7 @@ def _compile(g: _Grammar) -> _Compiled:
         not_a_statement=re.compile(rf"{word(g.request)}|{g.hypothetical}|{word(g.talk)}|{_IMPERATIVE_ME}", re.IGNORECASE),
         task_noun=re.compile(word(g.task_noun), re.IGNORECASE),
         task_verb=re.compile(word(g.task_verb), re.IGNORECASE),
-        filler=re.compile(rf"^(?:(?:{g.filler}){_E}[\s,!.:;-]*)+", re.IGNORECASE),
+        filler=re.compile(rf"^(?:(?:{g.filler}){_E}[\s,،!.:;-]*)+", re.IGNORECASE),
         self_words=re.compile(rf"(?<![^\W\d_])(?:{g.self_words})", re.IGNORECASE),
     )
 
@@ -238,11 +244,15 @@ def sentence_statement(sentence: str, *, language: str) -> tuple[str, str] | Non
     stripped = sentence.strip()
     if stripped.endswith(":"):
         return None  # what follows is pasted
-    quote = rules.filler.sub("", stripped).strip(" ,;:-–—").rstrip(" .!…")
+    quote = rules.filler.sub("", stripped).strip(" ,،;:-–—").rstrip(" .!…")
     if len(_WORD_RE.findall(quote)) < 3:
         quote = stripped.strip(" ,;:-–—").rstrip(" .!…")  # "y corro maratones": the "and" keeps it long enough
-    if "?" in quote:
+    if "?" in quote or "؟" in quote:
         quote = _before_the_question(quote, rules)
+    elif rules.not_a_statement.search(quote):
+        # "Je suis infirmière, écris-moi un email…": who the user is, said before the request, is theirs
+        head = _before_the_question(quote, rules)
+        quote = head if rules.self_words.search(head) else quote
     if not quote or len(quote) > MAX_SENTENCE_CHARS or len(_WORD_RE.findall(quote)) < 3 or _NOT_SPOKEN_RE.search(quote) \
             or quote.count("(") != quote.count(")"):
         return None
@@ -251,24 +261,31 @@ def sentence_statement(sentence: str, *, language: str) -> tuple[str, str] | Non
         return None
     if rules.task_noun.search(quote) and rules.task_verb.search(quote):
         return None
+    if language == "ar" and arabic.sensitive(quote):
+        return None  # sensitive.py has no Arabic lexicon: the whole sentence stays out (arabic.py)
     return quote, statement_of(quote)
 
 
 def _before_the_question(sentence: str, rules: _Compiled) -> str:
-    """The statement a question sentence opens with: "Моя дочь владеет земельным участком, могу ли я
+    """The statement a question or a request sentence opens with: "Моя дочь владеет земельным участком, могу ли я
     построить дом…?" → "Моя дочь владеет земельным участком" ("" when it opens with the question)."""
     end = 0
-    for m in re.finditer(r"[^,;]+", sentence):
+    for m in re.finditer(r"[^,;،]+", sentence):
         piece = m.group(0)
-        if "?" in piece or rules.question.search(piece) or rules.not_a_statement.search(piece):
+        if "?" in piece or "؟" in piece or rules.question.search(piece) or rules.not_a_statement.search(piece):
             break
         end = m.end()
     return sentence[:end].rstrip(" ,;")
 
 
+def language_of(text: str) -> str | None:
+    """The language of LANGUAGES `text` is written in, else None (English, Chinese, or one the rules do not read)."""
+    return foreign_language(text) or ("ar" if arabic.is_arabic(text) else None)
+
+
 def turn_statements(text: str, *, language: str | None = None) -> list[tuple[str, str]]:
     """(quote, statement) of every first-person statement sentence of a turn in one of LANGUAGES."""
-    language = language or foreign_language(text)
+    language = language or language_of(text)
     if language not in _COMPILED:
         return []
     found = []
@@ -282,7 +299,7 @@ def turn_statements(text: str, *, language: str | None = None) -> list[tuple[str
 def is_self_statement(quote: str) -> bool:
     """True when a quote of another language says who the user is: their work, study, home, family, name,
     business (what a skipped session still keeps, as self_statements.py does in English)."""
-    language = foreign_language(quote)
+    language = language_of(quote)
     return language in _COMPILED and bool(_COMPILED[language].self_words.search(quote))
 
 
@@ -290,7 +307,7 @@ def sentence_reading(sentence: str, *, turn: str, turn_language: str) -> tuple[s
     """extract.py's hook: the sentence of a turn in `turn_language` kept whole, or None (a sentence of the
     turn that is plainly English, "Thanks, I love it", is left to the English rules). Nothing of a pasted
     text (a long turn with hardly a first-person word) or of a quoted line is read."""
-    language = foreign_language(sentence) or (None if plainly_english(sentence) else turn_language)
+    language = language_of(sentence) or (None if plainly_english(sentence) else turn_language)
     if not language or _QUOTED_RE.match(sentence) or pasted(turn, language=turn_language):
         return None
     return sentence_statement(sentence, language=language)

@@ -32,6 +32,7 @@ from dreaming.engine.dates import with_date
 from dreaming.engine.extract import _importance  # the one importance rule of the engine
 from dreaming.engine.language import STOP_WORDS, sentences
 from dreaming.engine.others_words import not_the_user
+from dreaming.engine.purposes import courses, organisations, roles_beside_me
 from dreaming.engine.quotes import quote_too_short, statement_unsupported
 from dreaming.engine.sensitive import redact_sensitive, sensitive_category
 from dreaming.protocol import ExtractedCandidate, Turn
@@ -73,8 +74,10 @@ _HEAD_RE = re.compile(
 _AS_A_RE = re.compile(
     r"\b[Aa]s an? (?P<role>(?!(?:AI|bot|chatbot|assistant|language model|result|matter|reminder|example|rule|whole|"
     r"consequence|bonus|side note|note|favor|favour|gift|team|group|family|company|kid|child|teen|teenager|boy|girl|"
-    r"baby|toddler|youngster|little \w+|young \w+)\b)[\w'-]+(?: [\w'-]+){0,4}?),\s*"
-    r"(?P<rest>(?:I|i|my|My)\b[^.!?;\n]*)"
+    r"baby|toddler|youngster|little \w+|young \w+)\b)[\w'-]+(?: [\w'-]+){0,6}?),\s*"
+    r"(?P<rest>(?:I|i|my|My)\b[^.!?;\n]*"
+    # "As a first time home buyer in Texas, what programs exist?" — not "As a doctor, what would you prescribe?"
+    r"|(?:what|which|how|where|when|is|are|should|can|do|does|any)\b(?![^.!?;\n]*\b(?:you|your|u)\b)[^.!?;\n]*)"
 )
 # Where the statement about the user ends and the request starts.
 _STOP_RE = re.compile(
@@ -106,13 +109,23 @@ _MY_WORK_RE = re.compile(
     r"(?=\s*(?:[.,;:!?)\n]|$)|\s+(?:and|but|so|which|that|because|please|pls|can|could|would|will|with|i|I)\b)"
 )
 _MY_PEOPLE_RE = re.compile(
-    r"\b(?:[Mm]y|[Oo]ur) (?P<noun>customers|clients|students|pupils|patients|employees|staff|subscribers|followers|readers|"
-    r"colleagues|coworkers|co-workers|team|boss|manager|supervisor|professor|advisor|landlord|tenants|mentor)\b"
+    r"\b(?:[Mm]y|[Oo]ur) (?P<noun>(?:new (?!to\b)|(?-i:[A-Z][a-z]+) (?=client|customer|student|patient|tenant|"
+    r"roommate|flatmate|intern|colleague|coworker|co-worker))?"  # "my new intern", "my Japanese client"
+    r"(?:customers?|clients?|students?|pupils|patients?|employees?|staff|subscribers|followers|readers|"
+    r"colleagues?|coworkers?|co-workers?|team|boss|manager|supervisor|professor|advisor|landlord|landlady|tenants?|mentor|"
+    r"roommates?|flatmates?|interns?))\b(?![\w-])"
 )
 # "a letter to my son who is in the army", "what should I feed my dog?", "for my best friend Sarah": a request or
 # a question about the user's family or pet still says who they have (parents go without saying: only named).
 _MY_FAMILY_RE = re.compile(
-    r"\b[Mm]y (?P<noun>(?:(?:little|younger|older|big|baby|elder|eldest|oldest|youngest|twin|best)\s+)?"
+    r"\b[Mm]y (?P<noun>(?:(?:two|three|four|five|six|2|3|4|5|6)\s+(?=kids|children|sons|daughters|brothers|sisters|dogs|"
+    r"cats|pupp|kittens|parrots|rabbits|hamsters|horses|grand))?"  # "with my two kids"
+    r"(?:(?:\d{1,2}|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)[ -](?:years?|months?)[ -]old\s+)?"  # "my 5 year old son"
+    r"(?:(?:little|younger|older|big|baby|elder|eldest|oldest|youngest|twin|best)\s+)?"
+    # a pet's breed or age: "my new golden retriever puppy" (not "my late dog": no longer had)
+    r"(?:(?:new\s+)?(?:(?!late|old|former|dead|previous|first|childhood|future|dream|imaginary|neighbou?rs?|hot|corn|sea)"
+    r"(?![a-z]+s\s)[a-z]+\s+){0,2}"  # not "my sisters cat": the cat is the sister's
+    r"(?=(?:dogs?|cats?|pupp(?:y|ies)|kittens?|parrots?|rabbits?|hamsters?|horses?)\b))?"
     r"(?:wife|husband|partner|boyfriend|girlfriend|fianc[ée]e?|sons?|daughters?|kids|children|brothers?|sisters?|"
     r"siblings|grandchildren|grandsons?|granddaughters?|mother-in-law|father-in-law|in-laws|nephews?|nieces?|"
     r"dogs?|cats?|pupp(?:y|ies)|kittens?|parrots?|rabbits?|hamsters?|horses?|friend|mom|mum|mother|dad|father))(?![\w-])"
@@ -236,7 +249,29 @@ def self_disclosures(turns: list[Turn]) -> list[ExtractedCandidate]:
 
 def turn_disclosures(text: str) -> list[tuple[str, str]]:
     """(quote, statement) of each self-disclosure clause of one user turn's text."""
-    return _clauses(text) + _my_things(text) + _my_work(text) + _my_family(text) + _signed_name(text) + _candidacy(text)
+    return (_clauses(text) + _my_things(text) + _my_work(text) + _my_family(text) + _my_courses(text)
+            + _organisations(text) + _roles_beside_me(text) + _signed_name(text) + _candidacy(text))
+
+
+def _my_courses(text: str) -> list[tuple[str, str]]:
+    """"I need this for my biology class" → "User has a biology class" (purposes.py)."""
+    return [(_phrase_quote(text, start, start + len(words)), said) for words, said, start in courses(text)
+            if not _not_had(text, start)]
+
+
+def _roles_beside_me(text: str) -> list[tuple[str, str]]:
+    """"suits me as a graphic design student" → "User is a graphic design student" (purposes.py)."""
+    if _NOT_THE_USER_RE.search(request_of(text)):
+        return []  # a story's or a role-play's "me"
+    return [(quote, said) for quote, said in roles_beside_me(text)
+            if not _not_had(text, text.find(quote)) and not statement_unsupported(statement=said, quote=quote)]
+
+
+def _organisations(text: str) -> list[tuple[str, str]]:
+    """"we are a small logistics company in Lagos" → "User's company is a small logistics company in Lagos"."""
+    if _NOT_THE_USER_RE.search(request_of(text)):
+        return []  # a story's or a role-play's company
+    return [(quote, said) for quote, said in organisations(text) if not _not_had(text, text.find(quote))]
 
 
 def _candidacy(text: str) -> list[tuple[str, str]]:
@@ -253,9 +288,9 @@ def _my_things(text: str) -> list[tuple[str, str]]:
         if _not_had(text, m.start()):
             continue
         phrase = re.sub(r"^own ", "", m.group(1))
-        plural = phrase.endswith("s") and phrase.lower() not in ("boss", "business") and not phrase.endswith("ss")
+        plural = phrase.endswith("s") and not phrase.endswith(("ss", "sis", "us"))  # "my thesis", "my campus"
         article = "" if plural else ("an " if phrase[0].lower() in "aeiou" else "a ")
-        quote = _sentence_around(text, m.start(), m.end()) if quote_too_short(m.group(0)) else m.group(0)
+        quote = _phrase_quote(text, m.start(), m.end())
         found.append((quote, f"User has {article}{phrase}"))
     return found
 
@@ -268,7 +303,7 @@ def _my_work(text: str) -> list[tuple[str, str]]:
             continue
         work = m.group("work")
         article = "" if work.endswith("s") else ("an " if work[0].lower() in "aeiou" else "a ")
-        quote = _sentence_around(text, m.start(), m.end()) if quote_too_short(m.group(0)) else m.group(0)
+        quote = _phrase_quote(text, m.start(), m.end())
         found.append((quote, f"User has {article}{work} {m.group('about')}"))
     return found
 
@@ -296,9 +331,30 @@ def _my_family(text: str) -> list[tuple[str, str]]:
         else:
             plural = noun.endswith(("s", "children", "grandchildren", "puppies")) and not noun.endswith("ss")
             said = f"User has {'' if plural else 'an ' if noun[0] in 'aeiou' else 'a '}{noun}"
-        quote = _sentence_around(text, m.start(), m.end()) if quote_too_short(m.group(0)) else m.group(0)
+        quote = _phrase_quote(text, m.start(), m.end())
         found.append((quote, said))
     return found
+
+
+_CLAUSE_END_RE = re.compile(r"[.!?;:,\n(\[\"“]|\s[-–—]\s")
+_PHRASE_WORDS = 10
+
+
+def _phrase_quote(text: str, start: int, end: int) -> str:
+    """The quote for a phrase found at text[start:end] ("my boss"): the phrase itself when it is long enough to
+    prove something, else its sentence; when that sentence is a request others_words reads as an instruction ("Write
+    an email to my boss asking for Friday off"), the phrase run on to its clause's end ("my boss asking for Friday
+    off", at most _PHRASE_WORDS words)."""
+    phrase = text[start:end]
+    if not quote_too_short(phrase):
+        return phrase
+    sentence = _sentence_around(text, start, end)
+    if not not_the_user(text, sentence):
+        return sentence
+    stop = _CLAUSE_END_RE.search(text, end)
+    run_on = text[start: stop.start() if stop else len(text)].rstrip()
+    run_on = " ".join(run_on.split(" ")[:_PHRASE_WORDS]) if "\n" not in run_on else run_on
+    return run_on if not quote_too_short(run_on) else sentence
 
 
 def _sentence_around(text: str, start: int, end: int) -> str:
@@ -329,7 +385,8 @@ def _head_clauses(sentence: str) -> list[tuple[str, str]]:
     found = []
     for m in _HEAD_RE.finditer(sentence):
         before = sentence[: m.start()]
-        if before.strip() and not re.search(r"(?:^|[,;:\-–—]|\band|\bbut|\bso|\balso|\bwell|\bhi|\bhello|\bhey)\s*$",
+        if before.strip() and not re.search(r"(?:^|[,;:\-–—]|\band|\bbut|\bso|\balso|\bwell|\bhi|\bhello|\bhey|"
+                                            r"\bgiven that|\bsince|\bbecause|\bnow that|\bseeing as)\s*$",
                                             before, re.IGNORECASE):
             continue  # mid-clause: "the guy I work with", "what I'm learning"
         if _HYPOTHETICAL_LEAD_RE.search(before):

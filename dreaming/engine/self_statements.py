@@ -44,7 +44,12 @@ _SELF_STATEMENT_RE = re.compile(
     r"I (?:work|worked|live|lived|study|studied|teach|run|own|have been|grew up|moved|was born|majored|graduate[sd]?|"
     r"sell|manage|volunteer|coach)\b|"
     r"my (?:name|job|work|profession|occupation|wife|husband|partner|son|daughter|kids?|children|family|"
-    r"dog|cat|pet|boss|company|business|shop|store|startup|team|students?|class|hometown|major|thesis)\b|"
+    r"dog|cat|pet|boss|company|business|shop|store|startup|team|students?|class|hometown|major|thesis|"
+    r"professor|teacher|clients|customers|employer|manager|colleagues|coworkers|school|university|college)\b|"
+    # the user speaking for their organisation: "our company sells…", "we are a small agency", "we run a bakery"
+    r"our (?:company|business|startup|shop|store|team|school|clinic|agency|firm|restaurant|brand|"
+    r"organi[sz]ation|customers|clients|students)\b|"
+    r"we(?:\s+are|'re|’re)\s+an?\s|we (?:run|own|sell|make|manufacture|provide|offer|specialize|ship|export)\b|"
     r"我(?:是|在|的(?:工作|职业|专业|公司|店|孩子|儿子|女儿|老婆|老公|家)|正在准备|准备考|住在|从事|毕业))",
     re.IGNORECASE,
 )

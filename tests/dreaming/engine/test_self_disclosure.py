@@ -48,7 +48,8 @@ def test_a_self_disclosure_inside_a_request_is_read_without_the_request(text, st
 
 def test_as_a_role_says_who_the_user_is():
     said = turn_disclosures("As a teacher, I want to create engaging lesson plans for my 5th grade class.")
-    assert said == [("As a teacher, I want to create engaging lesson plans for my 5th grade class", "User is a teacher")]
+    assert said == [("As a teacher, I want to create engaging lesson plans for my 5th grade class", "User is a teacher"),
+                    ("my 5th grade class", "User has a 5th grade class")]
 
 
 def test_negation_is_kept():
