@@ -58,6 +58,8 @@ def test_only_the_questions_of_the_other_side_are_lent(message, asked):
     ("Cool. What do you do for fun?", "Hiking and fishing", "User enjoys hiking and fishing"),
     ("What are your hobbies?", "Knitting", "User enjoys knitting"),
     ("Where are you based?", "Ohio", "User lives in Ohio"),
+    ("What do you drive?", "99 ford mustang", "User drives 99 ford mustang"),
+    ("Cool. You have any animals?", "Two horses", "User has two horses"),
 ])
 def test_an_answer_that_names_its_own_thing_takes_its_verb_from_the_questions_frame(asked, quote, statement):
     assert statement_unsupported(statement=statement, quote=quote, message=quote, asked=asked) is None
