@@ -200,7 +200,7 @@ _FRAGMENT_REJECT_RE = re.compile(
     # an exclamation or a wish is no answer ("Woohoo, Nate!", "Have fun with that", "Good luck!")
     r"|^(?:woo+hoo+|woo+t|yay+|yippee|hooray|whoa|omg|aw+|oh|ah|congrat\w*|cheers|hehe|have (?:fun|a)|good luck|"
     r"take care|let's|hang in|go for it|enjoy|keep (?:it|up|going)|awesome|amazing|great|cool|nice|sweet|"
-    r"wonderful|fantastic|perfect)\b",
+    r"wonderful|fantastic|perfect|exciting|interesting|funny|crazy|scary|lovely|beautiful|cute|sad)\b",
     re.I,
 )
 # "Do you like country music?" → "A little bit": how much, not what.
@@ -234,7 +234,10 @@ def _answer_fragment(fragment: str) -> str | None:
     """The fragment of a short answer that may fill a frame, or None when it is no verbless answer."""
     fragment = _ASK_BACK_RE.sub("", fragment.strip()).strip(" .!…,")
     # "Three times a week; it keeps us on track", "Tuna for work but whatever bites": the answer is the first part
-    fragment = re.split(r"\s*(?:;|\s[-–—]\s|,?\s+but\s+)\s*", fragment, maxsplit=1)[0]
+    # (not a lone word before "but": "Exciting but kinda nerve-wracking" is a reaction, whole)
+    fragment = re.split(r"\s*(?:;|\s[-–—]\s)\s*", fragment, maxsplit=1)[0]
+    before_but = re.split(r",?\s+but\s+", fragment, maxsplit=1)[0]
+    fragment = before_but if len(before_but.split()) >= 2 else fragment
     size = len(fragment.split())
     fragment = _ADDRESSED_RE.sub("", fragment).strip(" .!…,")
     if not fragment or size > 8 or fragment.endswith("?") or _FRAGMENT_REJECT_RE.search(fragment) \
