@@ -87,7 +87,40 @@ def question_before(frames: list[re.Match], position: int) -> tuple[str, str] | 
 
 def last_question(text: str) -> tuple[str, str] | None:
     frames = list(QUESTION_FRAME_RE.finditer(text))
-    return _frame(frames[-1]) if frames else None
+    if not frames:
+        return None
+    frame = _frame(frames[-1])
+    pointer = _POINTER_END_RE.search(frame[1]) if frame else None
+    thing = pointer and antecedent(text[: frames[-1].start()])
+    if thing:  # "I also enjoy mountain biking. Have you ever tried it?" → "No" → "User has not tried mountain biking"
+        return frame[0], f"{frame[1][: pointer.start()]} {thing}{frame[1][pointer.end():]}"
+    return frame
+
+
+# "… tried it?", "… like them too?": the question's thing is a pronoun, named in the sentence before.
+_POINTER_END_RE = re.compile(r"\s+(?:it|them)(?=(?:\s+(?:too|also|before|yet|at all))?\s*$)", re.IGNORECASE)
+_LIKED_THING_RE = re.compile(
+    r"\b(?:love|loves|like|likes|enjoy|enjoys|play|plays|watch|watches|read|reads|tried|try|collect|collects|do|does)"
+    r"\s+(?P<np>[a-z][a-z' -]*?)(?=\s+(?:and|but|because|so|too|also|with|every|on|in|at|a lot|all)\b|\s*[,.!?;]|\s*$)",
+    re.IGNORECASE,
+)
+_NOT_A_THING_RE = re.compile(r"^(?:it|them|that|this|those|these|to|a lot|so|you|your|my|me|what|how|much)\b", re.I)
+
+
+def antecedent(before: str) -> str | None:
+    """What an "it" of the question points at: the thing liked or done at the end of the sentence before it
+    ("I also enjoy mountain biking."), or a one-word question of its own ("Wrestling?"); None when unsure."""
+    last = [p for p in re.split(r"(?<=[.!?])\s+", before.strip()) if p.strip()][-1:] or [""]
+    sentence = last[0].strip()
+    if sentence.endswith("?") and len(sentence.split()) <= 3:
+        thing = sentence.rstrip(" ?").strip()
+        return thing.lower() if re.fullmatch(r"[A-Za-z][a-z]+(?: [a-z]+)?", thing) and not _NOT_A_THING_RE.match(thing) \
+            and not _WH_WORD_RE.match(thing) else None
+    found = list(_LIKED_THING_RE.finditer(sentence))
+    thing = found[-1].group("np").strip() if found else ""
+    if not thing or len(thing.split()) > 4 or _NOT_A_THING_RE.match(thing):
+        return None
+    return thing
 
 
 # "What do you do for fun?" holds "do you do for fun?", but it is no yes-no question: "Yeah" answers nothing in it.

@@ -3,7 +3,7 @@ your favorite season?", a bare "No, not yet." after "Are you married?" — the q
 the statement the question's."""
 import pytest
 
-from dreaming.engine.answers import bare_answer, is_bare_answer, mine_statement
+from dreaming.engine.answers import antecedent, bare_answer, is_bare_answer, mine_statement
 from dreaming.providers.local import LocalDreamer
 from dreaming.protocol import CallContext, Turn
 
@@ -153,3 +153,18 @@ def test_a_verbless_answer_takes_the_verb_of_the_question_about_the_user(questio
 ])
 def test_an_answer_that_names_nothing_or_says_no_states_nothing(question, said):
     assert not _found(("assistant", question), ("user", said))
+
+
+@pytest.mark.parametrize("question,said,statement", [
+    ("I love blue too, I also enjoy mountain biking. Have you ever tried it?", "No", "User has not tried mountain biking"),
+    ("I really love star wars and am a huge fan. Do you like it?", "Yes!", "User likes star wars"),
+    ("Cars are my thing. Wrestling? Do you enjoy it?", "Yeah", "User enjoys wrestling"),
+])
+def test_a_yes_or_no_to_a_question_about_it_names_the_thing_the_sentence_before_named(question, said, statement):
+    assert statement in _found(("assistant", question), ("user", said))
+
+
+def test_an_it_with_nothing_named_before_stays_unresolved():
+    assert antecedent("It is a cool game. I play it daily.") is None
+    assert antecedent("I like to hike.") is None  # an activity said with "to": not taken as a thing
+    assert antecedent("Why?") is None

@@ -20,6 +20,7 @@ START = datetime(2026, 3, 1, 10, tzinfo=dt_timezone.utc)
     ("Are you married?", "No. Not yet.", "User is not married"),
     ("I love hiking. Do you?", "Yes, a lot", "User loves hiking a lot"),
     ("What is your favorite season?", "Mine is winter", "User's favorite season is winter"),
+    ("I also enjoy mountain biking. Have you ever tried it?", "No", "User has not tried mountain biking"),
 ])
 def test_a_short_answer_with_its_question_supports_the_statement(asked, quote, statement):
     assert statement_unsupported(statement=statement, quote=quote, message=quote, asked=asked) is None
