@@ -8,21 +8,19 @@ Features: hashed unigrams, bigrams and opening of the statement read back in the
 measures (importance, items of the turn, position, lengths, the disclosure model's P(turn discloses), whether
 the other side asked, "User's …", a question turn, the quote being the whole turn). A logistic regression
 (bench.train_triage.fit) is trained on the tuning part; the L2 strength and the threshold below which an
-item is dropped are chosen by 5-fold cross-validation over the tuning dialogues for the best fact F1. Then
-the model trained on the whole tuning part filters the checking part at that threshold. Prints both
-parts' fact F1 before and after, and what was dropped.
+item is dropped are chosen by 5-fold cross-validation over the tuning dialogues (train_disclosure's folds)
+for the best fact F1. Then the model trained on the whole tuning part filters the checking part at that
+threshold. Prints both parts' fact F1 before and after, and what was dropped.
 """
 from __future__ import annotations
 
 import argparse
-import hashlib
 import json
 import re
 from pathlib import Path
 
 import numpy as np
 
-FOLDS = 5
 L2_GRID = (1e-3, 3e-3, 1e-2)
 THRESHOLDS = np.arange(0.0, 0.5, 0.02)
 _TOKEN_RE = re.compile(r"[a-z]+(?:'[a-z]+)?")
@@ -90,7 +88,7 @@ def main(argv: list[str] | None = None) -> int:
 
     django_setup()
     from bench.eval_engine import token_f1
-    from bench.train_disclosure import probability
+    from bench.train_disclosure import cross_validate, probability
     from bench.train_triage import fit
     from dreaming.engine.disclosure_model import disclosure_model
 
@@ -104,16 +102,12 @@ def main(argv: list[str] | None = None) -> int:
                                     p_discloses=model.probability(part[i]["text"], part[i]["previous"]) if model else 0.5)
                       for i, k in keys])
         y = np.array([int(any(token_f1(part[i]["items"][k][3], g) >= 0.5 for g in part[i]["gold"])) for i, k in keys])
-        fold = np.array([int(hashlib.sha1(f"fold:{part[i]['id']}".encode()).hexdigest(), 16) % FOLDS for i, _ in keys])
-        data[name] = (keys, x, y, fold)
-    keys, x, y, fold = data["tuning"]
+        data[name] = (keys, x, y, [part[i]["id"] for i, _ in keys])
+    keys, x, y, ids = data["tuning"]
     best = (fact_f1(parts["tuning"], lambda i, k: True), None, 0.0)
     print(f"tuning fact F1, all items: {best[0]:.3f}")
     for l2 in L2_GRID:
-        p = np.zeros(len(y))
-        for f in range(FOLDS):
-            w, b = fit(x[fold != f], y[fold != f], l2=l2, classes=2)
-            p[fold == f] = probability(x[fold == f], w, b)
+        p = cross_validate(x, y, ids, l2=l2)
         for t in THRESHOLDS:
             dropped = {keys[j] for j in np.flatnonzero(p < t)}
             f1 = fact_f1(parts["tuning"], lambda i, k: (i, k) not in dropped)

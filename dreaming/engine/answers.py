@@ -194,7 +194,7 @@ _ANSWER_FRAMES = [
                 r"brothers|sisters|grandkids|grandchildren|animals)\s*\?", re.I), "User has {f} {k}"),
     # "What do you drive?" → "99 ford mustang": the verb asked ends the question
     (re.compile(r"what do you (?:usually |mostly |normally |like to )?(?P<v>drive|play|watch|read|teach|study|eat|drink|"
-                r"listen to|collect|cook|bake|grow|raise|hunt|fish for|sell|write|paint|play)\s*\?", re.I), "User {v} {f}"),
+                r"listen to|collect|cook|bake|grow|raise|hunt|fish for|sell|write|paint)\s*\?", re.I), "User {v} {f}"),
     (re.compile(r"\bdo you (?:\w+ )?(?P<v>like|love|enjoy|play|watch|read|listen to|eat|drink|cook|speak|collect)\b",
                 re.I), "User {v} {f}"),
     (re.compile(r"are you (?:a |an )?[a-z]+(?: [a-z]+)? or (?:a |an )?[a-z]+", re.I), "User is {f}"),
