@@ -87,7 +87,40 @@ def question_before(frames: list[re.Match], position: int) -> tuple[str, str] | 
 
 def last_question(text: str) -> tuple[str, str] | None:
     frames = list(QUESTION_FRAME_RE.finditer(text))
-    return _frame(frames[-1]) if frames else None
+    if not frames:
+        return None
+    frame = _frame(frames[-1])
+    pointer = _POINTER_END_RE.search(frame[1]) if frame else None
+    thing = pointer and antecedent(text[: frames[-1].start()])
+    if thing:  # "I also enjoy mountain biking. Have you ever tried it?" → "No" → "User has not tried mountain biking"
+        return frame[0], f"{frame[1][: pointer.start()]} {thing}{frame[1][pointer.end():]}"
+    return frame
+
+
+# "… tried it?", "… like them too?": the question's thing is a pronoun, named in the sentence before.
+_POINTER_END_RE = re.compile(r"\s+(?:it|them)(?=(?:\s+(?:too|also|before|yet|at all))?\s*$)", re.IGNORECASE)
+_LIKED_THING_RE = re.compile(
+    r"\b(?:love|loves|like|likes|enjoy|enjoys|play|plays|watch|watches|read|reads|tried|try|collect|collects|do|does)"
+    r"\s+(?P<np>[a-z][a-z' -]*?)(?=\s+(?:and|but|because|so|too|also|with|every|on|in|at|a lot|all)\b|\s*[,.!?;]|\s*$)",
+    re.IGNORECASE,
+)
+_NOT_A_THING_RE = re.compile(r"^(?:it|them|that|this|those|these|to|a lot|so|you|your|my|me|what|how|much)\b", re.I)
+
+
+def antecedent(before: str) -> str | None:
+    """What an "it" of the question points at: the thing liked or done at the end of the sentence before it
+    ("I also enjoy mountain biking."), or a one-word question of its own ("Wrestling?"); None when unsure."""
+    last = [p for p in re.split(r"(?<=[.!?])\s+", before.strip()) if p.strip()][-1:] or [""]
+    sentence = last[0].strip()
+    if sentence.endswith("?") and len(sentence.split()) <= 3:
+        thing = sentence.rstrip(" ?").strip()
+        return thing.lower() if re.fullmatch(r"[A-Za-z][a-z]+(?: [a-z]+)?", thing) and not _NOT_A_THING_RE.match(thing) \
+            and not _WH_WORD_RE.match(thing) else None
+    found = list(_LIKED_THING_RE.finditer(sentence))
+    thing = found[-1].group("np").strip() if found else ""
+    if not thing or len(thing.split()) > 4 or _NOT_A_THING_RE.match(thing):
+        return None
+    return thing
 
 
 # "What do you do for fun?" holds "do you do for fun?", but it is no yes-no question: "Yeah" answers nothing in it.
@@ -153,9 +186,15 @@ _ANSWER_FRAMES = [
     (re.compile(r"what (?:kind|type|sort)s? of (?P<k>[a-z]+(?: [a-z]+)?) do you (?P<v>[a-z]+)", re.I), "User {v} {f}"),
     (re.compile(r"what (?P<k>[a-z]+) do you (?P<v>drive|play|watch|read|own|have|like|love|eat|speak|study|teach)\b",
                 re.I), "User {v} {f}"),
-    (re.compile(r"do you have any (?:hobbies|interests|passions)|what do you like to do\b", re.I), "User enjoys {f}"),
+    (re.compile(r"\byou have any (?:hobbies|interests|passions)|what do you like to do\b|^\W*(?:so |and )?any "
+                r"(?:hobbies|interests|passions)\b", re.I), "User enjoys {f}"),
     (re.compile(r"do you play any (?:sports|instruments?|games)", re.I), "User plays {f}"),
-    (re.compile(r"do you have any (?P<k>[a-z]+(?: [a-z]+)?)", re.I), "User has {f} {k}"),
+    # "You have any animals?" (chat drops the "do") and a bare "Any kids?" ask the same
+    (re.compile(r"\byou have any (?P<k>[a-z]+(?: [a-z]+)?)|^\W*(?:so |and )?any (?P<k2>kids|children|pets|siblings|"
+                r"brothers|sisters|grandkids|grandchildren|animals)\s*\?", re.I), "User has {f} {k}"),
+    # "What do you drive?" → "99 ford mustang": the verb asked ends the question
+    (re.compile(r"what do you (?:usually |mostly |normally |like to )?(?P<v>drive|play|watch|read|teach|study|eat|drink|"
+                r"listen to|collect|cook|bake|grow|raise|hunt|fish for|sell|write|paint)\s*\?", re.I), "User {v} {f}"),
     (re.compile(r"\bdo you (?:\w+ )?(?P<v>like|love|enjoy|play|watch|read|listen to|eat|drink|cook|speak|collect)\b",
                 re.I), "User {v} {f}"),
     (re.compile(r"are you (?:a |an )?[a-z]+(?: [a-z]+)? or (?:a |an )?[a-z]+", re.I), "User is {f}"),
@@ -194,7 +233,7 @@ _FRAGMENT_REJECT_RE = re.compile(
     # an exclamation or a wish is no answer ("Woohoo, Nate!", "Have fun with that", "Good luck!")
     r"|^(?:woo+hoo+|woo+t|yay+|yippee|hooray|whoa|omg|aw+|oh|ah|congrat\w*|cheers|hehe|have (?:fun|a)|good luck|"
     r"take care|let's|hang in|go for it|enjoy|keep (?:it|up|going)|awesome|amazing|great|cool|nice|sweet|"
-    r"wonderful|fantastic|perfect)\b",
+    r"wonderful|fantastic|perfect|exciting|interesting|funny|crazy|scary|lovely|beautiful|cute|sad)\b",
     re.I,
 )
 # "Do you like country music?" → "A little bit": how much, not what.
@@ -217,6 +256,8 @@ _POINTS_BACK_RE = re.compile(r"\b(?:it|that|this|them|those|these)$", re.IGNOREC
 # "Only one": a count answers "how many", not "what do you do for fun".
 _QUANTITY_ONLY_RE = re.compile(r"(?:(?:only|just|about|maybe|like|almost)\s+)?(?:\d+|one|two|three|four|five|six|seven|"
                                r"eight|nine|ten|a few|a couple|a lot|lots|some|many|all|both|none|several)", re.IGNORECASE)
+# An opening adverb or activity is no name: "Mostly mysteries", "Knitting and baking" (but "Ohio", "Horses").
+_HEDGE_RE = re.compile(r"^[A-Z][a-z]+(?:ly|ing)\b")
 _COUNTED_TEMPLATES = ("User has {f} {k}", "User has {f}", "User has been {k} for {f}", "User {v}{k} {f}", "User is {f}")
 # "Play video games and listen to music" answers "What do you do for fun?" in the user's own verbs.
 _LEADING_VERB_RE = re.compile(rf"^(?:{'|'.join(sorted(AND_VERBS))})\b", re.IGNORECASE)
@@ -225,11 +266,16 @@ _LEADING_VERB_RE = re.compile(rf"^(?:{'|'.join(sorted(AND_VERBS))})\b", re.IGNOR
 def _answer_fragment(fragment: str) -> str | None:
     """The fragment of a short answer that may fill a frame, or None when it is no verbless answer."""
     fragment = _ASK_BACK_RE.sub("", fragment.strip()).strip(" .!…,")
-    fragment = re.split(r"\s*(?:;|\s[-–—]\s)\s*", fragment, maxsplit=1)[0]  # "Three times a week; it keeps us on track"
+    # "Three times a week; it keeps us on track", "Tuna for work but whatever bites": the answer is the first part
+    # (not a lone word before "but": "Exciting but kinda nerve-wracking" is a reaction, whole)
+    fragment = re.split(r"\s*(?:;|\s[-–—]\s)\s*", fragment, maxsplit=1)[0]
+    before_but = re.split(r",?\s+but\s+", fragment, maxsplit=1)[0]
+    fragment = before_but if len(before_but.split()) >= 2 else fragment
     size = len(fragment.split())
     fragment = _ADDRESSED_RE.sub("", fragment).strip(" .!…,")
     if not fragment or size > 8 or fragment.endswith("?") or _FRAGMENT_REJECT_RE.search(fragment) \
-            or _DEGREE_RE.match(fragment) or _OWN_SUBJECT_RE.search(fragment) or _POINTS_BACK_RE.search(fragment):
+            or _DEGREE_RE.match(fragment) or _OWN_SUBJECT_RE.search(fragment) or _POINTS_BACK_RE.search(fragment) \
+            or _BARE_NEGATIVE_RE.search(fragment):  # "Unfortunately no": an answer, but no thing to fill the frame
         return None
     return fragment
 
@@ -251,6 +297,7 @@ def answer_to_wh_question(fragment: str, question_text: str | None) -> tuple[str
         if not m:
             continue
         groups = m.groupdict()
+        groups["k"] = groups.get("k") or groups.get("k2")
         if re.search(r"\b(?:or|and)$", groups.get("k") or ""):
             return None  # "Do you have any goals or activities…?" → "One": one of which?
         if template == "User has been {k} for {f}":
@@ -276,12 +323,17 @@ def answer_to_wh_question(fragment: str, question_text: str | None) -> tuple[str
             return None
         if template not in _COUNTED_TEMPLATES and _QUANTITY_ONLY_RE.fullmatch(fragment):
             return None
+        if template == "User has {f}" and groups["k"] and _QUANTITY_ONLY_RE.fullmatch(fragment):
+            return None  # "Any kids?" → "Only one": one what, said how, is the question's, not a fact to store
+        fragment = _HEDGE_RE.sub(lambda w: w.group(0).lower(), fragment)  # "Mostly mysteries" → "User reads mostly …"
         if template == "User enjoys {f}" and _LEADING_VERB_RE.match(fragment):
             return said, to_third_person_en(f"I {fragment[:1].lower()}{fragment[1:]}")
         verb = ""
         if groups.get("v"):
             head, _, particle = groups["v"].lower().partition(" ")
             verb = f"{conjugate(head)} {particle}".strip()
+        if template.endswith(" {f}") and template.split()[-2] in ("in", "at", "from"):
+            fragment = re.sub(rf"^{template.split()[-2]}\s+", "", fragment, flags=re.I)  # "In california" → "lives in california"
         statement = template.format(f=to_third_person_en(fragment), k=(groups.get("k") or "").replace("your", "their"), v=verb)
         return said, re.sub(r"\s+", " ", statement).strip()
     return None

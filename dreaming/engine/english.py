@@ -428,6 +428,12 @@ def trailing_dropped(text: str) -> str:
 _CONTRAST_JUST_RE = re.compile(r"(?P<neg>(?:n't|n’t|\bnot|\bnever|\bno)\b[^,;.!?]*?\w)\s*,?\s+(?:just|only)\s+(?=\w)", re.I)
 
 
+# A clause cut before what its last word opens: "I love taking them to the beach even" (… though fall is my
+# favorite), "I live by the beach so", "I have been to spain and". Not "I think so": that "so" is the object.
+_DANGLING_RE = re.compile(r"(?:\s*,?\s+(?:even|and|but|or|because|cause|(?<!\bthink )(?<!\bhope )(?<!\bguess )"
+                          r"(?<!\bthinks )(?<!\bsaid )(?<!\bsay )(?<!\bbelieve )so))+\s*[.!]*$", re.IGNORECASE)
+
+
 def en_statement(quote: str) -> str:
     text = re.sub(r"(?<=n't|n’t|not) just\b", " only", quote, flags=re.I)  # "I don't just cook": more than cooking
     text = _CONTRAST_JUST_RE.sub(
@@ -438,6 +444,7 @@ def en_statement(quote: str) -> str:
     text = re.sub(r"\s+by\s+myself\s*$", " alone", text)  # "I live in a condo by myself"
     text = re.sub(r"(?<!\bof)(?<!\bfor)(?<!\bwith)\s+myself\s*$", "", text)  # "proud of myself" keeps its object
     text = _EN_TRAILING_RE.sub("", text)
+    text = _DANGLING_RE.sub("", text)
     text = re.sub(r"\s+", " ", text).strip(" ,;:-")
     text = re.sub(r"\b[Oo]ur\b", "their", to_third_person_en(text))  # "I took our kids" → "… their kids"
     # "User's dad's a steel worker" → "User's dad is a steel worker"

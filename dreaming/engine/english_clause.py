@@ -267,6 +267,9 @@ EMPTY_STATEMENT_RE = re.compile(r"^User (?:goes|does|has|gets|makes|takes|is|was
                                  r"|^User (?:[\w']+ ){1,3}to$")
 
 
+_ANSWERS_NO_RE = re.compile(r"\W*(?:no|nope|nah|not really|never)\b", re.IGNORECASE)
+
+
 def english_reading(
     clause: str, *, sentence: str, at_sentence_start: bool, first_sentence: bool, starts_first_person: bool,
     question: tuple[str, str] | None, previous_assistant: str | None, they: str | None = None,
@@ -274,7 +277,8 @@ def english_reading(
     """(quote, statement, borrowed_from_a_question) for one English clause, or None (the order: see the module)."""
     bare = en.LEAD_FILLER_RE.sub("", clause)
     # "Thanks, Mel!" names the other side; it answers nothing.
-    if first_sentence and at_sentence_start and not VOCATIVE_RE.match(sentence):
+    # "No pets." after "Any pets?": the "no" the fillers strip is the answer, not a lead-in to "pets".
+    if first_sentence and at_sentence_start and not VOCATIVE_RE.match(sentence) and not _ANSWERS_NO_RE.match(sentence):
         fragment = en.LEAD_FILLER_RE.sub("", sentence)
         answer = answers.answer_to_wh_question(fragment, previous_assistant)
         if answer:

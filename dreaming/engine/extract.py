@@ -32,6 +32,7 @@ from dreaming.engine.quotes import questions_asked, quote_too_short
 from dreaming.engine.application_letters import candidacy, self_marketing
 from dreaming.engine.categories import category_by_definition
 from dreaming.engine.disclosure_model import likely_disclosure
+from dreaming.engine.second_predicates import second_predicates
 from dreaming.engine.others_words import not_the_user
 from dreaming.engine.language import CJK_RE, content_tokens, in_own_words, sentences
 from dreaming.engine.third_person import _KIN_ZH
@@ -171,7 +172,9 @@ class _TurnReading:
         # A short answer's fact is in its statement ("I do" → "User eats meat"): weigh what it says, not the two words.
         said = quote if own_words else statement
         importance = min(cap, _importance(category=category, quote=said, chinese=is_zh, user_initiated=own_words) + bonus)
-        self.found.append(_Clause(quote, statement, category, round(importance, 2), initiated, self.turn.seq, self.order, lead))
+        for part in second_predicates(statement):  # "…, living in australia" is a second thing the user says
+            category = category if part == statement else en.category_en(part)
+            self.found.append(_Clause(quote, part, category, round(importance, 2), initiated, self.turn.seq, self.order, lead))
 
 
 def _turn_clauses(

@@ -167,6 +167,9 @@ _TAG_QUESTION_RE = re.compile(
     r"(?:\s+(?:too|also|as well))?\s*[?？]+\W*$",
     re.IGNORECASE,
 )
+# "I also enjoy mountain biking. Have you ever tried it?": the "it" is named in the sentence before (answers.antecedent).
+_POINTING_QUESTION_RE = re.compile(r"^\W*(?:\w+\s+){1,4}(?:it|them)(?:\s+(?:too|also|before|yet|at all))?\s*[?？]+\W*$",
+                                   re.IGNORECASE)
 _SENTENCE_SPLIT_RE = re.compile(r"(?<=[.!?…。！？])\s*")
 
 
@@ -182,7 +185,7 @@ def questions_asked(text: str) -> str:
     for i, part in enumerate(parts):
         if not part.endswith(("?", "？")):
             continue
-        if i and _TAG_QUESTION_RE.match(part):
+        if i and (_TAG_QUESTION_RE.match(part) or _POINTING_QUESTION_RE.search(part)):
             asked.append(parts[i - 1])
         asked.append(part)
     return " ".join(asked)

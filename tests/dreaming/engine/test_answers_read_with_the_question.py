@@ -3,7 +3,7 @@ your favorite season?", a bare "No, not yet." after "Are you married?" — the q
 the statement the question's."""
 import pytest
 
-from dreaming.engine.answers import bare_answer, is_bare_answer, mine_statement
+from dreaming.engine.answers import antecedent, bare_answer, is_bare_answer, mine_statement
 from dreaming.providers.local import LocalDreamer
 from dreaming.protocol import CallContext, Turn
 
@@ -128,3 +128,43 @@ def test_an_answer_in_the_users_own_verbs_keeps_them(said, statement):
 
 def test_a_reaction_that_points_back_fills_no_frame():
     assert not _found(("assistant", "Cool, do you like to read?"), ("user", "Love it"))
+
+
+@pytest.mark.parametrize("question,said,statement", [
+    ("Have you seen my new bmw? What do you drive?", "99 ford mustang red 40k miles",
+     "User drives 99 ford mustang red 40k miles"),
+    ("I live in florida. What do you fish for?", "Tuna for work but whatever bites.", "User fishes for Tuna for work"),
+    ("Cool. You have any animals?", "Two horses on the farm", "User has two horses on the farm"),
+    ("Nice! So any hobbies?", "Knitting and baking", "User enjoys knitting and baking"),
+    ("Where do you live?", "In california but I want to move to france", "User lives in california"),
+    ("What do you read?", "Mostly mysteries", "User reads mostly mysteries"),
+])
+def test_a_verbless_answer_takes_the_verb_of_the_question_about_the_user(question, said, statement):
+    found = _found(("assistant", question), ("user", said))
+    assert statement in found
+    assert found[statement].user_initiated is False
+
+
+@pytest.mark.parametrize("question,said", [
+    ("Any pets? I have a german shepherd.", "Unfortunately no"),  # a "no" fills no frame
+    ("Any pets?", "No pets. How about you?"),  # the "no" is the answer, not a filler before "pets"
+    ("Any kids?", "Only one"),  # a count with no thing of its own
+    ("Any hobbies?", "Love it"),  # a reaction
+])
+def test_an_answer_that_names_nothing_or_says_no_states_nothing(question, said):
+    assert not _found(("assistant", question), ("user", said))
+
+
+@pytest.mark.parametrize("question,said,statement", [
+    ("I love blue too, I also enjoy mountain biking. Have you ever tried it?", "No", "User has not tried mountain biking"),
+    ("I really love star wars and am a huge fan. Do you like it?", "Yes!", "User likes star wars"),
+    ("Cars are my thing. Wrestling? Do you enjoy it?", "Yeah", "User enjoys wrestling"),
+])
+def test_a_yes_or_no_to_a_question_about_it_names_the_thing_the_sentence_before_named(question, said, statement):
+    assert statement in _found(("assistant", question), ("user", said))
+
+
+def test_an_it_with_nothing_named_before_stays_unresolved():
+    assert antecedent("It is a cool game. I play it daily.") is None
+    assert antecedent("I like to hike.") is None  # an activity said with "to": not taken as a thing
+    assert antecedent("Why?") is None

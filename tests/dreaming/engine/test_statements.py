@@ -187,3 +187,13 @@ def test_a_night_keeps_what_stands_on_its_own_and_dismisses_the_rest_with_a_reas
     assert dangling.quote == "I have put so much love into it"  # verbatim
     sailboat = Candidate.objects.get(user=user, statement__contains="sailboat")
     assert "Priya" not in sailboat.statement and sailboat.quote.endswith("Priya")
+
+
+@pytest.mark.parametrize("said,statement", [
+    ("Yes I love taking them to the beach even though fall is my favorite season.", "User loves taking them to the beach"),
+    ("I live by the beach so", "User lives by the beach"),
+    ("I have been to spain and", "User has been to spain"),
+])
+def test_a_clause_cut_before_its_last_word_does_not_end_on_it(said, statement):
+    found = [c.statement for c in extract_candidates([Turn(seq=0, role="user", content=said)])]
+    assert statement in found

@@ -20,6 +20,7 @@ START = datetime(2026, 3, 1, 10, tzinfo=dt_timezone.utc)
     ("Are you married?", "No. Not yet.", "User is not married"),
     ("I love hiking. Do you?", "Yes, a lot", "User loves hiking a lot"),
     ("What is your favorite season?", "Mine is winter", "User's favorite season is winter"),
+    ("I also enjoy mountain biking. Have you ever tried it?", "No", "User has not tried mountain biking"),
 ])
 def test_a_short_answer_with_its_question_supports_the_statement(asked, quote, statement):
     assert statement_unsupported(statement=statement, quote=quote, message=quote, asked=asked) is None
@@ -58,6 +59,8 @@ def test_only_the_questions_of_the_other_side_are_lent(message, asked):
     ("Cool. What do you do for fun?", "Hiking and fishing", "User enjoys hiking and fishing"),
     ("What are your hobbies?", "Knitting", "User enjoys knitting"),
     ("Where are you based?", "Ohio", "User lives in Ohio"),
+    ("What do you drive?", "99 ford mustang", "User drives 99 ford mustang"),
+    ("Cool. You have any animals?", "Two horses", "User has two horses"),
 ])
 def test_an_answer_that_names_its_own_thing_takes_its_verb_from_the_questions_frame(asked, quote, statement):
     assert statement_unsupported(statement=statement, quote=quote, message=quote, asked=asked) is None
