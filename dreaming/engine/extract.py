@@ -20,14 +20,11 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
-from dreaming.engine import answers
+from dreaming.engine import answers, dates, multilingual, resolve
 from dreaming.engine import chinese as zh
-from dreaming.engine import dates
 from dreaming.engine import english as en
 from dreaming.engine import english_clause as ec
 from dreaming.engine import english_sentences as es
-from dreaming.engine import multilingual
-from dreaming.engine import resolve
 from dreaming.engine.quotes import questions_asked, quote_too_short
 from dreaming.engine.application_letters import candidacy, self_marketing
 from dreaming.engine.categories import category_by_definition
