@@ -12,8 +12,8 @@ figure by 0.005, so a lever is worth shipping only when it moves more than that 
 Levers (all trained on the tuning part; the added material never comes from the checking part):
 - base: the shipped setting (hashed n-grams and the dense features)
 - dense: the dense features alone (the hashed n-grams dropped)
-- prefixes: every tuning conversation also cut before its 2nd…5th user turn (a conversation's cuts weigh
-  one conversation together): earlier views of the same labelled session
+- prefixes: every tuning conversation also cut before up to MAX_CUTS of its later user turns (a
+  conversation's cuts weigh one conversation together): earlier views of the same labelled session
 - dialogues: personal chat with a known kind — MSC validation dialogues (the first 250, `bot_0` as the user;
   the MSC dev file stays unseen), LoCoMo sessions (speaker_a), MemoryBank days — at weight 0.3
 - synthetic: 300 bench/synth.py sessions (seed 101; the synthetic triage check uses seed 7), weight 0.3
