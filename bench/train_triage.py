@@ -18,6 +18,7 @@ import json
 import os
 import sys
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -57,19 +58,21 @@ def label_index(kind: str) -> int:
     return CLASSES.index(kind if kind in SKIP else "keep")
 
 
-def fit(x: np.ndarray, y: np.ndarray, *, l2: float, classes: int, steps: int = 400, lr: float = 0.05):
-    """Multinomial logistic regression, full-batch Adam on mean cross-entropy + l2/2·|W|²."""
+def fit(x: np.ndarray, y: np.ndarray, *, l2: float, classes: int, weights: np.ndarray | None = None,
+        steps: int = 400, lr: float = 0.05):
+    """Multinomial logistic regression, full-batch Adam on mean (weighted) cross-entropy + l2/2·|W|²."""
     from dreaming.engine.triage_model import softmax
 
     w = np.zeros((x.shape[1], classes), dtype=np.float64)
     b = np.zeros(classes, dtype=np.float64)
     onehot = np.eye(classes)[y]
+    each = np.ones((len(y), 1)) if weights is None else (weights / weights.mean())[:, None]
     m = [np.zeros_like(w), np.zeros_like(b)]
     v = [np.zeros_like(w), np.zeros_like(b)]
     for step in range(1, steps + 1):
-        p = softmax(x @ w + b)
-        gw = x.T @ (p - onehot) / len(y) + l2 * w
-        gb = (p - onehot).mean(axis=0)
+        error = (softmax(x @ w + b) - onehot) * each
+        gw = x.T @ error / len(y) + l2 * w
+        gb = error.mean(axis=0)
         for i, g in enumerate((gw, gb)):
             m[i] = 0.9 * m[i] + 0.1 * g
             v[i] = 0.999 * v[i] + 0.001 * g * g
@@ -105,18 +108,88 @@ def best_threshold(p_skip: np.ndarray, rule_skip: np.ndarray, guarded: np.ndarra
     return plateau[len(plateau) // 2], top
 
 
-def cross_validate(x, y, ids, personal, *, l2: float, classes: int) -> np.ndarray:
+@dataclass(frozen=True)
+class Extra:
+    """Material added to every training fold and never scored: its features, kinds, weights, and the
+    conversation each row comes from (a prefix of a tuning conversation leaves with its fold)."""
+
+    x: np.ndarray
+    y: np.ndarray
+    weights: np.ndarray
+    groups: list[str]
+
+
+def _folds(keys, repeat: int) -> np.ndarray:
+    salt = "fold" if repeat == 0 else f"fold{repeat}"
+    return np.array([int(hashlib.sha1(f"{salt}:{k}".encode()).hexdigest(), 16) % FOLDS for k in keys], dtype=int)
+
+
+def cross_validate(x, y, ids, *, l2: float, classes: int, extra: Extra | None = None) -> np.ndarray:
     """Out-of-fold P(skip) of every conversation, averaged over REPEATS different 5-fold splits (each
     fixed by a hash of the id): one split of 170 conversations moves by a conversation or two."""
     p_skip = np.zeros(len(y))
     for repeat in range(REPEATS):
-        salt = "fold" if repeat == 0 else f"fold{repeat}"
-        fold = np.array([int(hashlib.sha1(f"{salt}:{i}".encode()).hexdigest(), 16) % FOLDS for i in ids])
+        fold = _folds(ids, repeat)
+        extra_fold = _folds(extra.groups, repeat) if extra else None
         for k in range(FOLDS):
-            train, test = fold != k, fold == k
-            w, b = fit(x[train], y[train], l2=l2, classes=classes)
-            p_skip[test] += skip_probability(x[test], w, b) / REPEATS
+            train = fold != k
+            xs, ys, ws = x[train], y[train], np.ones(int(train.sum()))
+            if extra is not None:
+                more = extra_fold != k
+                xs, ys = np.vstack([xs, extra.x[more]]), np.concatenate([ys, extra.y[more]])
+                ws = np.concatenate([ws, extra.weights[more]])
+            w, b = fit(xs, ys, l2=l2, classes=classes, weights=ws)
+            p_skip[fold == k] += skip_probability(x[fold == k], w, b) / REPEATS
     return p_skip
+
+
+@dataclass(frozen=True)
+class Labelled:
+    """Labelled conversations as the model and the decision see them."""
+
+    ids: list[str]
+    x: np.ndarray
+    y: np.ndarray  # index into CLASSES
+    personal: np.ndarray  # labelled personal
+    rule_skip: np.ndarray  # the rules skip it (final)
+    guarded: np.ndarray  # the user talks about themself and no turn has a skip signal: kept whatever P(skip)
+
+
+def labelled(pairs, *, dim: int) -> Labelled:
+    from dreaming.engine.triage_model import features
+    from dreaming.providers.local import session_reading
+
+    turns = [conversation_turns(c) for c, _ in pairs]
+    readings = [session_reading(t) for t in turns]
+    return Labelled(
+        ids=[c["id"] for c, _ in pairs],
+        x=np.stack([features(t, r, dim=dim) for t, r in zip(turns, readings)]).astype(np.float64),
+        y=np.array([label_index(lab["kind"]) for _, lab in pairs], dtype=int),
+        personal=np.array([lab["kind"] == "personal" for _, lab in pairs], dtype=bool),
+        rule_skip=np.array([r.rule_kind() is not None for r in readings], dtype=bool),
+        guarded=np.array([bool(r.personal) and not any(r.own_kinds) for r in readings], dtype=bool),
+    )
+
+
+def best_setting(data: Labelled, *, extra: Extra | None = None, grid=L2_GRID, quiet: bool = False):
+    """(accuracy, l2, threshold, accuracy at 0.5) of the most accurate L2 under cross-validation; a tie goes
+    to the stronger regularization."""
+    from dreaming.engine.triage_model import CLASSES
+
+    results = []
+    for l2 in grid:
+        p_skip = cross_validate(data.x, data.y, data.ids, l2=l2, classes=len(CLASSES), extra=extra)
+        threshold, accuracy = best_threshold(p_skip, data.rule_skip, data.guarded, data.y != 0, data.personal)
+        at_half = float(((data.rule_skip | ((p_skip >= 0.5) & ~data.guarded)) == (data.y != 0)).mean())
+        results.append((accuracy, l2, threshold, at_half))
+        if not quiet:
+            print(f"l2 {l2:g}: cross-validated accuracy {accuracy:.3f} at threshold {threshold} ({at_half:.3f} at 0.5)")
+    return max(results)
+
+
+def decided_skip(data: Labelled, w, b, threshold: float) -> np.ndarray:
+    """How dreaming.engine.triage_model.model_triage decides: the rules' skip, or P(skip) ≥ threshold unless guarded."""
+    return data.rule_skip | ((skip_probability(data.x, w, b) >= threshold) & ~data.guarded)
 
 
 def data_hash(pairs) -> str:
@@ -142,32 +215,16 @@ def main(argv: list[str] | None = None) -> int:
 
     django.setup()
     from bench.split import TUNING, part_of
-    from dreaming.providers.local import session_reading
-    from dreaming.engine.triage_model import CLASSES, MODEL_PATH, TriageModel, features
+    from dreaming.engine.triage_model import CLASSES, MODEL_PATH, TriageModel
 
     started = time.perf_counter()
     pairs = [(c, lab) for c, lab in wildchat_conversations(folder) if part_of(c["id"]) == TUNING]
-    ids = [c["id"] for c, _ in pairs]
-    turns = [conversation_turns(c) for c, _ in pairs]
-    readings = [session_reading(t) for t in turns]
-    x = np.stack([features(t, r, dim=args.dim) for t, r in zip(turns, readings)])
-    x = x.astype(np.float64)
-    y = np.array([label_index(lab["kind"]) for _, lab in pairs])
-    gold_skip = y != 0
-    personal = np.array([lab["kind"] == "personal" for _, lab in pairs])
-    rule_skip = np.array([reading.rule_kind() is not None for reading in readings])
-    guarded = np.array([bool(r.personal) and not any(r.own_kinds) for r in readings])  # kept whatever P(skip)
-    results = []
-    for l2 in L2_GRID:
-        p_skip = cross_validate(x, y, ids, personal, l2=l2, classes=len(CLASSES))
-        threshold, accuracy = best_threshold(p_skip, rule_skip, guarded, gold_skip, personal)
-        at_half = float(((rule_skip | ((p_skip >= 0.5) & ~guarded)) == gold_skip).mean())
-        results.append((accuracy, l2, threshold, at_half))  # a tie goes to the stronger regularization
-        print(f"l2 {l2:g}: cross-validated accuracy {accuracy:.3f} at threshold {threshold} ({at_half:.3f} at 0.5)")
-    accuracy, l2, threshold, _ = max(results)
-    w, b = fit(x, y, l2=l2, classes=len(CLASSES))
-    train_accuracy = float(((rule_skip | ((skip_probability(x, w, b) >= threshold) & ~guarded)) == gold_skip).mean())
-    rules_accuracy = float((rule_skip == gold_skip).mean())
+    data = labelled(pairs, dim=args.dim)
+    accuracy, l2, threshold, _ = best_setting(data)
+    w, b = fit(data.x, data.y, l2=l2, classes=len(CLASSES))
+    gold_skip = data.y != 0
+    train_accuracy = float((decided_skip(data, w, b, threshold) == gold_skip).mean())
+    rules_accuracy = float((data.rule_skip == gold_skip).mean())
     command = "python -m bench.train_triage --datasets ../shared/datasets" + (f" --dim {args.dim}" if args.dim != 4096 else "")
     meta = {
         "command": command,
