@@ -25,8 +25,11 @@ off inside a transaction.
 """
 from __future__ import annotations
 
+from contextlib import contextmanager
 from dataclasses import dataclass
 
+import psycopg
+from django.conf import settings
 from django.db import DatabaseError, connection
 
 
@@ -53,18 +56,24 @@ class Prepared:
 _GENERIC_PLANS = "SET LOCAL plan_cache_mode = force_generic_plan"
 
 
-def prepared_run(cursor, statements: list[Prepared], params: dict) -> None:
-    """Run `statements` in order on their generic plans, in one round trip on `cursor` (Django's,
-    client-side binding), left positioned on the first statement's rows; read the others with
-    cursor.nextset()."""
+def _setup(statements: list[Prepared]) -> list[str]:
+    """What to send before `statements` on this connection: on its first use `DEALLOCATE ALL`, the
+    `PREPARE`s it lacks, and the generic plans. Counted as prepared from here (reset on an error)."""
     raw = connection.connection
     known = getattr(connection, "_recall_prepared", None)
     fresh = known is None or known[0] is not raw
     if fresh:
         known = (raw, set())
     missing = [s for s in statements if s.name not in known[1]]
-    setup = (["DEALLOCATE ALL"] if fresh else []) + [s.prepare_sql() for s in missing] + [_GENERIC_PLANS]
     connection._recall_prepared = (raw, known[1] | {s.name for s in missing})
+    return (["DEALLOCATE ALL"] if fresh else []) + [s.prepare_sql() for s in missing] + [_GENERIC_PLANS]
+
+
+def prepared_run(cursor, statements: list[Prepared], params: dict) -> None:
+    """Run `statements` in order on their generic plans, in one round trip on `cursor` (Django's,
+    client-side binding), left positioned on the first statement's rows; read the others with
+    cursor.nextset()."""
+    setup = _setup(statements)
     try:
         cursor.execute(";\n".join(setup + [s.execute_sql() for s in statements]), params)
     except DatabaseError:
@@ -72,3 +81,51 @@ def prepared_run(cursor, statements: list[Prepared], params: dict) -> None:
         raise
     for _ in setup:
         cursor.nextset()
+
+
+class PreparedPipeline:
+    """Prepared statements sent without waiting (psycopg's pipeline mode): the server runs one while
+    the process works, and its rows are read when needed. See prepared_pipeline()."""
+
+    def __init__(self):
+        self.cursors = []
+
+    def send(self, statement: Prepared, params: dict):
+        """Send `statement` and return at once; the returned cursor's fetchall() waits for its rows."""
+        cursor = connection.cursor()
+        self.cursors.append(cursor)
+        cursor.execute(statement.execute_sql(), params)
+        return cursor
+
+
+def prepared_pipeline_usable() -> bool:
+    """Outside a transaction, on a psycopg 3 connection that binds parameters client-side (Django's
+    default): the generic plans' SET LOCAL must end with the pipeline, not with a caller's transaction."""
+    return (settings.RECALL_PREPARED_STATEMENTS and not connection.in_atomic_block and connection.get_autocommit()
+            and isinstance(getattr(connection, "connection", None), psycopg.Connection)
+            and isinstance(connection.connection.cursor_factory, type)
+            and issubclass(connection.connection.cursor_factory, psycopg.ClientCursor))
+
+
+@contextmanager
+def prepared_pipeline(statements: list[Prepared]):
+    """A PreparedPipeline for `statements` (prepared first where the connection lacks them) on their
+    generic plans, all in one implicit transaction that ends with the block (the pipeline's Sync), so
+    the connection keeps its own plan_cache_mode. Errors come out as Django's; after one (in a
+    statement or in the block) the connection is usable again and the next call prepares anew."""
+    connection.ensure_connection()
+    setup = _setup(statements)
+    try:
+        with connection.wrap_database_errors, connection.connection.pipeline():
+            with connection.cursor() as cursor:  # one result each, none read
+                for command in setup:
+                    cursor.execute(command)
+            pipeline = PreparedPipeline()
+            try:
+                yield pipeline
+            finally:
+                for cursor in pipeline.cursors:
+                    cursor.close()
+    except BaseException:
+        connection._recall_prepared = None  # whatever was prepared, DEALLOCATE ALL next time
+        raise

@@ -12,3 +12,13 @@ def live_cache(settings):
     listener = cache.listener
     memory_md_cache_stop()
     assert not listener.is_alive()
+
+
+def statements_sent(captured) -> list[str]:
+    """What each query Django saw was: its command, and for EXECUTE / PREPARE the statement's name
+    (recall's pipeline sends several statements per round trip: the names say which)."""
+    sent = []
+    for query in captured.captured_queries:
+        words = query["sql"].replace("(", " ").split()
+        sent.append(" ".join(words[:2]) if words[0] in ("EXECUTE", "PREPARE") else words[0])
+    return sent
