@@ -25,10 +25,11 @@ off inside a transaction.
 """
 from __future__ import annotations
 
-from contextlib import contextmanager
+import select
 from dataclasses import dataclass
 
 import psycopg
+from psycopg import pq
 from django.conf import settings
 from django.db import DatabaseError, connection
 
@@ -83,49 +84,89 @@ def prepared_run(cursor, statements: list[Prepared], params: dict) -> None:
         cursor.nextset()
 
 
-class PreparedPipeline:
-    """Prepared statements sent without waiting (psycopg's pipeline mode): the server runs one while
-    the process works, and its rows are read when needed. See prepared_pipeline()."""
-
-    def __init__(self):
-        self.cursors = []
-
-    def send(self, statement: Prepared, params: dict):
-        """Send `statement` and return at once; the returned cursor's fetchall() waits for its rows."""
-        cursor = connection.cursor()
-        self.cursors.append(cursor)
-        cursor.execute(statement.execute_sql(), params)
-        return cursor
+def prepared_ahead_usable() -> bool:
+    """Whether prepared_send() can be used: prepared statements on, outside a transaction (the
+    generic plans' SET LOCAL must end with the query, not with a caller's transaction), on a psycopg 3
+    connection that binds parameters client-side (Django's default)."""
+    if not settings.RECALL_PREPARED_STATEMENTS or connection.in_atomic_block or not connection.get_autocommit():
+        return False
+    factory = getattr(connection.connection, "cursor_factory", None)
+    return isinstance(factory, type) and issubclass(factory, psycopg.ClientCursor)
 
 
-def prepared_pipeline_usable() -> bool:
-    """Outside a transaction, on a psycopg 3 connection that binds parameters client-side (Django's
-    default): the generic plans' SET LOCAL must end with the pipeline, not with a caller's transaction."""
-    return (settings.RECALL_PREPARED_STATEMENTS and not connection.in_atomic_block and connection.get_autocommit()
-            and isinstance(getattr(connection, "connection", None), psycopg.Connection)
-            and isinstance(connection.connection.cursor_factory, type)
-            and issubclass(connection.connection.cursor_factory, psycopg.ClientCursor))
-
-
-@contextmanager
-def prepared_pipeline(statements: list[Prepared]):
-    """A PreparedPipeline for `statements` (prepared first where the connection lacks them) on their
-    generic plans, all in one implicit transaction that ends with the block (the pipeline's Sync), so
-    the connection keeps its own plan_cache_mode. Errors come out as Django's; after one (in a
-    statement or in the block) the connection is usable again and the next call prepares anew."""
+def prepared_send(statements: list[Prepared], params: dict):
+    """Send `statements` (on their generic plans, as prepared_run) as one query and return at once:
+    the server runs them while the process goes on. Returns Django's cursor over them; its fetchall()
+    waits for the results, positioned on the first statement's rows (cursor.nextset() for the others).
+    Close it (a `with` block) to read what was not read: the connection is then free again."""
     connection.ensure_connection()
     setup = _setup(statements)
+    sent = _SentQuery(connection.connection.cursor())
+    wrapped = connection.make_debug_cursor(sent) if connection.queries_logged else connection.make_cursor(sent)
     try:
-        with connection.wrap_database_errors, connection.connection.pipeline():
-            with connection.cursor() as cursor:  # one result each, none read
-                for command in setup:
-                    cursor.execute(command)
-            pipeline = PreparedPipeline()
-            try:
-                yield pipeline
-            finally:
-                for cursor in pipeline.cursors:
-                    cursor.close()
-    except BaseException:
-        connection._recall_prepared = None  # whatever was prepared, DEALLOCATE ALL next time
+        wrapped.execute(";\n".join(setup + [s.execute_sql() for s in statements]), params)
+    except DatabaseError:
+        connection._recall_prepared = None
         raise
+    sent.skip = len(setup)
+    return wrapped
+
+
+class _SentQuery:
+    """The DB-API cursor under prepared_send(): execute() binds the parameters as Django's cursor does
+    (psycopg's ClientCursor) and only sends; the first fetchall() or nextset() waits for every result
+    (the socket waited on outside the GIL). Django wraps it, so the query is logged and counted and its
+    errors are Django's."""
+
+    def __init__(self, cursor: psycopg.ClientCursor):
+        self.cursor = cursor  # the connection's cursor: its adapters load the rows (Django's time zone)
+        self._query = None  # what Django's debug cursor logs (DatabaseOperations.last_executed_query)
+        self.skip = 0  # the setup's results, not the caller's
+        self.results: list | None = None
+        self.current = 0
+
+    def execute(self, sql: str, params: dict | None = None) -> None:
+        query = self.cursor.mogrify(sql, params).encode(self.cursor.connection.info.encoding)
+        self._query = type("Sent", (), {"query": query})
+        pgconn = self.cursor.connection.pgconn
+        pgconn.send_query(query)
+        while pgconn.flush():  # a large first query (the PREPAREs) may not fit the socket's buffer at once
+            select.select([pgconn.socket], [pgconn.socket], [])
+            pgconn.consume_input()
+
+    def _received(self) -> list:
+        if self.results is None:
+            self.results = []
+            pgconn = self.cursor.connection.pgconn
+            while True:
+                while pgconn.is_busy():
+                    select.select([pgconn.socket], [], [])
+                    pgconn.consume_input()
+                result = pgconn.get_result()
+                if result is None:
+                    break
+                self.results.append(result)
+            failed = next((r for r in self.results if r.status == pq.ExecStatus.FATAL_ERROR), None)
+            if failed is not None:
+                connection._recall_prepared = None
+                raise psycopg.errors.error_from_result(failed, encoding=self.cursor.connection.info.encoding)
+            self.current = self.skip
+        return self.results
+
+    def fetchall(self) -> list[tuple]:
+        result = self._received()[self.current]
+        loader = psycopg.adapt.Transformer(self.cursor)
+        loader.set_pgresult(result)
+        return loader.load_rows(0, result.ntuples, tuple)
+
+    def nextset(self) -> bool | None:
+        if self.current + 1 < len(self._received()):
+            self.current += 1
+            return True
+        return None
+
+    def close(self) -> None:
+        try:
+            self._received()
+        finally:
+            self.cursor.close()

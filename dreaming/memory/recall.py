@@ -37,7 +37,7 @@ from chat.models import ChatSession, Message, Persona
 from dreaming.memory.context import memory_md_cache_usable, memory_md_get
 from dreaming.memory.context_cache import recall_held_cached
 from dreaming.memory.excerpts import EXCERPT_SEARCH, Excerpt, excerpt_search, excerpts_found
-from dreaming.memory.prepared import Prepared, prepared_pipeline, prepared_pipeline_usable, prepared_run
+from dreaming.memory.prepared import Prepared, prepared_ahead_usable, prepared_run, prepared_send
 from dreaming.memory.recall_keywords import query_keywords
 from dreaming.memory.recall_held import (  # noqa: F401 — TEXT_WEIGHT re-exported
     TEXT_WEIGHT, held_cosines, held_memories_read, held_ranking, memory_score,
@@ -205,7 +205,7 @@ def _candidates_from_held(held, *, user_id: int, persona_id: int | None, vector,
         return held_ranking(held, persona_id=persona_id, vector=vector, keywords=keywords or [], exclude_ids=exclude_ids,
                             now_epoch=now.timestamp(), tau_seconds=settings.RECALL_TAU_WEEKS * 7 * 86400, limit=limit)
 
-    if along and all(statement.prepared for statement in along) and prepared_pipeline_usable():
+    if along and all(statement.prepared for statement in along) and prepared_ahead_usable():
         ids, rows = _ranked_while_searching(ranked, user_id=user_id, persona_id=persona_id, along=along)
     else:
         ids = ranked()
@@ -224,42 +224,37 @@ def _held_read_params(ids: list[int], *, user_id: int, persona_id: int | None) -
 def _ranked_while_searching(ranked, *, user_id: int, persona_id: int | None,
                             along: list[SentAlong]) -> tuple[list[int], list[tuple]]:
     """The held ranking made while the server runs the statements that do not need it (the excerpt
-    search: ~3.5 ms of the server's CPU at the issue's size, the ranking ~2 ms of this process's),
-    then the re-read of the ranked ids with the statements that read them (the sources), each prepared
-    on its generic plan (prepared.py). Two round trips, the first one hidden behind the ranking."""
+    search: ~3.5 ms of the server's CPU at the issue's size, the ranking ~2 ms of this process's; the
+    machine has more than one core), then the re-read of the ranked ids with the statements that read
+    them (the sources). Two round trips, the first one hidden behind the ranking; each statement
+    prepared, on its generic plan (prepared.py)."""
     ahead = [statement for statement in along if not statement.reads_ids]
     behind = [statement for statement in along if statement.reads_ids]
-    with prepared_pipeline([s.prepared for s in ahead] + [_EXACT_READ] + [s.prepared for s in behind]) as pipeline:
-        sent = [(statement, pipeline.send(statement.prepared, statement.params)) for statement in ahead]
+    with prepared_send([s.prepared for s in ahead], {k: v for s in ahead for k, v in s.params.items()}) as cursor:
         ids = ranked()
-        for statement, cursor in sent:
+        for statement in ahead:
             statement.rows = cursor.fetchall()
-        if not ids:
-            return [], []
-        params = _held_read_params(ids, user_id=user_id, persona_id=persona_id)
-        read = pipeline.send(_EXACT_READ, params)
-        sent = [(statement, pipeline.send(statement.prepared, params)) for statement in behind]
-        rows = read.fetchall()
-        for statement, cursor in sent:
-            statement.rows = cursor.fetchall()
+            cursor.nextset()
+    rows = _held_rows_read(ids, user_id=user_id, persona_id=persona_id, along=behind, prepared=True) if ids else []
     return ids, rows
 
 
-def _held_rows_read(ids: list[int], *, user_id: int, persona_id: int | None,
-                    along: list[SentAlong] | None) -> list[tuple]:
-    """The re-read of the ranked ids, with `along` in the same round trip when it can ride."""
+def _held_rows_read(ids: list[int], *, user_id: int, persona_id: int | None, along: list[SentAlong] | None,
+                    prepared: bool = False) -> list[tuple]:
+    """The re-read of the ranked ids, with `along` in the same round trip when it can ride; `prepared`:
+    the statements are prepared (and the connection can: prepared_ahead_usable)."""
     params = _held_read_params(ids, user_id=user_id, persona_id=persona_id)
     with connection.cursor() as cursor:
         # Client-side binding (Django's default with psycopg 3) sends several statements as one
         # query, one result each: under load every round trip waits for the server to be scheduled.
-        if along and isinstance(cursor.cursor, psycopg.ClientCursor):
-            sent = {name: value for statement in along for name, value in statement.params.items()}
-            if settings.RECALL_PREPARED_STATEMENTS and all(statement.prepared for statement in along):
+        if prepared or (along and isinstance(cursor.cursor, psycopg.ClientCursor)):
+            sent = {name: value for statement in along or [] for name, value in statement.params.items()}
+            if prepared or (settings.RECALL_PREPARED_STATEMENTS and all(statement.prepared for statement in along)):
                 prepared_run(cursor, [_EXACT_READ] + [statement.prepared for statement in along], {**sent, **params})
             else:
                 cursor.execute(";\n".join([_EXACT_READ.sql] + [statement.sql for statement in along]), {**sent, **params})
             rows = cursor.fetchall()
-            for statement in along:
+            for statement in along or []:
                 cursor.nextset()
                 statement.rows = cursor.fetchall()
         else:

@@ -14,11 +14,14 @@ def live_cache(settings):
     assert not listener.is_alive()
 
 
-def statements_sent(captured) -> list[str]:
-    """What each query Django saw was: its command, and for EXECUTE / PREPARE the statement's name
-    (recall's pipeline sends several statements per round trip: the names say which)."""
+def statements_sent(captured) -> list[tuple[str, ...]]:
+    """The queries Django saw, one tuple per query (a round trip), of its statements: each one's
+    command, and for EXECUTE / PREPARE the statement's name."""
     sent = []
     for query in captured.captured_queries:
-        words = query["sql"].replace("(", " ").split()
-        sent.append(" ".join(words[:2]) if words[0] in ("EXECUTE", "PREPARE") else words[0])
+        statements = []
+        for statement in query["sql"].split(";\n"):
+            words = statement.replace("(", " ").split()
+            statements.append(" ".join(words[:2]) if words[0] in ("EXECUTE", "PREPARE") else words[0])
+        sent.append(tuple(statements))
     return sent

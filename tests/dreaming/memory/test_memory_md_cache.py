@@ -346,7 +346,7 @@ def test_recall_reads_memory_md_s_ids_from_the_cache(live_cache):
     recall(user=user, query="Milo", k=5, record=False)  # reads the memories recall ranks once
     with CaptureQueriesContext(connection) as sent:
         results = recall(user=user, query="Milo", k=5)
-    assert statements_sent(sent) == ["SET", "EXECUTE recall_excerpt_search", "EXECUTE recall_held_read", "WITH"]
+    assert statements_sent(sent) == [("SET", "EXECUTE recall_excerpt_search"), ("SET", "EXECUTE recall_held_read"), ("WITH",)]
     assert [r.id for r in results] == [extra.pk]  # the MEMORY.md memory is not repeated
     memory_settings_set(user=user, enabled=False)
     assert recall(user=user, query="Milo", k=5) == []

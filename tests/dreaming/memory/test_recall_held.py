@@ -123,7 +123,7 @@ def test_a_warm_recall_sends_the_search_before_ranking_then_the_re_read_with_sou
     with CaptureQueriesContext(connection) as cold:
         first = recall(user=user, query="sourdough", k=5)
     # MEMORY.md (then cached), the user's memories; the connection's statements prepared in the pipeline
-    assert statements_sent(cold)[:3] == ["SELECT", "SELECT", "DEALLOCATE"]
+    assert [statements[0] for statements in statements_sent(cold)[:3]] == ["SELECT", "SELECT", "DEALLOCATE"]
     recall(user=user, query="bread", k=5, record=False)  # prepares the sources' statement (read with the stats above)
     ranked_after = []
     ranking = recall_held.held_ranking
@@ -132,9 +132,9 @@ def test_a_warm_recall_sends_the_search_before_ranking_then_the_re_read_with_sou
     with CaptureQueriesContext(connection) as warm:
         second = recall(user=user, query="sourdough", k=5, record=False)
     # the search goes out before the ranking (the server runs it meanwhile); no scan of the user's rows
-    assert ranked_after == [["SET", "EXECUTE recall_excerpt_search"]]
-    assert statements_sent(warm) == ["SET", "EXECUTE recall_excerpt_search", "EXECUTE recall_held_read",
-                                     "EXECUTE recall_sources_read"]
+    assert ranked_after == [[("SET", "EXECUTE recall_excerpt_search")]]
+    assert statements_sent(warm) == [("SET", "EXECUTE recall_excerpt_search"),
+                                     ("SET", "EXECUTE recall_held_read", "EXECUTE recall_sources_read")]
     assert [r.id for r in first] == [r.id for r in second] and "sourdough" in first[0].statement
 
 
@@ -158,8 +158,8 @@ def test_with_the_stats_noted_a_warm_recall_is_one_pipeline_and_keeps_its_source
     with CaptureQueriesContext(connection) as warm:  # one pipeline, no statement of its own for the stats
         found = recall(user=user, query="the sourdough starter Clint", k=5, exclude_ids=[])
     recall_stats_stop()
-    assert statements_sent(warm) == ["SET", "EXECUTE recall_excerpt_search", "EXECUTE recall_held_read",
-                                     "EXECUTE recall_sources_read"]
+    assert statements_sent(warm) == [("SET", "EXECUTE recall_excerpt_search"),
+                                     ("SET", "EXECUTE recall_held_read", "EXECUTE recall_sources_read")]
 
     (clint,) = [r for r in found if r.id == memory.pk]
     assert [s["message_external_id"] for s in clint.sources] == ["clint-1"]
@@ -250,7 +250,7 @@ def test_the_excerpt_search_rides_in_the_pipeline_and_forgetting_holds(live_cach
 
     with CaptureQueriesContext(connection) as sent:  # the pipeline, then the sources with the stats upsert
         found = recall(user=user, query="sailboat Perpetua", k=5)
-    assert statements_sent(sent) == ["SET", "EXECUTE recall_excerpt_search", "EXECUTE recall_held_read", "WITH"]
+    assert statements_sent(sent) == [("SET", "EXECUTE recall_excerpt_search"), ("SET", "EXECUTE recall_held_read"), ("WITH",)]
     assert [r.id for r in found if r.kind == "excerpt"] == [boat.pk]
 
     memory_forget(memory=memory, by=user)
