@@ -5,8 +5,14 @@ its 6.0 ms of CPU per call at load 9 (docs/bench.md, stop 28). A prepared statem
 for the connection: Postgres plans the first five calls for their parameters, then keeps one generic
 plan when it is not dearer (`plan_cache_mode`). psycopg's own preparation needs server-side binding,
 which Django does not use (`prepare_threshold` is None), so recall sends the SQL commands
-(`PREPARE`, `EXECUTE name(…)`) through Django's cursor: still one round trip, the parameters bound
-by the client as before, the queries seen by Django as any other.
+(`PREPARE`, `EXECUTE name(…)`) through Django's cursor, several per query, the parameters bound by
+the client as before, the queries seen by Django as any other.
+
+prepared_send() sends one such query and returns at once (docs/bench.md, stop 30): recall sends the
+excerpt search, ranks its held memories while the server searches (the machine has more than one
+core), then reads the search's rows and sends the re-read. It goes through libpq (psycopg's `pgconn`)
+rather than psycopg's pipeline mode, whose Python machinery cost more of the process's CPU than the
+overlap saved.
 
 Every call runs them on their generic plan (`SET LOCAL plan_cache_mode = force_generic_plan`, in
 the same query, so it ends with it). Left to itself (`auto`) Postgres compares the generic plan's

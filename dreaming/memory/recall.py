@@ -87,9 +87,9 @@ class RecallResult:
 
 @dataclass
 class SentAlong:
-    """A statement recall sends in the same round trip as the re-read of its held memories (the
-    excerpt search; the sources of the re-read memories, which reads their `ids`), and its rows once
-    it ran."""
+    """A statement recall sends with the re-read of its held memories: the excerpt search (sent ahead
+    of the ranking when prepared_send() can, else in the re-read's round trip) and the sources of the
+    re-read memories (which reads their `ids`: `reads_ids`), and its rows once it ran."""
 
     sql: str
     params: dict
@@ -357,11 +357,13 @@ def recall(
     4. Score those rows exactly in Python: similarity, keyword match, recency, importance,
        confidence.
     5. Find the best excerpts of the user's own turns by full-text search, minus the forgotten and
-       the sensitive (dreaming/memory/excerpts.py: one statement, sent with step 3's re-read; a
-       second query only for turns indexed before their forgetting digests).
+       the sensitive (dreaming/memory/excerpts.py: one statement, sent before step 3's ranking and
+       run by the server meanwhile — or with step 3's re-read; a second query only for turns indexed
+       before their forgetting digests).
     6. Fuse both rankings (recall_fuse) and record the recall of the memories kept unless
        `record=False`: noted for the process's flusher outside a transaction, with their sources
-       read in step 3's round trip (a warm recall is ONE query); inside one, written with the
+       read in step 3's round trip (a warm recall is TWO queries: the search, then the re-read with
+       the sources); inside one, written with the
        query that loads their sources (dreaming/memory/recall_stats.py).
     """
     query = (query or "").strip()
