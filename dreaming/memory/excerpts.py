@@ -400,17 +400,11 @@ def _showable(found: list[Excerpt], *, query: str) -> list[Excerpt]:
     return shown
 
 
-# The turns a user's searches find come back from recall to recall (their usual words find the same
-# turns): what of each may be shown is remembered by its text, which an edit changes (the filter's
-# rules are code, fixed for the process's life). Short turns only, as redact_sensitive's own cache:
-# 4,096 texts of at most 2,000 characters, twice (~16 MB at most). mask_secrets was most of the cost.
-_FOUND_WORDS_CACHED_CHARS = 2000
-
-
+# The turns a user's searches find come back from recall to recall: what of each may be shown is
+# remembered by its text (an edit changes it; the rules are code). Turns ≤ 2,000 characters, as
+# redact_sensitive's own cache (~16 MB at most); mask_secrets was most of the filter's cost.
 def _found_words(content: str) -> str:
-    if len(content) > _FOUND_WORDS_CACHED_CHARS:
-        return excerpt_words(content)
-    return _found_words_cached(content)
+    return _found_words_cached(content) if len(content) <= 2000 else excerpt_words(content)
 
 
 @lru_cache(maxsize=4096)
