@@ -35,9 +35,9 @@ import select
 from dataclasses import dataclass
 
 import psycopg
-from psycopg import pq
 from django.conf import settings
 from django.db import DatabaseError, connection
+from psycopg import pq
 
 
 @dataclass(frozen=True)
