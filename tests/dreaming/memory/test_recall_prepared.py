@@ -69,6 +69,17 @@ def test_a_connection_that_lost_track_of_its_statements_prepares_them_again(live
     assert "recall_excerpt_search" in _prepared_names()
 
 
+def test_a_new_connection_sends_the_search_ahead_too(live_cache):
+    user = _user_with_memories_and_turns()
+    expected = _answer(user, "rye bread")
+    connection.close()  # as a request with DATABASE_CONN_MAX_AGE=0 starts: no connection yet
+    with CaptureQueriesContext(connection) as sent:
+        assert _answer(user, "rye bread") == expected
+    search, read = statements_sent(sent)
+    assert search[0] == "DEALLOCATE" and search[-1] == "EXECUTE recall_excerpt_search"
+    assert read[-2:] == ("EXECUTE recall_held_read", "EXECUTE recall_sources_read")
+
+
 def test_a_failed_call_starts_again_from_nothing(live_cache, monkeypatch):
     user = _user_with_memories_and_turns()
     expected = _answer(user, "rye bread")
