@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import select
 from dataclasses import dataclass
+from types import SimpleNamespace
 
 import psycopg
 from django.conf import settings
@@ -133,7 +134,7 @@ class _SentQuery:
 
     def execute(self, sql: str, params: dict | None = None) -> None:
         query = self.cursor.mogrify(sql, params).encode(self.cursor.connection.info.encoding)
-        self._query = type("Sent", (), {"query": query})
+        self._query = SimpleNamespace(query=query)
         pgconn = self.cursor.connection.pgconn
         pgconn.send_query(query)
         while pgconn.flush():  # a large first query (the PREPAREs) may not fit the socket's buffer at once
