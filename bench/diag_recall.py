@@ -68,7 +68,8 @@ class Stages:
 
 def _sql_kind(sql: str) -> str:
     for needle, kind in (("memory_recall_shortlist", "index shortlist"), ("WITH words AS", "re-read + excerpt search"),
-                         ("EXECUTE recall_held_read", "re-read + excerpt search (prepared)"),
+                         ("EXECUTE recall_excerpt_search", "excerpt search sent ahead (prepared; the send only)"),
+                         ("EXECUTE recall_held_read", "re-read (+ sources) (prepared)"),
                          ("dreaming_memorysource", "sources + record"), ("m.id = ANY(%(ids)s", "held rows re-read"),
                          ("dreaming_tombstone", "tombstones"), ("memory_ids FROM", "gate")):
         if needle in sql:
@@ -90,7 +91,7 @@ def main() -> None:
 
     from bench.recall_tables import BIG_DB, FULL_ROWS, TARGET_USERNAME
     from bench.synth import user_turns
-    from dreaming.memory import excerpts
+    from dreaming.memory import excerpts, prepared
     from dreaming.memory import recall as recall_module
     from dreaming.memory.context_cache import memory_md_cache_wait_live
     from dreaming.providers import get_embedder
@@ -107,6 +108,7 @@ def main() -> None:
     stages.wrap(embedder, "embed", "2 query embedding")
     stages.wrap(recall_module, "held_ranking", "3a held ranking (numpy)")
     stages.wrap(recall_module, "_memories_ranked", "3 memories ranked (all; with the excerpt search's SQL)")
+    stages.wrap(prepared._SentQuery, "_received", "3b excerpt search: waited for after the ranking")
     stages.wrap(recall_module, "excerpts_found", "4 excerpts: rows read (all)")
     stages.wrap(recall_module, "excerpt_candidates", "4 excerpts: search and rows read (all)")
     stages.wrap(excerpts, "_without_forgotten", "4b excerpts: tombstone check")

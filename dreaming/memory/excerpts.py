@@ -27,6 +27,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass
+from functools import lru_cache
 
 from django.db import connection
 
@@ -386,15 +387,29 @@ def _showable(found: list[Excerpt], *, query: str) -> list[Excerpt]:
     (excerpt_statement keeps whole trimmed sentences, or clips and marks the cut with "…")."""
     # Light sleep indexes a turn without its sensitive clauses; they are taken out again here, for the
     # rows indexed before a rule existed and because the row still holds the whole turn.
-    for excerpt in found:
-        excerpt.said = excerpt_words(excerpt.content)
-    found = [e for e in found if e.said.strip()]
-    # The same words said again in another session are one excerpt (the better ranked), not k of them.
+    shown: list[Excerpt] = []
     seen: set[str] = set()
-    found = [e for e in found if not (normalize_for_match(e.content) in seen or seen.add(normalize_for_match(e.content)))]
     for excerpt in found:
-        excerpt.query = query
-    return found
+        excerpt.said = _found_words(excerpt.content)
+        wording = normalize_for_match(excerpt.content)
+        # The same words said again in another session are one excerpt (the better ranked), not k of them.
+        if excerpt.said.strip() and wording not in seen:
+            seen.add(wording)
+            excerpt.query = query
+            shown.append(excerpt)
+    return shown
+
+
+# The turns a user's searches find come back from recall to recall: what of each may be shown is
+# remembered by its text (an edit changes it; the rules are code). Turns ≤ 2,000 characters, as
+# redact_sensitive's own cache (~16 MB at most); mask_secrets was most of the filter's cost.
+def _found_words(content: str) -> str:
+    return _found_words_cached(content) if len(content) <= 2000 else excerpt_words(content)
+
+
+@lru_cache(maxsize=4096)
+def _found_words_cached(content: str) -> str:
+    return excerpt_words(content)
 
 
 def _without_forgotten(*, user_id: int, excerpts: list[Excerpt]) -> list[Excerpt]:

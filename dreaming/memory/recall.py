@@ -37,7 +37,7 @@ from chat.models import ChatSession, Message, Persona
 from dreaming.memory.context import memory_md_cache_usable, memory_md_get
 from dreaming.memory.context_cache import recall_held_cached
 from dreaming.memory.excerpts import EXCERPT_SEARCH, Excerpt, excerpt_search, excerpts_found
-from dreaming.memory.prepared import Prepared, prepared_run
+from dreaming.memory.prepared import Prepared, prepared_ahead_usable, prepared_run, prepared_send
 from dreaming.memory.recall_keywords import query_keywords
 from dreaming.memory.recall_held import (  # noqa: F401 — TEXT_WEIGHT re-exported
     TEXT_WEIGHT, held_cosines, held_memories_read, held_ranking, memory_score,
@@ -87,13 +87,14 @@ class RecallResult:
 
 @dataclass
 class SentAlong:
-    """A statement recall sends in the same round trip as the re-read of its held memories (the
-    excerpt search; the sources of the re-read memories, which reads their `ids`), and its rows once
-    it ran."""
+    """A statement recall sends with the re-read of its held memories: the excerpt search (sent ahead
+    of the ranking when prepared_send() can, else in the re-read's round trip) and the sources of the
+    re-read memories (which reads their `ids`: `reads_ids`), and its rows once it ran."""
 
     sql: str
     params: dict
     prepared: Prepared | None = None  # the same statement, prepared on the connection (the held path)
+    reads_ids: bool = False  # reads the re-read's `ids` (the sources): sent after the ranking
     rows: list[tuple] | None = None
 
     def run(self) -> list[tuple]:
@@ -200,32 +201,66 @@ _EXACT_READ = Prepared("recall_held_read", _EXACT_SQL.format(active_owner=ACTIVE
 
 def _candidates_from_held(held, *, user_id: int, persona_id: int | None, vector, exclude_ids, keywords, now: datetime,
                           limit: int, along: list[SentAlong] | None = None) -> list[tuple]:
-    ids = held_ranking(held, persona_id=persona_id, vector=vector, keywords=keywords or [], exclude_ids=exclude_ids,
-                       now_epoch=now.timestamp(), tau_seconds=settings.RECALL_TAU_WEEKS * 7 * 86400, limit=limit)
+    def ranked() -> list[int]:
+        return held_ranking(held, persona_id=persona_id, vector=vector, keywords=keywords or [], exclude_ids=exclude_ids,
+                            now_epoch=now.timestamp(), tau_seconds=settings.RECALL_TAU_WEEKS * 7 * 86400, limit=limit)
+
+    if along and all(statement.prepared for statement in along) and prepared_ahead_usable():
+        ids, rows = _ranked_while_searching(ranked, user_id=user_id, persona_id=persona_id, along=along)
+    else:
+        ids = ranked()
+        rows = _held_rows_read(ids, user_id=user_id, persona_id=persona_id, along=along) if ids else []
     if not ids:
         return []
+    distance = dict(zip(ids, 1.0 - held_cosines(held, ids=ids, vector=vector)))
+    return [(*row, float(distance[row[0]])) for row in rows]
+
+
+def _held_read_params(ids: list[int], *, user_id: int, persona_id: int | None) -> dict:
     # The ids as one array literal: psycopg adapts a list of ints element by element.
-    array = "{" + ",".join(map(str, ids)) + "}"
-    sql, params = _EXACT_READ.sql, {"ids": array, "user_id": user_id, "persona_id": persona_id}
+    return {"ids": "{" + ",".join(map(str, ids)) + "}", "user_id": user_id, "persona_id": persona_id}
+
+
+def _ranked_while_searching(ranked, *, user_id: int, persona_id: int | None,
+                            along: list[SentAlong]) -> tuple[list[int], list[tuple]]:
+    """The held ranking made while the server runs the statements that do not need it (the excerpt
+    search: ~3.5 ms of the server's CPU at the issue's size, the ranking ~2 ms of this process's; the
+    machine has more than one core), then the re-read of the ranked ids with the statements that read
+    them (the sources). Two round trips, the first one hidden behind the ranking; each statement
+    prepared, on its generic plan (prepared.py)."""
+    ahead = [statement for statement in along if not statement.reads_ids]
+    behind = [statement for statement in along if statement.reads_ids]
+    with prepared_send([s.prepared for s in ahead], {k: v for s in ahead for k, v in s.params.items()}) as cursor:
+        ids = ranked()
+        for statement in ahead:
+            statement.rows = cursor.fetchall()
+            cursor.nextset()
+    rows = _held_rows_read(ids, user_id=user_id, persona_id=persona_id, along=behind, prepared=True) if ids else []
+    return ids, rows
+
+
+def _held_rows_read(ids: list[int], *, user_id: int, persona_id: int | None, along: list[SentAlong] | None,
+                    prepared: bool = False) -> list[tuple]:
+    """The re-read of the ranked ids, with `along` in the same round trip when it can ride; `prepared`:
+    the statements are prepared (and the connection can: prepared_ahead_usable)."""
+    params = _held_read_params(ids, user_id=user_id, persona_id=persona_id)
     with connection.cursor() as cursor:
         # Client-side binding (Django's default with psycopg 3) sends several statements as one
         # query, one result each: under load every round trip waits for the server to be scheduled.
-        # Each is prepared on the connection (prepared.py): planning the search cost more than running it.
-        if along and isinstance(cursor.cursor, psycopg.ClientCursor):
-            sent = {name: value for statement in along for name, value in statement.params.items()}
-            if settings.RECALL_PREPARED_STATEMENTS and all(statement.prepared for statement in along):
+        if prepared or (along and isinstance(cursor.cursor, psycopg.ClientCursor)):
+            sent = {name: value for statement in along or [] for name, value in statement.params.items()}
+            if prepared or (settings.RECALL_PREPARED_STATEMENTS and all(statement.prepared for statement in along)):
                 prepared_run(cursor, [_EXACT_READ] + [statement.prepared for statement in along], {**sent, **params})
             else:
-                cursor.execute(";\n".join([sql] + [statement.sql for statement in along]), {**sent, **params})
+                cursor.execute(";\n".join([_EXACT_READ.sql] + [statement.sql for statement in along]), {**sent, **params})
             rows = cursor.fetchall()
-            for statement in along:
+            for statement in along or []:
                 cursor.nextset()
                 statement.rows = cursor.fetchall()
         else:
-            cursor.execute(sql, params)
+            cursor.execute(_EXACT_READ.sql, params)
             rows = cursor.fetchall()
-    distance = dict(zip(ids, 1.0 - held_cosines(held, ids=ids, vector=vector)))
-    return [(*row, float(distance[row[0]])) for row in rows]
+    return rows
 
 
 # One round trip before any work: is memory on, and which ids does the scope's MEMORY.md hold?
@@ -322,11 +357,13 @@ def recall(
     4. Score those rows exactly in Python: similarity, keyword match, recency, importance,
        confidence.
     5. Find the best excerpts of the user's own turns by full-text search, minus the forgotten and
-       the sensitive (dreaming/memory/excerpts.py: one statement, sent with step 3's re-read; a
-       second query only for turns indexed before their forgetting digests).
+       the sensitive (dreaming/memory/excerpts.py: one statement, sent before step 3's ranking and
+       run by the server meanwhile — or with step 3's re-read; a second query only for turns indexed
+       before their forgetting digests).
     6. Fuse both rankings (recall_fuse) and record the recall of the memories kept unless
        `record=False`: noted for the process's flusher outside a transaction, with their sources
-       read in step 3's round trip (a warm recall is ONE query); inside one, written with the
+       read in step 3's round trip (a warm recall is TWO queries: the search, then the re-read with
+       the sources); inside one, written with the
        query that loads their sources (dreaming/memory/recall_stats.py).
     """
     query = (query or "").strip()
@@ -347,7 +384,7 @@ def recall(
     along = [SentAlong(*search, prepared=EXCERPT_SEARCH)] if search else []
     # The stats: noted for the process's flusher (recall_stats.py), or written with the sources.
     record_inline = record and not recall_stats_deferred()
-    sources_along = SentAlong(_SOURCES_READ.sql, {}, prepared=_SOURCES_READ)  # reads the re-read's `ids`
+    sources_along = SentAlong(_SOURCES_READ.sql, {}, prepared=_SOURCES_READ, reads_ids=True)
     memories = _memories_ranked(user_id=user.pk, persona_id=persona_id, query=query, vector=vector,
                                 exclude_ids=list(exclude_ids), now=now, wanted=3 * k + EXCERPTS_BEYOND_K,
                                 along=along if record_inline else [*along, sources_along])

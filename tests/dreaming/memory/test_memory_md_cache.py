@@ -12,12 +12,14 @@ from contextlib import contextmanager
 import psycopg
 import pytest
 from django.db import connection, transaction
+from django.test.utils import CaptureQueriesContext
 
 from dreaming.memory import context, context_cache
 from dreaming.memory.context import memory_md_get, memory_md_render
 from dreaming.memory.context_cache import memory_md_cache, memory_md_cache_stop
 from dreaming.models import MemoryDocument, MemorySettings
 from dreaming.memory.services import memory_settings_set
+from tests.dreaming.memory.conftest import statements_sent
 from tests.factories import MemoryFactory, PersonaFactory, UserFactory
 from tests.support.cache import eventually, settle
 
@@ -330,10 +332,10 @@ def test_a_forked_child_does_not_inherit_the_parents_cache(live_cache):
     assert live_cache.live and len(live_cache.entries) == 1  # the parent's cache is untouched
 
 
-def test_recall_reads_memory_md_s_ids_from_the_cache(live_cache, django_assert_num_queries):
+def test_recall_reads_memory_md_s_ids_from_the_cache(live_cache):
     """Recall excludes what MEMORY.md holds and skips users with memory off: with the scope's
-    document cached that costs no query, so recall is the shortlist sent with the excerpts' full-text
-    search, then the sources (+ stats)."""
+    document cached that costs no query, so recall is its pipeline (the excerpts' full-text search,
+    then the re-read of the ranked memories), then the sources (+ stats)."""
     from dreaming.memory.recall import recall
 
     user = rendered_user("User has a dog named Milo")
@@ -342,8 +344,9 @@ def test_recall_reads_memory_md_s_ids_from_the_cache(live_cache, django_assert_n
     in_md = memory_md_get(user=user).memory_ids
     assert in_md and extra.pk not in in_md
     recall(user=user, query="Milo", k=5, record=False)  # reads the memories recall ranks once
-    with django_assert_num_queries(2):
+    with CaptureQueriesContext(connection) as sent:
         results = recall(user=user, query="Milo", k=5)
+    assert statements_sent(sent) == [("SET", "EXECUTE recall_excerpt_search"), ("SET", "EXECUTE recall_held_read"), ("WITH",)]
     assert [r.id for r in results] == [extra.pk]  # the MEMORY.md memory is not repeated
     memory_settings_set(user=user, enabled=False)
     assert recall(user=user, query="Milo", k=5) == []

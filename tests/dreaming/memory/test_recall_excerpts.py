@@ -433,3 +433,16 @@ def test_the_replied_to_turns_read_from_loaded_messages_are_those_the_index_quer
     assert by_messages == by_query
     assert sorted(by_messages.values()) == ["Hello! Any pets?", "What else?"]
     assert replied_to_in(messages=messages, ids=set()) == {}
+
+
+def test_the_remembered_showable_words_are_the_filter_s_and_long_turns_are_not_kept():
+    from dreaming.memory.excerpts import _found_words, _found_words_cached, excerpt_words
+
+    turn = "I have been treated for depression since May. My key is sk-abcdefghijklmnopqrstuvwx, and I run marathons."
+    long_turn = turn + " " + "We walked along the river and talked about the garden. " * 40
+    _found_words_cached.cache_clear()
+    assert _found_words(turn) == excerpt_words(turn) == _found_words(turn)  # the second one remembered
+    assert "depression" not in _found_words(turn) and "sk-abc" not in _found_words(turn) and "marathons" in _found_words(turn)
+    assert _found_words(long_turn) == excerpt_words(long_turn)
+    info = _found_words_cached.cache_info()
+    assert (info.hits, info.misses, info.currsize) == (4, 1, 1)  # the long turn is filtered each time, never held

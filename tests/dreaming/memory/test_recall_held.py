@@ -1,5 +1,6 @@
-"""Recall's memories held by the process: the exact score of every memory, one round trip per warm
-recall (the excerpt search and the sources sent with the re-read; two when the stats are written with it), and never a deleted or archived memory — the memory table's notifications (migration 0009)
+"""Recall's memories held by the process: the exact score of every memory, two round trips per warm
+recall in one pipeline (the excerpt search sent before the ranking, then the re-read with the sources;
+one more when the stats are written with them), and never a deleted or archived memory — the memory table's notifications (migration 0009)
 drop a user's memories, and the rows ranked first are re-read and re-checked.
 
 Real commits (transaction=True): NOTIFY is delivered only at commit."""
@@ -8,6 +9,8 @@ from datetime import timedelta
 import numpy as np
 import pytest
 from django.conf import settings
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from chat.models import Message
@@ -21,6 +24,7 @@ from dreaming.models import Memory
 from dreaming.providers.embedding_space import embedding_space_check_cached
 from dreaming.providers.local_embedder import LocalEmbedder
 from tests.factories import ChatSessionFactory, MemoryFactory, MemorySourceFactory, PersonaFactory, UserFactory
+from tests.dreaming.memory.conftest import statements_sent
 from tests.support.cache import eventually, settle
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -110,22 +114,31 @@ def test_the_process_drops_the_least_recently_used_users_beyond_its_byte_budget(
     assert cache.entries == {} and cache.held_bytes == 0
 
 
-def test_a_warm_recall_is_one_round_trip_exact_stage_with_search_and_sources(live_cache, django_assert_num_queries):
+def test_a_warm_recall_sends_the_search_before_ranking_then_the_re_read_with_sources(live_cache, monkeypatch):
     user = UserFactory()
     memories_for(user, 150)
     memory_md_render(user=user)
     embedding_space_check_cached()  # once per process, whichever test comes first
     settle()
-    # MEMORY.md (then cached) + the user's memories + exact stage sent with the excerpts' full-text search + sources
-    with django_assert_num_queries(4):
+    with CaptureQueriesContext(connection) as cold:
         first = recall(user=user, query="sourdough", k=5)
-    with django_assert_num_queries(1):  # re-read of the best rows, full-text search and sources in one: no scan of the user's rows
+    # MEMORY.md (then cached), the user's memories; the connection's statements prepared in the pipeline
+    assert [statements[0] for statements in statements_sent(cold)[:3]] == ["SELECT", "SELECT", "DEALLOCATE"]
+    recall(user=user, query="bread", k=5, record=False)  # prepares the sources' statement (read with the stats above)
+    ranked_after = []
+    ranking = recall_held.held_ranking
+    monkeypatch.setattr("dreaming.memory.recall.held_ranking",
+                        lambda *a, **kw: ranked_after.append(statements_sent(warm)) or ranking(*a, **kw))
+    with CaptureQueriesContext(connection) as warm:
         second = recall(user=user, query="sourdough", k=5, record=False)
+    # the search goes out before the ranking (the server runs it meanwhile); no scan of the user's rows
+    assert ranked_after == [[("SET", "EXECUTE recall_excerpt_search")]]
+    assert statements_sent(warm) == [("SET", "EXECUTE recall_excerpt_search"),
+                                     ("SET", "EXECUTE recall_held_read", "EXECUTE recall_sources_read")]
     assert [r.id for r in first] == [r.id for r in second] and "sourdough" in first[0].statement
 
 
-def test_with_the_stats_noted_a_warm_recall_is_one_query_and_keeps_its_sources(live_cache, settings,
-                                                                               django_assert_num_queries):
+def test_with_the_stats_noted_a_warm_recall_is_one_pipeline_and_keeps_its_sources(live_cache, settings):
     from dreaming.memory.recall_stats import recall_stats_stop
     from dreaming.models import MemoryRecall
 
@@ -142,9 +155,11 @@ def test_with_the_stats_noted_a_warm_recall_is_one_query_and_keeps_its_sources(l
     settle()
     recall(user=user, query="sourdough", k=5, record=False)  # reads the user's memories once
 
-    with django_assert_num_queries(1):
+    with CaptureQueriesContext(connection) as warm:  # one pipeline, no statement of its own for the stats
         found = recall(user=user, query="the sourdough starter Clint", k=5, exclude_ids=[])
     recall_stats_stop()
+    assert statements_sent(warm) == [("SET", "EXECUTE recall_excerpt_search"),
+                                     ("SET", "EXECUTE recall_held_read", "EXECUTE recall_sources_read")]
 
     (clint,) = [r for r in found if r.id == memory.pk]
     assert [s["message_external_id"] for s in clint.sources] == ["clint-1"]
@@ -221,7 +236,7 @@ def _kept_turns(user, *texts):
     return turns
 
 
-def test_the_excerpt_search_rides_with_the_re_read_and_forgetting_holds(live_cache, django_assert_num_queries):
+def test_the_excerpt_search_rides_in_the_pipeline_and_forgetting_holds(live_cache):
     user = UserFactory()
     memories_for(user, 150)  # more than MEMORY.md shows: some are left to re-read
     boat, job = _kept_turns(user, "We named the sailboat Perpetua.", "I secretly applied for a job at the Lisbon aquarium.")
@@ -233,8 +248,9 @@ def test_the_excerpt_search_rides_with_the_re_read_and_forgetting_holds(live_cac
     settle()
     recall(user=user, query="sailboat", k=5, record=False)  # reads the user's memories once
 
-    with django_assert_num_queries(2):  # re-read + full-text search in one, then the sources
+    with CaptureQueriesContext(connection) as sent:  # the pipeline, then the sources with the stats upsert
         found = recall(user=user, query="sailboat Perpetua", k=5)
+    assert statements_sent(sent) == [("SET", "EXECUTE recall_excerpt_search"), ("SET", "EXECUTE recall_held_read"), ("WITH",)]
     assert [r.id for r in found if r.kind == "excerpt"] == [boat.pk]
 
     memory_forget(memory=memory, by=user)

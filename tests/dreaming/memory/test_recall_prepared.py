@@ -1,13 +1,16 @@
 """Recall's statements prepared on the connection (dreaming/memory/prepared.py): the same answers as
-the unprepared statements, still one round trip, and a connection that lost track of what it
-prepared (a new connection, statements left behind, a failed call) is put right."""
+the unprepared statements, sent in one pipeline (the search ahead of the ranking), and a connection that
+lost track of what it prepared (a new connection, statements left behind, a failed call — in the
+search, in the ranking while the search runs) is put right and stays usable."""
 import pytest
 from django.db import DatabaseError, connection
+from django.test.utils import CaptureQueriesContext
 
 from dreaming.memory import prepared
 from dreaming.memory.context import memory_md_render
 from dreaming.memory.recall import recall
 from dreaming.providers.embedding_space import embedding_space_check_cached
+from tests.dreaming.memory.conftest import statements_sent
 from tests.dreaming.memory.test_recall_excerpts import kept_session
 from tests.dreaming.memory.test_recall_held import memories_for
 from tests.factories import UserFactory
@@ -36,7 +39,7 @@ def _answer(user, query):
     return [(r.kind, r.id, r.score, r.statement) for r in recall(user=user, query=query, k=5, record=False)]
 
 
-def test_prepared_answers_are_the_unprepared_ones_and_one_round_trip(live_cache, monkeypatch, django_assert_num_queries):
+def test_prepared_answers_are_the_unprepared_ones_and_one_pipeline(live_cache, monkeypatch):
     connection.close()  # a connection no earlier test prepared anything on
     user = _user_with_memories_and_turns()
     queries = ["sourdough starter Clint", "rye bread", "piano lessons", "marathon"]
@@ -49,8 +52,10 @@ def test_prepared_answers_are_the_unprepared_ones_and_one_round_trip(live_cache,
     for _ in range(7):  # past the 5 custom plans, then the generic one
         assert [_answer(user, q) for q in queries] == unprepared_first
     assert {"recall_excerpt_search", "recall_held_read", "recall_sources_read"} <= _prepared_names()
-    with django_assert_num_queries(1):
+    with CaptureQueriesContext(connection) as sent:
         assert _answer(user, queries[0]) == unprepared_first[0]
+    assert statements_sent(sent) == [("SET", "EXECUTE recall_excerpt_search"),
+                                     ("SET", "EXECUTE recall_held_read", "EXECUTE recall_sources_read")]
     assert any(kind == "excerpt" and "Clint" in statement for kind, _, _, statement in unprepared_first[0])
 
 
@@ -64,6 +69,17 @@ def test_a_connection_that_lost_track_of_its_statements_prepares_them_again(live
     assert "recall_excerpt_search" in _prepared_names()
 
 
+def test_a_new_connection_sends_the_search_ahead_too(live_cache):
+    user = _user_with_memories_and_turns()
+    expected = _answer(user, "rye bread")
+    connection.close()  # as a request with DATABASE_CONN_MAX_AGE=0 starts: no connection yet
+    with CaptureQueriesContext(connection) as sent:
+        assert _answer(user, "rye bread") == expected
+    search, read = statements_sent(sent)
+    assert search[0] == "DEALLOCATE" and search[-1] == "EXECUTE recall_excerpt_search"
+    assert read[-2:] == ("EXECUTE recall_held_read", "EXECUTE recall_sources_read")
+
+
 def test_a_failed_call_starts_again_from_nothing(live_cache, monkeypatch):
     user = _user_with_memories_and_turns()
     expected = _answer(user, "rye bread")
@@ -72,6 +88,51 @@ def test_a_failed_call_starts_again_from_nothing(live_cache, monkeypatch):
         prepared.prepared_run(cursor, [broken], {})
     assert connection._recall_prepared is None
     assert _answer(user, "rye bread") == expected
+
+
+def _settings_mode() -> str:
+    with connection.cursor() as cursor:
+        cursor.execute("SHOW plan_cache_mode")
+        return cursor.fetchone()[0]
+
+
+def test_a_search_that_fails_in_the_pipeline_leaves_the_connection_usable(live_cache, monkeypatch):
+    user = _user_with_memories_and_turns()
+    expected = _answer(user, "rye bread")
+    search = prepared.Prepared("recall_failing_search", "SELECT 1 / (%(pool)s - %(pool)s), %(limit)s",
+                               types=(("pool", "bigint"), ("limit", "bigint")))
+    with monkeypatch.context() as patched:
+        patched.setattr("dreaming.memory.recall.EXCERPT_SEARCH", search)
+        with pytest.raises(DatabaseError, match="division by zero"):
+            _answer(user, "rye bread")
+    assert connection._recall_prepared is None
+    assert _settings_mode() == "auto"  # the failed pipeline's SET LOCAL ended with it
+    assert _answer(user, "rye bread") == expected
+
+
+def test_an_error_while_the_search_runs_leaves_the_connection_usable(live_cache, monkeypatch):
+    user = _user_with_memories_and_turns()
+    expected = _answer(user, "rye bread")
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("the ranking failed")
+
+    with monkeypatch.context() as patched:
+        patched.setattr("dreaming.memory.recall.held_ranking", broken)
+        with pytest.raises(RuntimeError, match="the ranking failed"):  # not hidden by the pipeline's own exit
+            _answer(user, "rye bread")
+    assert _settings_mode() == "auto"
+    assert _answer(user, "rye bread") == expected
+
+
+def test_inside_a_transaction_recall_sends_no_pipeline(live_cache):
+    from django.db import transaction
+
+    user = _user_with_memories_and_turns()
+    expected = _answer(user, "sourdough starter Clint")
+    with transaction.atomic(), CaptureQueriesContext(connection) as sent:
+        assert _answer(user, "sourdough starter Clint") == expected
+    assert all("SET" not in statements for statements in statements_sent(sent))  # the caller's transaction keeps its plan_cache_mode
 
 
 def test_a_parameter_without_a_type_is_refused():
