@@ -381,12 +381,9 @@ def excerpts_found(*, rows: list[tuple], user_id: int, query: str) -> list[Excer
 
 
 def _showable(found: list[Excerpt], *, query: str) -> list[Excerpt]:
-    """Sensitive clauses out, one excerpt per wording. The statement the model reads is made only for
-    the excerpts fusion takes (Excerpt.worded): of the k + 10 found, most are not returned. Nothing
-    is lost by not filtering on it: the quote of words left after the sensitive filter is never empty
-    (excerpt_statement keeps whole trimmed sentences, or clips and marks the cut with "…")."""
-    # Light sleep indexes a turn without its sensitive clauses; they are taken out again here, for the
-    # rows indexed before a rule existed and because the row still holds the whole turn.
+    """Sensitive clauses out (light sleep indexed the turn without them, but a row indexed before a rule existed, and
+    the row's whole turn, still hold them), one excerpt per wording. Only the excerpts fusion takes are worded
+    (Excerpt.worded); none is lost for an empty quote: excerpt_statement keeps whole sentences or marks its cut "…"."""
     shown: list[Excerpt] = []
     seen: set[str] = set()
     for excerpt in found:
@@ -400,16 +397,13 @@ def _showable(found: list[Excerpt], *, query: str) -> list[Excerpt]:
     return shown
 
 
-# The turns a user's searches find come back from recall to recall: what of each may be shown is
-# remembered by its text (an edit changes it; the rules are code). Turns ≤ 2,000 characters, as
-# redact_sensitive's own cache (~16 MB at most); mask_secrets was most of the filter's cost.
+# What of a found turn may be shown, remembered by its text: turns come back from recall to recall, and mask_secrets
+# was most of the filter's cost. Only turns ≤ 2,000 characters, as redact_sensitive's own cache (~16 MB at most).
 def _found_words(content: str) -> str:
     return _found_words_cached(content) if len(content) <= 2000 else excerpt_words(content)
 
 
-@lru_cache(maxsize=4096)
-def _found_words_cached(content: str) -> str:
-    return excerpt_words(content)
+_found_words_cached = lru_cache(maxsize=4096)(excerpt_words)
 
 
 def _without_forgotten(*, user_id: int, excerpts: list[Excerpt]) -> list[Excerpt]:

@@ -43,9 +43,7 @@ from dreaming.memory.recall_held import (  # noqa: F401 — TEXT_WEIGHT re-expor
     TEXT_WEIGHT, held_cosines, held_memories_read, held_ranking, memory_score,
 )
 from dreaming.memory.recall_key import ACTIVE_OWNER, COARSE_CANDIDATES, recall_query_key
-from dreaming.memory.recall_stats import (
-    recall_record_params, recall_record_sql, recall_stats_deferred, recall_stats_note,
-)
+from dreaming.memory.recall_stats import recall_record_params, recall_record_sql, recall_stats_deferred, recall_stats_note
 from dreaming.models import Memory, MemoryDocument, MemorySettings, MemorySource, Phase
 from dreaming.protocol import RECALL_MAX_K, RECALL_TOOL  # noqa: F401 — re-exported for the API and command
 from dreaming.providers.embedding_space import embedding_space_check_cached
@@ -87,9 +85,8 @@ class RecallResult:
 
 @dataclass
 class SentAlong:
-    """A statement recall sends with the re-read of its held memories: the excerpt search (sent ahead
-    of the ranking when prepared_send() can, else in the re-read's round trip) and the sources of the
-    re-read memories (which reads their `ids`: `reads_ids`), and its rows once it ran."""
+    """A statement recall sends with the re-read of its held memories — the excerpt search (ahead of the ranking
+    when prepared_send() can), the sources of the re-read memories (`reads_ids`) — and its rows once it ran."""
 
     sql: str
     params: dict
@@ -356,15 +353,13 @@ def recall(
        read with their pgvector distance.
     4. Score those rows exactly in Python: similarity, keyword match, recency, importance,
        confidence.
-    5. Find the best excerpts of the user's own turns by full-text search, minus the forgotten and
-       the sensitive (dreaming/memory/excerpts.py: one statement, sent before step 3's ranking and
-       run by the server meanwhile — or with step 3's re-read; a second query only for turns indexed
-       before their forgetting digests).
-    6. Fuse both rankings (recall_fuse) and record the recall of the memories kept unless
-       `record=False`: noted for the process's flusher outside a transaction, with their sources
-       read in step 3's round trip (a warm recall is TWO queries: the search, then the re-read with
-       the sources); inside one, written with the
-       query that loads their sources (dreaming/memory/recall_stats.py).
+    5. Find the best excerpts of the user's own turns by full-text search, minus the forgotten and the
+       sensitive (excerpts.py: one statement, sent before step 3's ranking and run by the server meanwhile,
+       or with step 3's re-read; a second query only for turns indexed before their forgetting digests).
+    6. Fuse both rankings (recall_fuse) and record the recall of the memories kept unless `record=False`:
+       noted for the process's flusher outside a transaction, their sources read with step 3's re-read (a
+       warm recall is TWO queries: the search, then the re-read with the sources); inside one, written
+       with the query that loads their sources (dreaming/memory/recall_stats.py).
     """
     query = (query or "").strip()
     k = max(1, min(int(k), RECALL_MAX_K))
