@@ -170,8 +170,8 @@ class _TurnReading:
         said = quote if own_words else statement
         importance = min(cap, _importance(category=category, quote=said, chinese=is_zh, user_initiated=own_words) + bonus)
         for part in second_predicates(statement):  # "…, living in australia" is a second thing the user says
-            category = category if part == statement else en.category_en(part)
-            self.found.append(_Clause(quote, part, category, round(importance, 2), initiated, self.turn.seq, self.order, lead))
+            kind = category if part == statement else en.category_en(part)
+            self.found.append(_Clause(quote, part, kind, round(importance, 2), initiated, self.turn.seq, self.order, lead))
 
 
 def _turn_clauses(

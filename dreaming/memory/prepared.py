@@ -77,17 +77,24 @@ def _setup(statements: list[Prepared]) -> list[str]:
     return (["DEALLOCATE ALL"] if fresh else []) + [s.prepare_sql() for s in missing] + [_GENERIC_PLANS]
 
 
+def _sent(execute, statements: list[Prepared], params: dict) -> int:
+    """Execute the setup and `statements` as one query with `execute` (a cursor's); how many setup results
+    come first. An error resets what the connection is counted to hold: the next call starts again with
+    DEALLOCATE ALL."""
+    setup = _setup(statements)
+    try:
+        execute(";\n".join(setup + [s.execute_sql() for s in statements]), params)
+    except DatabaseError:
+        connection._recall_prepared = None
+        raise
+    return len(setup)
+
+
 def prepared_run(cursor, statements: list[Prepared], params: dict) -> None:
     """Run `statements` in order on their generic plans, in one round trip on `cursor` (Django's,
     client-side binding), left positioned on the first statement's rows; read the others with
     cursor.nextset()."""
-    setup = _setup(statements)
-    try:
-        cursor.execute(";\n".join(setup + [s.execute_sql() for s in statements]), params)
-    except DatabaseError:
-        connection._recall_prepared = None  # the next call starts again with DEALLOCATE ALL
-        raise
-    for _ in setup:
+    for _ in range(_sent(cursor.execute, statements, params)):
         cursor.nextset()
 
 
@@ -107,15 +114,9 @@ def prepared_send(statements: list[Prepared], params: dict):
     waits for the results, positioned on the first statement's rows (cursor.nextset() for the others).
     Close it (a `with` block) to read what was not read: the connection is then free again."""
     connection.ensure_connection()
-    setup = _setup(statements)
     sent = _SentQuery(connection.connection.cursor())
     wrapped = connection.make_debug_cursor(sent) if connection.queries_logged else connection.make_cursor(sent)
-    try:
-        wrapped.execute(";\n".join(setup + [s.execute_sql() for s in statements]), params)
-    except DatabaseError:
-        connection._recall_prepared = None
-        raise
-    sent.skip = len(setup)
+    sent.skip = _sent(wrapped.execute, statements, params)
     return wrapped
 
 

@@ -202,7 +202,8 @@ def _candidates_from_held(held, *, user_id: int, persona_id: int | None, vector,
         return held_ranking(held, persona_id=persona_id, vector=vector, keywords=keywords or [], exclude_ids=exclude_ids,
                             now_epoch=now.timestamp(), tau_seconds=settings.RECALL_TAU_WEEKS * 7 * 86400, limit=limit)
 
-    if along and all(statement.prepared for statement in along) and prepared_ahead_usable():
+    # Sent ahead only when something does not wait for the ranking (a recall without an excerpt search has no such).
+    if any(not s.reads_ids for s in along or []) and all(s.prepared for s in along) and prepared_ahead_usable():
         ids, rows = _ranked_while_searching(ranked, user_id=user_id, persona_id=persona_id, along=along)
     else:
         ids = ranked()
@@ -211,11 +212,6 @@ def _candidates_from_held(held, *, user_id: int, persona_id: int | None, vector,
         return []
     distance = dict(zip(ids, 1.0 - held_cosines(held, ids=ids, vector=vector)))
     return [(*row, float(distance[row[0]])) for row in rows]
-
-
-def _held_read_params(ids: list[int], *, user_id: int, persona_id: int | None) -> dict:
-    # The ids as one array literal: psycopg adapts a list of ints element by element.
-    return {"ids": "{" + ",".join(map(str, ids)) + "}", "user_id": user_id, "persona_id": persona_id}
 
 
 def _ranked_while_searching(ranked, *, user_id: int, persona_id: int | None,
@@ -227,7 +223,7 @@ def _ranked_while_searching(ranked, *, user_id: int, persona_id: int | None,
     prepared, on its generic plan (prepared.py)."""
     ahead = [statement for statement in along if not statement.reads_ids]
     behind = [statement for statement in along if statement.reads_ids]
-    with prepared_send([s.prepared for s in ahead], {k: v for s in ahead for k, v in s.params.items()}) as cursor:
+    with prepared_send([s.prepared for s in ahead], _params_of(ahead)) as cursor:
         ids = ranked()
         for statement in ahead:
             statement.rows = cursor.fetchall()
@@ -236,27 +232,32 @@ def _ranked_while_searching(ranked, *, user_id: int, persona_id: int | None,
     return ids, rows
 
 
+def _params_of(statements: list[SentAlong]) -> dict:
+    return {name: value for statement in statements for name, value in statement.params.items()}
+
+
 def _held_rows_read(ids: list[int], *, user_id: int, persona_id: int | None, along: list[SentAlong] | None,
                     prepared: bool = False) -> list[tuple]:
     """The re-read of the ranked ids, with `along` in the same round trip when it can ride; `prepared`:
     the statements are prepared (and the connection can: prepared_ahead_usable)."""
-    params = _held_read_params(ids, user_id=user_id, persona_id=persona_id)
+    along = along or []
+    # The ids as one array literal: psycopg adapts a list of ints element by element.
+    params = {"ids": "{" + ",".join(map(str, ids)) + "}", "user_id": user_id, "persona_id": persona_id}
     with connection.cursor() as cursor:
         # Client-side binding (Django's default with psycopg 3) sends several statements as one
         # query, one result each: under load every round trip waits for the server to be scheduled.
-        if prepared or (along and isinstance(cursor.cursor, psycopg.ClientCursor)):
-            sent = {name: value for statement in along or [] for name, value in statement.params.items()}
-            if prepared or (settings.RECALL_PREPARED_STATEMENTS and all(statement.prepared for statement in along)):
-                prepared_run(cursor, [_EXACT_READ] + [statement.prepared for statement in along], {**sent, **params})
-            else:
-                cursor.execute(";\n".join([_EXACT_READ.sql] + [statement.sql for statement in along]), {**sent, **params})
-            rows = cursor.fetchall()
-            for statement in along or []:
-                cursor.nextset()
-                statement.rows = cursor.fetchall()
+        rides = prepared or (bool(along) and isinstance(cursor.cursor, psycopg.ClientCursor))
+        sent = {**_params_of(along), **params}
+        if prepared or (rides and settings.RECALL_PREPARED_STATEMENTS and all(s.prepared for s in along)):
+            prepared_run(cursor, [_EXACT_READ] + [statement.prepared for statement in along], sent)
+        elif rides:
+            cursor.execute(";\n".join([_EXACT_READ.sql] + [statement.sql for statement in along]), sent)
         else:
-            cursor.execute(_EXACT_READ.sql, params)
-            rows = cursor.fetchall()
+            cursor.execute(_EXACT_READ.sql, params)  # `along` runs on its own (SentAlong.run)
+        rows = cursor.fetchall()
+        for statement in along if rides else []:
+            cursor.nextset()
+            statement.rows = cursor.fetchall()
     return rows
 
 
