@@ -11,11 +11,10 @@ What can be an excerpt (docs/context.md, "Excerpts"):
   sessions dreamed before it);
 - never a turn of another user, nor of another persona when recall is scoped (the scope rule of
   memories: the profile's sessions plus the persona's);
-- never a turn the user asked us to forget: the source turns of forgotten memories and of dismissed
-  candidates are tombstoned by keyed hash, whole and sentence by sentence (`forgotten_turn_digests`,
-  called by the forget services), so the same words come back as an excerpt neither from the same
-  row nor from a re-imported conversation, whatever the casing or punctuation; the words themselves
-  are kept nowhere new;
+- never a turn the user asked us to forget: the source turns of forgotten memories and of dismissed candidates
+  are tombstoned by keyed hash, whole and sentence by sentence (`forgotten_turn_digests`, called by the forget
+  services), so the same words come back as an excerpt neither from the same row nor from a re-imported
+  conversation, whatever the casing or punctuation; the words themselves are kept nowhere new;
 - never a sensitive turn (the light-sleep filter, checked again on read), and secrets are masked.
 
 Chinese has no spaces, and the embedded Postgres has neither zhparser nor pg_trgm: CJK runs are cut
@@ -271,18 +270,19 @@ class Excerpt:
 # words — taken rarest first while the turns holding them add up to at most SEARCH_POOL, at least
 # one word — scored by BM25: each word's idf once per turn that holds it (tf saturates fast
 # in short turns), over BM25's length factor (k1 1.2, b 0.75, the tsvector's length against the
-# pool's mean); ts_rank_cd breaks ties. Searching by the rare words only is what keeps a question of
+# pool's mean), ties to the newer turn. Searching by the rare words only is what keeps a question of
 # common words ("next week", "work") from ranking thousands of turns: a turn holding none of them
 # holds only words that thousands of turns share, which score less than one rare word; at LoCoMo's
-# size (~300 turns per user) every word is searched. Why BM25 and not ts_rank_cd alone: ts_rank_cd
-# has no notion of a rare word, so a turn repeating a name the whole conversation uses outranks the
-# one turn naming the rare thing asked about (docs/context.md). The turns of candidates the USER
-# dismissed are left out here (the row still points at them); deep sleep's own dismissals (a low
-# score, expiry) are not a wish to forget: those turns, with facts light sleep heard but deep sleep
-# did not keep, are exactly what excerpts are for.
-# The turns whose forgetting digests (set with the search vector) match one of the user's
-# tombstones are left out here too: one probe of the tombstones' unique (user, digest) index per digest of a pooled turn,
-# instead of a second round trip and the keyed hashes of every found turn computed per recall.
+# size (~300 turns per user) every word is searched. Not ts_rank_cd: it has no notion of a rare word
+# (docs/context.md).
+# The scope's rules come after the ranking, walked best first until `limit` turns pass (stop 31: the
+# search 3.5 → 2.6 ms at the issue's size, docs/bench.md): the turn's session (the user's, light sleep
+# kept it and has read up to the turn, no other persona's), not a candidate the USER dismissed (the
+# row still points at the turn; deep sleep's own dismissals — a low score, expiry — are not a wish to
+# forget: those turns, with facts light sleep heard but deep sleep did not keep, are exactly what
+# excerpts are for), no forgetting digest (set with the search vector) among the user's tombstones.
+# Each rule is one index probe per turn walked (OFFSET 0: the generic plan cannot read every dismissed
+# candidate or tombstone instead, as when the tables look small). The mean length is the pool's, before the rules.
 SEARCH_POOL = 300
 # Each word as the user's turns store it (owned_lexeme: "<user id>_<lexeme>"), quoted for tsquery.
 _QUOTED = "'''' || replace(replace(%(prefix)s || words.lexeme, chr(92), chr(92) || chr(92)), '''', '''''') || ''''"
@@ -301,45 +301,45 @@ weighed AS (
     FROM words, (SELECT o.turns::float8 AS n FROM {SearchTerm._meta.db_table} o
                  WHERE o.user_id = %(user_id)s AND o.lexeme = %(owner)s) AS total
 ),
--- The index first (the planner, misjudging the user's sessions, went session by session). The cap
--- applies before the scope's rules: another persona's matching turns can take places in the pool
--- (never in the answer), which only matters when the rarest word alone is in more than SEARCH_POOL turns.
+-- The index first. The cap applies before the scope's rules: another persona's turns can take places in the
+-- pool (never in the answer), which matters only when the rarest word alone is in more than SEARCH_POOL turns.
 found AS MATERIALIZED (
-    SELECT m.id, m.session_id, m.seq, m.content, m.created_at, m.external_id, m.search, m.forget_digests
+    SELECT m.id, m.session_id, m.seq, m.forget_digests, length(m.search) AS size,
+           (SELECT coalesce(sum(weighed.idf), 0) FROM weighed WHERE m.search @@ weighed.query) AS idf
     FROM {Message._meta.db_table} m
     WHERE m.search @@ (SELECT string_agg(quoted, ' | ')::tsquery
                        FROM weighed WHERE before = 0 OR before + df <= %(pool)s)
       AND m.role = 'user'
     LIMIT %(pool)s
 ),
-pool AS (
-    SELECT found.*, ses.external_id AS session_external_id, length(found.search) AS size
-    FROM found
-    JOIN {ChatSession._meta.db_table} ses ON ses.id = found.session_id
-    WHERE ses.user_id = %(user_id)s
-      AND ses.dreamed_at IS NOT NULL AND NOT ses.skipped AND found.seq <= ses.processed_seq
-      AND COALESCE(ses.persona_id, 0) IN (0, COALESCE(%(persona_id)s, 0))
-      AND NOT EXISTS (SELECT 1 FROM {Candidate._meta.db_table} c
-                      WHERE c.message_id = found.id AND c.status = '{Candidate.Status.DISMISSED}'
-                        AND c.reason = %(user_dismissed)s)
-      AND NOT EXISTS (SELECT 1 FROM {Tombstone._meta.db_table} tomb
-                      WHERE tomb.user_id = %(user_id)s AND tomb.digest = ANY(found.forget_digests))
-),
 ranked AS (
-    SELECT pool.*,
-           (SELECT coalesce(sum(weighed.idf), 0) FROM weighed WHERE pool.search @@ weighed.query)
-           * 2.2 / (1 + 1.2 * (0.25 + 0.75 * pool.size / greatest(avg(pool.size) OVER (), 1))) AS rank
-    FROM pool
-    ORDER BY rank DESC, pool.id DESC
+    SELECT found.*, found.idf * 2.2 / (1 + 1.2 * (0.25 + 0.75 * found.size / greatest(avg(found.size) OVER (), 1))) AS rank
+    FROM found
+    ORDER BY rank DESC, found.id DESC
+),
+kept AS (
+    SELECT r.id, r.rank, r.session_id, r.seq, r.forget_digests, ses.external_id AS session_external_id
+    FROM ranked r
+    CROSS JOIN LATERAL (SELECT s.external_id FROM {ChatSession._meta.db_table} s
+                        WHERE s.id = r.session_id AND s.user_id = %(user_id)s
+                          AND s.dreamed_at IS NOT NULL AND NOT s.skipped AND r.seq <= s.processed_seq
+                          AND COALESCE(s.persona_id, 0) IN (0, COALESCE(%(persona_id)s, 0)) OFFSET 0) ses
+    WHERE NOT EXISTS (SELECT 1 FROM {Candidate._meta.db_table} c
+                      WHERE c.message_id = r.id AND c.status = '{Candidate.Status.DISMISSED}'
+                        AND c.reason = %(user_dismissed)s OFFSET 0)
+      AND NOT EXISTS (SELECT 1 FROM {Tombstone._meta.db_table} tomb
+                      WHERE tomb.user_id = %(user_id)s AND tomb.digest = ANY(r.forget_digests) OFFSET 0)
+    ORDER BY r.rank DESC, r.id DESC
     LIMIT %(limit)s
 )
-SELECT t.id, t.rank, t.content, t.created_at, t.external_id, t.session_external_id,
+SELECT t.id, t.rank, m.content, m.created_at, m.external_id, t.session_external_id,
        ARRAY(SELECT s.memory_id FROM {MemorySource._meta.db_table} s WHERE s.message_id = t.id),
        (SELECT p.content FROM (SELECT p.role, p.content FROM {Message._meta.db_table} p
                                WHERE p.session_id = t.session_id AND p.seq < t.seq ORDER BY p.seq DESC LIMIT 1) p
         WHERE p.role = 'assistant'),
        t.forget_digests IS NULL
-FROM ranked t
+FROM kept t
+JOIN {Message._meta.db_table} m ON m.id = t.id
 ORDER BY t.rank DESC, t.id DESC
 """
 
