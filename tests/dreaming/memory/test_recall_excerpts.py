@@ -9,7 +9,7 @@ from django.utils import timezone
 
 from chat.models import Message
 from chat.services import NewMessage, session_import
-from dreaming.memory.excerpts import excerpts_index, search_query, turn_digests
+from dreaming.memory.excerpts import excerpt_candidates, excerpts_index, search_query, turn_digests
 from dreaming.memory.recall import recall
 from dreaming.memory.services import candidate_dismiss, conversation_delete, memory_forget, memory_settings_set
 from dreaming.models import Candidate, Tombstone
@@ -446,3 +446,22 @@ def test_the_remembered_showable_words_are_the_filter_s_and_long_turns_are_not_k
     assert _found_words(long_turn) == excerpt_words(long_turn)
     info = _found_words_cached.cache_info()
     assert (info.hits, info.misses, info.currsize) == (4, 1, 1)  # the long turn is filtered each time, never held
+
+
+def test_the_limit_counts_only_turns_that_pass_the_scope_and_forgetting_even_when_better_ranked_ones_fail(user):
+    """The search ranks its pool, then walks it best first through the rules: the best-ranked turns
+    failing them do not take the places of the limit."""
+    max_ = PersonaFactory(slug="max")
+    kept_session(user, ("user", "Quokka island."), persona=max_)
+    session, (dismissed,) = kept_session(user, ("user", "Quokka island!"))
+    candidate = Candidate.objects.create(user=user, session=session, message=dismissed, quote="Quokka island",
+                                         statement="User mentioned Quokka island", said_at=dismissed.created_at, verified=True)
+    candidate_dismiss(candidate=candidate, by=user)
+    unprocessed, _ = kept_session(user, ("user", "Quokka island again."))
+    unprocessed.processed_seq = 0
+    unprocessed.save()
+    wanted, _ = kept_session(user, ("user", "We took the ferry to see a quokka on the island last spring with my cousins."))
+
+    found = excerpt_candidates(user_id=user.pk, persona_id=None, query="quokka island", limit=1)
+
+    assert [e.session_external_id for e in found] == [wanted.external_id]
