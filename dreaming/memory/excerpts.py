@@ -313,7 +313,7 @@ found AS MATERIALIZED (
     LIMIT %(pool)s
 ),
 ranked AS (
-    SELECT found.*, found.idf * 2.2 / (1 + 1.2 * (0.25 + 0.75 * found.size / greatest(avg(found.size) OVER (), 1))) AS rank
+    SELECT found.*, found.idf * 2.2 / (1 + 1.2 * (0.25 + 0.75 * found.size / (SELECT greatest(avg(f.size)::float8, 1) FROM found f))) AS rank
     FROM found
     ORDER BY rank DESC, found.id DESC
 ),
