@@ -6,7 +6,7 @@ import pytest
 from django.db import DatabaseError, connection
 from django.test.utils import CaptureQueriesContext
 
-from dreaming.memory import prepared
+from dreaming.memory import excerpts, prepared
 from dreaming.memory.context import memory_md_render
 from dreaming.memory.recall import recall
 from dreaming.providers.embedding_space import embedding_space_check_cached
@@ -188,3 +188,21 @@ def test_the_statements_run_on_their_generic_plan_and_the_connection_keeps_its_o
     assert plans["recall_excerpt_search"][0] >= 3 and plans["recall_excerpt_search"][1] == 0
     assert all(custom == 0 for _, custom in plans.values())
     assert mode == "auto"  # SET LOCAL ended with recall's query
+
+
+def test_the_searchs_generic_plan_probes_the_rules_per_turn_it_walks(live_cache):
+    """The scope's and forgetting's rules stay one probe per walked turn on the generic plan, whatever
+    the tables' statistics: never a join that reads every dismissed candidate or tombstone (the plan a
+    planner picks when those tables look small, and that grows with every user's dismissals)."""
+    user = _user_with_memories_and_turns()
+    _answer(user, "rye bread")
+    with connection.cursor() as cursor:
+        cursor.execute("SET plan_cache_mode = force_generic_plan")
+        try:
+            cursor.execute("EXPLAIN " + prepared.Prepared.execute_sql(excerpts.EXCERPT_SEARCH),
+                           excerpts.excerpt_search(user_id=user.pk, persona_id=None, query="rye bread", limit=5)[1])
+            plan = "\n".join(row[0] for row in cursor.fetchall())
+        finally:
+            cursor.execute("RESET plan_cache_mode")
+    assert "Anti Join" not in plan
+    assert "Index Cond: (message_id = r.id)" in plan and "digest = ANY ((r.forget_digests)::text[])" in plan
