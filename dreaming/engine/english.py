@@ -318,10 +318,11 @@ PRO_DROP_RE = re.compile(
     re.IGNORECASE,
 )
 
-# "I love sports, especially basketball" also says the user loves basketball.
+# "I love sports, especially basketball" also says the user loves basketball ("especially with ruffled sleeves" does not).
 ESPECIALLY_RE = re.compile(
     r"^(?P<head>(?:I|i)\s+(?:(?:really|also|just)\s+)?(?:like|love|enjoy|adore|prefer))\b[^,.!?]*,\s*"
-    r"(?P<quote>(?:especially|mostly|mainly|particularly)\s+(?P<x>[^,.!?;]{2,40}))"
+    r"(?P<quote>(?:especially|mostly|mainly|particularly)\s+(?P<x>(?!(?:with|without|when|if|in|on|at|for|during|"
+    r"because|since|after|before|while|as|to|from|around|by)\b)[^,.!?;]{2,40}))"
 )
 
 
@@ -430,7 +431,7 @@ _CONTRAST_JUST_RE = re.compile(r"(?P<neg>(?:n't|n’t|\bnot|\bnever|\bno)\b[^,;.
 
 # A clause cut before what its last word opens: "I love taking them to the beach even" (… though fall is my
 # favorite), "I live by the beach so", "I have been to spain and". Not "I think so": that "so" is the object.
-_DANGLING_RE = re.compile(r"(?:\s*,?\s+(?:even|and|but|or|because|cause|(?<!\bthink )(?<!\bhope )(?<!\bguess )"
+_DANGLING_RE = re.compile(r"(?:\s*,?\s+(?:even|and|but|or|because|(?<!\ba\s)(?<!\bgood\s)(?<!\bthe\s)cause|(?<!\bthink )(?<!\bhope )(?<!\bguess )"
                           r"(?<!\bthinks )(?<!\bsaid )(?<!\bsay )(?<!\bbelieve )so))+\s*[.!]*$", re.IGNORECASE)
 
 

@@ -197,3 +197,19 @@ def test_a_night_keeps_what_stands_on_its_own_and_dismisses_the_rest_with_a_reas
 def test_a_clause_cut_before_its_last_word_does_not_end_on_it(said, statement):
     found = [c.statement for c in extract_candidates([Turn(seq=0, role="user", content=said)])]
     assert statement in found
+
+
+def _said(text: str) -> list[str]:
+    return [c.statement for c in extract_candidates([Turn(seq=0, role="user", content=text)], limit=100)]
+
+
+def test_especially_with_a_circumstance_is_not_a_second_liking():
+    statements = _said("I like band shirts, especially with ruffled sleeves.")
+    assert "User likes band shirts" in statements
+    assert not any("likes with" in s for s in statements)
+    assert "User loves basketball" in _said("I love sports, especially basketball.")
+
+
+def test_a_good_cause_keeps_its_noun():
+    assert "User participated in a community event to raise money for a good cause" in _said(
+        "Last weekend, I participated in a community event to raise money for a good cause.")
