@@ -85,6 +85,45 @@ _VAGUE_DEFINITE_END_EN = re.compile(
     re.IGNORECASE,
 )
 
+# "User likes with ruffled sleeves": a verb of liking whose object was cut off, only its circumstance left.
+_VAGUE_LIKING_CUT_EN = re.compile(
+    _EN_SUBJECT + _EN_ADVERBS + r"(?P<p>likes|loves|enjoys|hates|prefers|adores|liked|loved|enjoyed|hated|preferred)\s+"
+    r"(?=(?:with|without|especially|during|because|but)\b)",
+    re.IGNORECASE,
+)
+# "User made something to catch the eye", "User bought something for their mom": the thing is the point, and it is
+# not said. (Not "something like hiking" or "something about space": those name it; not "looking for something new to
+# read": the looking is the fact.)
+_VAGUE_SOMETHING_EN = re.compile(
+    _EN_SUBJECT + _EN_ADVERBS + r"(?:[a-z']+\s+){1,3}?(?<!\bfor\s)(?<!\bto\s)(?P<p>something|anything)"
+    r"(?:\s+(?:special|new|else|nice|cool|fun|similar|different|big|small|little|great|good))?"
+    r"(?:\s+(?:to|for|that|which|so|and|at|on|in)\b.*)?$",
+    re.IGNORECASE,
+)
+# "User does that while floating on their kayak", "User did it for their biz": what was done is a pointer to what was
+# said before, whatever the rest adds.
+_VAGUE_DONE_EN = re.compile(
+    _EN_SUBJECT + _EN_ADVERBS + r"(?:(?:to|can|could|will|would|never|also)\s+)*(?P<v>do|does|did|doing|done)\s+"
+    r"(?P<p>that|this|it|those|these)\b(?!\s+(?:much|many|often|way|kind|sort|type|one|ones|[a-z]+ing)\b)",
+    re.IGNORECASE,
+)
+# "User had a lot in common and hit it off", "User loves painting together": the others of a "we" the statement
+# dropped. (Not "User and their mom made dinner together", "User has a lot in common with their sister", "putting together
+# a show", "getting people together": those name who, or gather a thing.)
+_VAGUE_RECIPROCAL_EN = re.compile(
+    r"^(?:the )?user\s+(?!and\b)(?:(?!\bwith\b|\b(?:people|everyone|friends|folks|family|us)\s+together\b)[^,;])*?\b(?P<p>in common|hit it off|each other|one another|get along|"
+    r"gets along|got along|(?<!\bput )(?<!\bputting )(?<!\bputs )(?<!\bpulled )(?<!\bpulling )together)\b"
+    r"(?:(?!\bwith\b)[^,;])*$",
+    re.IGNORECASE,
+)
+# "User is doing ok": how the user was that day, an answer to "how are you?", not something to remember.
+_HOW_ONE_IS_EN = re.compile(
+    r"^(?:the )?user\s+(?:is|was|has been|'s)\s+(?:still\s+|just\s+|really\s+|pretty\s+|so\s+)?(?:doing\s+)?"
+    r"(?P<p>ok|okay|fine|well|good|great|alright|all right|better|not bad|pretty good|swell|awesome)"
+    r"(?:\s+(?:now|today|thanks|though|too|overall|so far))*$",
+    re.IGNORECASE,
+)
+
 
 # --- standing on its own (round 5): what a pronoun at the end of a statement stands for ----------
 # A pronoun object is resolved only when the statement itself names something, in an earlier clause, that
@@ -287,6 +326,11 @@ def vague_reason(statement: str) -> str | None:
         (_VAGUE_CAUSATIVE_EN, "depends on '{p}', which it does not name"),
         (_VAGUE_DEFINITE_END_EN, "depends on '{p}', which it does not say"),
         (_VAGUE_BARE_ZH, "'{p}' without saying what"),
+        (_VAGUE_LIKING_CUT_EN, "'{p}' without saying what"),
+        (_VAGUE_SOMETHING_EN, "'{p}' without saying what"),
+        (_VAGUE_DONE_EN, "depends on '{p}', which it does not name"),
+        (_VAGUE_RECIPROCAL_EN, "'{p}' with others it does not name"),
+        (_HOW_ONE_IS_EN, "'{p}' is how the user was that day, not something about them"),
     ):
         m = pattern.match(main)
         pointer = m and (m.group("p") or m.groupdict().get("q") or m.groupdict().get("r"))

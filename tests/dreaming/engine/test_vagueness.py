@@ -97,3 +97,65 @@ def test_an_answer_to_an_unsaid_question_or_a_way_unsaid_is_vague(statement):
 
 def test_a_way_that_is_said_stands():
     assert vague_reason("User likes their coffee that way: black, no sugar") is None
+
+
+# --- issue #16, read as the user would: memories that hold on conversations nobody tuned on -----------------
+
+@pytest.mark.parametrize("statement, pointer", [
+    ("User likes with ruffled sleeves", "likes"),  # "I like band shirts, especially with ruffled sleeves", cut
+    ("User enjoys during the long evenings", "enjoys"),
+    ("User made something to catch the eye", "something"),
+    ("User bought something special for their niece", "something"),
+    ("User does that while floating on their kayak", "that"),
+    ("User does this every weekend with their dad", "this"),
+])
+def test_a_statement_whose_thing_is_cut_or_only_pointed_at_is_vague(statement, pointer):
+    reason = vague_reason(statement)
+    assert reason and f"'{pointer}'" in reason
+
+
+@pytest.mark.parametrize("statement", [
+    "User likes band shirts",
+    "User loves when it rains",
+    "User is always looking for something new to read",  # the looking is the fact
+    "User wants to try something like scuba diving",
+    "User does yoga every weekend",
+    "User does that kind of work for a living",
+])
+def test_a_liking_or_a_deed_that_names_its_thing_still_stands(statement):
+    assert vague_reason(statement) is None
+
+
+@pytest.mark.parametrize("statement, word", [
+    ("User had a lot in common and hit it off", "in common"),  # "We had a lot in common": with whom?
+    ("User loves painting together lately", "together"),
+    ("User is going to get along well", "get along"),
+])
+def test_a_we_turned_into_the_user_alone_loses_the_others_and_is_vague(statement, word):
+    reason = vague_reason(statement)
+    assert reason and f"'{word}'" in reason
+
+
+@pytest.mark.parametrize("statement", [
+    "User and their mom made some dinner together",
+    "User has a lot in common with their sister",
+    "User is putting together a talent show for the kids next month",
+    "User lives together with their boyfriend",
+])
+def test_together_with_someone_named_still_stands(statement):
+    assert vague_reason(statement) is None
+
+
+@pytest.mark.parametrize("statement", [
+    "User is doing ok",
+    "It was tough, but User is doing ok",
+    "User has been doing great",
+    "User is alright",
+])
+def test_how_the_user_was_that_day_is_not_a_memory(statement):
+    assert "how the user was that day" in (vague_reason(statement) or "")
+
+
+@pytest.mark.parametrize("statement", ["User is doing well in school", "User is good at math", "User is doing a PhD"])
+def test_how_the_user_does_at_something_still_stands(statement):
+    assert vague_reason(statement) is None
