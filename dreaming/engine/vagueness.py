@@ -124,6 +124,21 @@ _HOW_ONE_IS_EN = re.compile(
     re.IGNORECASE,
 )
 
+# "User is much happier being around those who accept": a relative clause cut at its "and" ("… who accept and love
+# me"), its verb left without the object it needs.
+_CUT_RELATIVE_EN = re.compile(
+    _EN_SUBJECT + r".*\b(?:who|that|which)\s+(?:\w+\s+)?(?P<p>accept|accepts|love|loves|support|supports|understand|"
+    r"understands|respect|respects|appreciate|appreciates|value|values|encourage|encourages|inspire|inspires|need|"
+    r"needs|trust|trusts|hurt|hurts|treat|treats|believe in|care about)$",
+    re.IGNORECASE,
+)
+# "User had a good laugh", "User had a great time": how a moment went, with nothing of what it was.
+_ONLY_A_MOMENT_EN = re.compile(
+    r"^(?:the )?user\s+(?:\w+\s+)?had\s+(?:a|an|such a|so much|the best|some)?\s*(?:\w+\s+)?"
+    r"(?P<p>laugh|laughs|time|blast|day|night|evening|weekend|fun)" + _EN_TRAILING,
+    re.IGNORECASE,
+)
+
 
 # --- standing on its own (round 5): what a pronoun at the end of a statement stands for ----------
 # A pronoun object is resolved only when the statement itself names something, in an earlier clause, that
@@ -331,6 +346,8 @@ def vague_reason(statement: str) -> str | None:
         (_VAGUE_DONE_EN, "depends on '{p}', which it does not name"),
         (_VAGUE_RECIPROCAL_EN, "'{p}' with others it does not name"),
         (_HOW_ONE_IS_EN, "'{p}' is how the user was that day, not something about them"),
+        (_CUT_RELATIVE_EN, "'{p}' without saying what"),
+        (_ONLY_A_MOMENT_EN, "'had a … {p}' says how a moment went, not what it was"),
     ):
         m = pattern.match(main)
         pointer = m and (m.group("p") or m.groupdict().get("q") or m.groupdict().get("r"))

@@ -159,3 +159,23 @@ def test_how_the_user_was_that_day_is_not_a_memory(statement):
 @pytest.mark.parametrize("statement", ["User is doing well in school", "User is good at math", "User is doing a PhD"])
 def test_how_the_user_does_at_something_still_stands(statement):
     assert vague_reason(statement) is None
+
+
+@pytest.mark.parametrize("statement, word", [
+    ("User is much happier being around those who accept", "accept"),  # "… who accept and love me", cut at "and"
+    ("User spends time with people who truly understand", "understand"),
+    ("User had a good laugh", "laugh"),  # "We all had a good laugh!"
+    ("User had a lovely day", "day"),
+])
+def test_a_cut_relative_clause_or_a_moment_with_nothing_in_it_is_vague(statement, word):
+    assert f"{word}" in (vague_reason(statement) or "")
+
+
+@pytest.mark.parametrize("statement", [
+    "User has friends who support them",
+    "User loves people who care",
+    "User had a great time at the pride parade",
+    "User had a baby",
+])
+def test_a_relative_clause_with_its_object_or_a_moment_with_its_place_still_stands(statement):
+    assert vague_reason(statement) is None
