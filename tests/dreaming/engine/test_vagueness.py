@@ -106,8 +106,6 @@ def test_a_way_that_is_said_stands():
     ("User enjoys during the long evenings", "enjoys"),
     ("User made something to catch the eye", "something"),
     ("User bought something special for their niece", "something"),
-    ("User does that while floating on their kayak", "that"),
-    ("User does this every weekend with their dad", "this"),
 ])
 def test_a_statement_whose_thing_is_cut_or_only_pointed_at_is_vague(statement, pointer):
     reason = vague_reason(statement)
@@ -119,8 +117,7 @@ def test_a_statement_whose_thing_is_cut_or_only_pointed_at_is_vague(statement, p
     "User loves when it rains",
     "User is always looking for something new to read",  # the looking is the fact
     "User wants to try something like scuba diving",
-    "User does yoga every weekend",
-    "User does that kind of work for a living",
+    "User does not do anything else for fun",  # "not anything" says there is none; it points at nothing unsaid
 ])
 def test_a_liking_or_a_deed_that_names_its_thing_still_stands(statement):
     assert vague_reason(statement) is None
@@ -128,7 +125,6 @@ def test_a_liking_or_a_deed_that_names_its_thing_still_stands(statement):
 
 @pytest.mark.parametrize("statement, word", [
     ("User had a lot in common and hit it off", "in common"),  # "We had a lot in common": with whom?
-    ("User loves painting together lately", "together"),
     ("User is going to get along well", "get along"),
 ])
 def test_a_we_turned_into_the_user_alone_loses_the_others_and_is_vague(statement, word):
@@ -139,43 +135,26 @@ def test_a_we_turned_into_the_user_alone_loses_the_others_and_is_vague(statement
 @pytest.mark.parametrize("statement", [
     "User and their mom made some dinner together",
     "User has a lot in common with their sister",
-    "User is putting together a talent show for the kids next month",
-    "User lives together with their boyfriend",
+    "User and Sam get along well",
+    # "together" alone stays: "We love painting together" is the user and the people they live with, and dismissing it
+    # cost LoCoMo checking evidence (the kids' painting)
+    "User loves painting together lately",
 ])
 def test_together_with_someone_named_still_stands(statement):
-    assert vague_reason(statement) is None
-
-
-@pytest.mark.parametrize("statement", [
-    "User is doing ok",
-    "It was tough, but User is doing ok",
-    "User has been doing great",
-    "User is alright",
-])
-def test_how_the_user_was_that_day_is_not_a_memory(statement):
-    assert "how the user was that day" in (vague_reason(statement) or "")
-
-
-@pytest.mark.parametrize("statement", ["User is doing well in school", "User is good at math", "User is doing a PhD"])
-def test_how_the_user_does_at_something_still_stands(statement):
     assert vague_reason(statement) is None
 
 
 @pytest.mark.parametrize("statement, word", [
     ("User is much happier being around those who accept", "accept"),  # "… who accept and love me", cut at "and"
     ("User spends time with people who truly understand", "understand"),
-    ("User had a good laugh", "laugh"),  # "We all had a good laugh!"
-    ("User had a lovely day", "day"),
 ])
-def test_a_cut_relative_clause_or_a_moment_with_nothing_in_it_is_vague(statement, word):
+def test_a_relative_clause_cut_before_its_object_is_vague(statement, word):
     assert f"{word}" in (vague_reason(statement) or "")
 
 
 @pytest.mark.parametrize("statement", [
     "User has friends who support them",
     "User loves people who care",
-    "User had a great time at the pride parade",
-    "User had a baby",
 ])
-def test_a_relative_clause_with_its_object_or_a_moment_with_its_place_still_stands(statement):
+def test_a_relative_clause_with_its_object_still_stands(statement):
     assert vague_reason(statement) is None
