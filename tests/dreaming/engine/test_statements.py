@@ -213,3 +213,14 @@ def test_especially_with_a_circumstance_is_not_a_second_liking():
 def test_a_good_cause_keeps_its_noun():
     assert "User participated in a community event to raise money for a good cause" in _said(
         "Last weekend, I participated in a community event to raise money for a good cause.")
+
+
+@pytest.mark.parametrize("text", ["Like I said, it was a fun night.", "Love you guys!"])
+def test_like_i_said_and_love_you_are_no_liking_of_the_users(text):
+    assert not [s for s in _said(text) if s.startswith(("User likes", "User loves"))]
+
+
+def test_a_sentence_a_knowing_or_seeing_opens_is_about_the_knowing_not_a_clause_of_the_users():
+    assert not [s for s in _said("It's been tough but knowing I can make a difference keeps me motivated.")
+                if "keeps them" in s]  # was "User can make a difference keeps them motivated"
+    assert "User loves running" in _said("I love running, and I can do it every day.")
