@@ -116,6 +116,26 @@ _CUT_RELATIVE_EN = re.compile(
     re.IGNORECASE,
 )
 
+# "User won't give up", "User is gonna keep going and reach their dreams no matter what", "User is ready for a shake
+# up": a resolve said to a friend who cheers the user on, with nothing in the world in it (what the user keeps going
+# at was said elsewhere, and is remembered there).
+_RESOLVE_EN = re.compile(
+    r"^(?:the )?user\s+(?:(?:still|also|really|just|definitely|totally|truly|is|will|won't|will not|never|is gonna|"
+    r"is going to|am|gonna|can't|cannot)\s+)*(?P<p>give up|gives up|quit|quits|keep(?:s)? (?:on )?(?:going|pushing)|"
+    r"stepping into the unknown|hoping for the best|ready for (?:a|the) (?:change|shake ?-?up|new chapter|next chapter))"
+    r"\b(?P<rest>.*)$",
+    re.IGNORECASE,
+)
+_RESOLVE_WORDS = frozenset("""and never quit give up keep going pushing forward on through believing in reach their dreams dream
+    no matter what whatever comes way it all""".split())
+
+
+def _resolve_only(main: str) -> str | None:
+    m = _RESOLVE_EN.match(main)
+    if not m or set(w.lower() for w in _LATIN_WORD.findall(m.group("rest"))) - _RESOLVE_WORDS:
+        return None
+    return f"'{m.group('p')}' is a resolve with nothing named in it"
+
 
 # --- standing on its own (round 5): what a pronoun at the end of a statement stands for ----------
 # A pronoun object is resolved only when the statement itself names something, in an earlier clause, that
@@ -327,6 +347,6 @@ def vague_reason(statement: str) -> str | None:
         pointer = m and (m.group("p") or m.groupdict().get("q") or m.groupdict().get("r"))
         if pointer and not _compares_with_the_user(main, pointer):
             return why.format(p=pointer)
-    reason = dangling_reason(statement) or opening_reason(statement)
+    reason = _resolve_only(main) or dangling_reason(statement) or opening_reason(statement)
     later = None if reason else later_own_clause(statement)
     return vague_reason(later) if later else reason

@@ -158,3 +158,25 @@ def test_a_relative_clause_cut_before_its_object_is_vague(statement, word):
 ])
 def test_a_relative_clause_with_its_object_still_stands(statement):
     assert vague_reason(statement) is None
+
+
+@pytest.mark.parametrize("statement", [
+    "User won't give up",
+    "User won't quit, no matter what",
+    "User is gonna keep going and reach their dreams no matter what",
+    "User is ready for a shake up",
+    "User is stepping into the unknown",
+])
+def test_a_resolve_with_nothing_named_in_it_is_vague(statement):
+    assert "resolve" in (vague_reason(statement) or "")
+
+
+@pytest.mark.parametrize("statement", [
+    "User quit their job at the bank",
+    "User won't give up on learning Spanish",
+    "User keeps going to the gym",
+    "User gave up smoking",
+    "User is ready for a new chapter in Denver",
+])
+def test_a_resolve_about_something_named_still_stands(statement):
+    assert vague_reason(statement) is None
