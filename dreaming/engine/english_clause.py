@@ -17,11 +17,12 @@ from dreaming.engine import english_sentences as es
 from dreaming.engine.third_person import conjugate, to_third_person_en
 
 
-# A first-person clause run on without a comma: "Hi I am amy I hate clowns", "I like animals I have two cats". Not the
+# A first-person clause run on without a comma: "Hi I am amy I hate clowns", "I like animals I have two cats", "my name
+# is john im a teacher" (chat spelling: "im", "iam"). Not the
 # "I" of a relative clause ("a cafe I eat at", "the band I like"), of a clause a verb or a conjunction opens ("I wish
 # I could", "so hungry I could eat"), of an inversion ("had I not") or of a tag ("not very glamorous I know").
 _RUN_ON_I_RE = re.compile(
-    r"(?<=[a-z0-9])\s+(?=(?:I|I'm|I’m|I've|I’ve)\s+(?!(?:know|guess|think|mean|bet|suppose|swear|hope|believe|said|say|"
+    r"(?<=[a-z0-9])\s+(?=(?:I|I'm|I’m|I've|I’ve|[Ii]am|[Ii]m)\s+(?!(?:know|guess|think|mean|bet|suppose|swear|hope|believe|said|say|"
     r"could|would|should|can|will|might|must|not)\b)[a-z])"
 )
 _RUN_ON_NOT_AFTER = frozenset(

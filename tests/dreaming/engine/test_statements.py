@@ -224,3 +224,9 @@ def test_a_sentence_a_knowing_or_seeing_opens_is_about_the_knowing_not_a_clause_
     assert not [s for s in _said("It's been tough but knowing I can make a difference keeps me motivated.")
                 if "keeps them" in s]  # was "User can make a difference keeps them motivated"
     assert "User loves running" in _said("I love running, and I can do it every day.")
+
+
+def test_a_clause_run_on_with_chat_spelling_im_is_its_own():
+    statements = _said("my name is john im a teacher")
+    assert "User is a teacher" in statements
+    assert not any("john User" in s for s in statements)  # was "User's name is john User is a teacher"
