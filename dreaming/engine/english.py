@@ -239,7 +239,6 @@ SPECIFIC_EN_RE = re.compile(
     r"second|third)\b|\b(?:named|called)\b|\b(?:in|at|from|to) [A-Z]\w+|(?<!^)(?<![.!?] )\b[A-Z][a-z]{2,}",
 )
 
-
 # "started learning the ukulele" is a hobby taken up, which lasts, not a one-off event.
 _TAKEN_UP_EN_RE = re.compile(
     r"\b(?:started|began|begun|took up|taken up|picked up)\s+(?:learning|playing|practicing|practising|studying|"
@@ -295,7 +294,7 @@ IMPLICIT_SUBJECT_RE = re.compile(
 # Chat often drops the "I": "Just got home from work", "Thinking about quitting my job".
 PRO_DROP_RE = re.compile(
     r"^(?:just\s+|recently\s+|finally\s+|still\s+)?(?:got|finished|came|went|started|moved|bought|adopted|graduated|"
-    r"retired|quit|joined|(?:love|like|enjoy|hate|prefer)(?!\s+(?:and|had|has|have|is|was|were|will|would|can|could|did|does)\b)|work|live|took|visited|spent|lost|won|dyed|booked|signed up|"
+    r"retired|quit|joined|(?:love|like|enjoy|hate|prefer)(?!\s+(?:and|had|has|have|is|was|were|will|would|can|could|did|does|i|you|u|we|he|she|they)\b)|work|live|took|visited|spent|lost|won|dyed|booked|signed up|"
     r"picked up|baked|painted|wrote|gonna|"
     # "Researching adoption agencies", "Been reading a lot", "Getting ready for the move": an activity, unless
     # the gerund is a subject ("Reading is my escape", "Getting sponsors was difficult").
@@ -318,19 +317,18 @@ PRO_DROP_RE = re.compile(
     re.IGNORECASE,
 )
 
-# "I love sports, especially basketball" also says the user loves basketball.
+# "I love sports, especially basketball" also says the user loves basketball ("especially with ruffled sleeves" does not).
 ESPECIALLY_RE = re.compile(
     r"^(?P<head>(?:I|i)\s+(?:(?:really|also|just)\s+)?(?:like|love|enjoy|adore|prefer))\b[^,.!?]*,\s*"
-    r"(?P<quote>(?:especially|mostly|mainly|particularly)\s+(?P<x>[^,.!?;]{2,40}))"
+    r"(?P<quote>(?:especially|mostly|mainly|particularly)\s+(?P<x>(?!(?:with|without|when|if|in|on|at|for|during|"
+    r"because|since|after|before|while|as|to|from|around|by)\b)[^,.!?;]{2,40}))"
 )
-
 
 # "I am a vegetarian that likes eating fruit" also says the user likes eating fruit.
 RELATIVE_LIKE_RE = re.compile(
     r"^(?:I|i)(?:'m|’m| am)\s+(?:an?\s+)?[\w' -]{2,40}?\s+(?:that|who)\s+"
     r"(?P<quote>(?P<verb>likes|loves|enjoys|hates|adores)\s+(?P<x>[^,.!?;]{2,50}))"
 )
-
 
 # "Just got back from fishing" / "got home from work": what the user comes back from, they do regularly.
 BACK_FROM_RE = re.compile(
@@ -430,7 +428,7 @@ _CONTRAST_JUST_RE = re.compile(r"(?P<neg>(?:n't|n’t|\bnot|\bnever|\bno)\b[^,;.
 
 # A clause cut before what its last word opens: "I love taking them to the beach even" (… though fall is my
 # favorite), "I live by the beach so", "I have been to spain and". Not "I think so": that "so" is the object.
-_DANGLING_RE = re.compile(r"(?:\s*,?\s+(?:even|and|but|or|because|cause|(?<!\bthink )(?<!\bhope )(?<!\bguess )"
+_DANGLING_RE = re.compile(r"(?:\s*,?\s+(?:even|and|but|or|because|(?<!\ba\s)(?<!\bgood\s)(?<!\bthe\s)cause|(?<!\bthink )(?<!\bhope )(?<!\bguess )"
                           r"(?<!\bthinks )(?<!\bsaid )(?<!\bsay )(?<!\bbelieve )so))+\s*[.!]*$", re.IGNORECASE)
 
 
@@ -460,11 +458,14 @@ _LATE_SUBJECT_RE = re.compile(r"(?<=\s)(?:I|I'm|I’m|I've|I’ve|My)\b")
 # relative clause about that thing: "make it good for people I did not meet", "exactly what I needed". Not a
 # pseudo-cleft ("Gardening is what I love"), an opening place or time ("On top of that I just bought…"), a
 # clause after "and" / "where" ("a lot of singing and I know all the words", "the gas station where I work")
-# or a run-on sentence's "I" ("it is a favorite of mine I hate chicken", "that is great I love hiking").
+# or a run-on sentence's "I" ("it is a favorite of mine I hate chicken", "that is great I love hiking"). A gerund or
+# "like" opening the sentence is its head: "Knowing I can make a difference keeps me motivated", "Like I said".
 _RELATIVE_BEFORE_RE = re.compile(
     r"(?<!\bis)(?<!'s)(?<!’s)(?<!\bwas)\s+(?:what|which|whatever|who|whom)\s+$"  # not the sentence's opening "What I love…"
     r"|^(?:\S+\s+){3,}?(?:for|of|to|with|from|about)\s+"
-    r"(?:(?!(?:and|but|so|because|where|when|that|then|while|if|or|mine|now)\b)[\w'’-]+\s+){1,5}$",
+    r"(?:(?!(?:and|but|so|because|where|when|that|then|while|if|or|mine|now)\b)[\w'’-]+\s+){1,5}$"
+    r"|(?:^\W*|\b(?:but|and)\s+|,\s*)(?:like|(?:knowing|seeing|realizing|realising|hearing|watching|thinking|"
+    r"remembering|noticing|finding|learning|feeling)(?:\s+that)?)\s+$",
     re.IGNORECASE,
 )
 # Talk about the chat itself: "the peoples I mentioned earlier", "the list I gave you above", "In China I meant".

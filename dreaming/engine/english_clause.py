@@ -17,11 +17,12 @@ from dreaming.engine import english_sentences as es
 from dreaming.engine.third_person import conjugate, to_third_person_en
 
 
-# A first-person clause run on without a comma: "Hi I am amy I hate clowns", "I like animals I have two cats". Not the
+# A first-person clause run on without a comma: "Hi I am amy I hate clowns", "I like animals I have two cats", "my name
+# is john im a teacher" (chat spelling: "im", "iam"). Not the
 # "I" of a relative clause ("a cafe I eat at", "the band I like"), of a clause a verb or a conjunction opens ("I wish
 # I could", "so hungry I could eat"), of an inversion ("had I not") or of a tag ("not very glamorous I know").
 _RUN_ON_I_RE = re.compile(
-    r"(?<=[a-z0-9])\s+(?=(?:I|I'm|I’m|I've|I’ve)\s+(?!(?:know|guess|think|mean|bet|suppose|swear|hope|believe|said|say|"
+    r"(?<=[a-z0-9])\s+(?=(?:I|I'm|I’m|I've|I’ve|[Ii]am|[Ii]m)\s+(?!(?:know|guess|think|mean|bet|suppose|swear|hope|believe|said|say|"
     r"could|would|should|can|will|might|must|not)\b)[a-z])"
 )
 _RUN_ON_NOT_AFTER = frozenset(
@@ -287,7 +288,7 @@ def english_reading(
         reading = _they_reading(bare, they=they)
         if reading:
             return reading
-    reading = _we_reading(bare, clause=clause)
+    reading = _we_reading(bare, clause=clause, asked=previous_assistant if first_sentence else None)
     if reading or WE_RE.match(bare):  # a "we have …" that says nothing is not read as anything else
         return reading
     if at_sentence_start and en.PRO_DROP_RE.match(bare):
@@ -322,8 +323,30 @@ def english_reading(
     return quote, statement, False
 
 
-def _we_reading(bare: str, *, clause: str) -> tuple[str, str, bool] | None:
-    """"We have two dogs" → "User's household has two dogs"; "we went / are moving / love / sell …" → "User …";
+# "What do you and your family do there?", "What do you enjoy doing with your kids?": whom the answer's "we" takes in.
+_ASKED_TOGETHER_RE = re.compile(
+    r"\b(?:you and (?:your|ur)|with (?:your|ur)) (?P<who>(?:(?:whole|little|two|older|younger) )?(?:family|fam|kids|"
+    r"children|wife|husband|partner|boyfriend|girlfriend|friends|parents|sons|daughters|son|daughter|sister|brother|"
+    r"mom|dad|team|crew|family members))\b[^.!?]*\?", re.IGNORECASE)
+
+
+def _with_the_asked(said: str, statement: str, *, asked: str | None) -> str:
+    """"We love climbing" to "What do you and your family do?" → "User and their family love climbing": the others
+    of "we" are the ones the question named. The verb stays as "we" said it (plural). Only a short answer opening the
+    reply: verify lets a statement take words from the question for such an answer only (quotes.answer_unsupported)."""
+    m = _ASKED_TOGETHER_RE.search((asked or "")[-300:])
+    if len(said.split()) > 12:
+        return statement
+    verb = re.match(r"^[Ww]e\s+(?:(?:all|both|really|always|usually|also|just|still|often|even|recently|finally)\s+)*(\w+)", said)
+    if not m or not verb or not statement.startswith("User "):
+        return statement
+    rest = statement[len("User "):].split(" ", 1)
+    return f"User and their {m.group('who').lower()} {verb.group(1)}{' ' + rest[1] if len(rest) > 1 else ''}"
+
+
+def _we_reading(bare: str, *, clause: str, asked: str | None = None) -> tuple[str, str, bool] | None:
+    """"We have two dogs" → "User's household has two dogs"; "we went / are moving / love / sell …" → "User …"
+    ("User and their family …" when the question asked about the user and their family);
     "Our company sells …" → "User's company sells …"."""
     said = en.cut_tail(bare).rstrip(" ,;:-.!")
     if en.EN_HYPOTHETICAL_RE.search(clause):
@@ -335,11 +358,12 @@ def _we_reading(bare: str, *, clause: str) -> tuple[str, str, bool] | None:
             return None
         verb = we.group("verb") or we.group("verb2")
         verb = {"have": "has", "own": "owns", "live": "lives", "raise": "raises", "rent": "rents"}.get(verb, verb)
-        return we.group(0), f"User's household {verb}{to_third_person_en(en.trailing_dropped(rest))}", False
+        rest = re.sub(r"\bour\b", "their", to_third_person_en(en.trailing_dropped(rest)))  # "We just bought our first home"
+        return we.group(0), f"User's household {verb}{rest}", False
     we_did = WE_DID_RE.match(said)
     if we_did and content_tokens(we_did.group("rest")):
         rest = re.sub(r"\bour\b", "their", to_third_person_en(en.trailing_dropped(we_did.group("rest"))))  # "with our kids"
-        return we_did.group(0), f"User {we_did.group('verb')}{rest}", False
+        return we_did.group(0), _with_the_asked(said, f"User {we_did.group('verb')}{rest}", asked=asked), False
     for work_re, subject in ((WE_WORK_RE, "User "), (OUR_RE, "User's ")):
         work = work_re.match(said)
         rest = work and work.group("rest")
@@ -358,7 +382,8 @@ def _we_reading(bare: str, *, clause: str) -> tuple[str, str, bool] | None:
     if we_like and _says_something(we_like.group("rest")):
         rest = re.sub(r"\bour\b", "their", to_third_person_en(en.trailing_dropped(we_like.group("rest"))))
         verb, _, particle = we_like.group("verb").partition(" ")  # "look forward to" → "looks forward to"
-        return we_like.group(0), f"User {conjugate(verb)}{' ' + particle if particle else ''}{rest}", False
+        statement = f"User {conjugate(verb)}{' ' + particle if particle else ''}{rest}"
+        return we_like.group(0), _with_the_asked(said, statement, asked=asked), False
     return None
 
 

@@ -407,7 +407,7 @@ def extract_candidates(turns: list[Turn], *, limit: int = MAX_CANDIDATES) -> lis
         previous_user, this_user = this_user, text[-400:]  # "I adopted a pup" … "What's her name?" … "Her name is Shadow"
         for clause in _turn_clauses(turn, previous_assistant=previous_assistant, order_start=len(clauses), they=they,
                                     earlier=previous_user):
-            if not_the_user(text, clause.quote):
+            if not_the_user(text, clause.quote, echoing=previous_assistant):
                 continue  # a script's line, a quotation, a title, an AI's self-description, talk about the chat
             clause = _read_in_context(clause, people=people, before=said_before, group=they)
             if ec.EMPTY_STATEMENT_RE.match(clause.statement) or _REQUEST_STATEMENT_RE.match(clause.statement):

@@ -29,8 +29,10 @@ from __future__ import annotations
 import re
 
 # Subject pronouns at the very start: what they stand for was said before, by someone.
+# ("We didn't have much winter", "His name is Max": the engine writes the user as "User", so a "we" left at the front
+# is a group the statement does not name, "his" someone it does not say.)
 _PRONOUN_SUBJECT_RE = re.compile(
-    r"^(?P<p>they|he|she|it|this|that|these|those)(?:'re|'s|'ve|'ll|'d)?\s+(?P<next>[\w']+)", re.IGNORECASE
+    r"^(?P<p>they|he|she|it|this|that|these|those|we|his|hers)(?:'re|'s|'ve|'ll|'d)?\s+(?P<next>[\w']+)", re.IGNORECASE
 )
 # "It's User's birthday", "It's been two years since User moved": a date or a span, not a thing.
 _IT_OF_TIME_RE = re.compile(
@@ -75,8 +77,10 @@ _DROPPED_SUBJECT_RE = re.compile(
 
 # A later clause of the user's own: "That is cool, User would have a lot of pets", "It is a hard world, now User
 # volunteers", "They are five and User's wife …". Whether the statement stands is then that clause's to say.
+# ("It is so User's favorite": "so" after a form of "be" says how much, it opens no clause.)
 _OWN_CLAUSE_LATER_RE = re.compile(
-    r"(?:[,;:\-–]|\b(?:and|but|so|now|because|cause|where|when))\s+(?:even\s+)?(?P<clause>User(?:'s)?\b.*)$"
+    r"(?:[,;:\-–]|\b(?:and|but|(?<!\bis )(?<!\bwas )(?<!\bare )(?<!\bwere )(?<!'s )so|now|because|cause|where|when))"
+    r"\s+(?:even\s+)?(?P<clause>User(?:'s)?\b.*)$"
 )
 
 

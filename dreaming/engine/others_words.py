@@ -123,11 +123,29 @@ _TEXT_MECHANICS_RE = re.compile(
 )
 
 
-def not_the_user(text: str, quote: str) -> bool:
-    """Whether `quote` (a verbatim piece of the user turn `text`) is someone else's words or chat talk."""
+# The material of the task, not the user's life: "I have a dataframe with 3 columns", "我有一组0到0.8的数据".
+_TASK_MATERIAL_RE = re.compile(
+    r"^(?:I|i)\s+(?:have|had|got|'ve got|’ve got)\s+(?:a|an|this|the|some|two|three|\d+)\s+(?:\w+\s+){0,2}?"
+    r"(?:dataframe|dataframes|data ?set|datasets|array|arrays|matrix|string|strings|dictionary|dict|json|csv|"
+    r"spreadsheet|column|columns|variable|variables|regex|excel (?:file|sheet)|text file|"
+    r"(?:list|set|array) of (?:numbers|integers|floats|strings|values|data|points|dicts|tuples|objects|urls))\b"
+    r"|^我有(?:一组|一个|一些|一份|一段|个|两个|几个|一列|一张)[^，。,]{0,12}?(?:数据|列表|数组|矩阵|字符串|字典|表格|"
+    r"变量|数字|excel|csv|json|dataframe)",
+    re.IGNORECASE,
+)
+_ECHO_MIN_WORDS = 6
+
+
+def not_the_user(text: str, quote: str, *, echoing: str | None = None) -> bool:
+    """Whether `quote` (a verbatim piece of the user turn `text`) is someone else's words or chat talk. `echoing`
+    is the other side's message before the turn: a quote found in it is the assistant's text pasted back."""
     at = text.find(quote)
     if at < 0:
         return False
+    if echoing and len(quote.split()) >= _ECHO_MIN_WORDS and " ".join(quote.split()) in " ".join(echoing.split()):
+        return True
+    if _TASK_MATERIAL_RE.match(quote.strip()):
+        return True
     return (_in_script_line(text, at, at + len(quote)) or _in_reported_speech(text, at)
             or _is_transcript(text) or _is_forum_thread(text) or _is_verse(text)
             or _is_title(quote) or bool(_TITLE_MY_RE.search(text[max(0, at - 2):at + len(quote)]))

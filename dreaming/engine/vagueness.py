@@ -85,6 +85,57 @@ _VAGUE_DEFINITE_END_EN = re.compile(
     re.IGNORECASE,
 )
 
+# "User likes with ruffled sleeves": a verb of liking whose object was cut off, only its circumstance left.
+_VAGUE_LIKING_CUT_EN = re.compile(
+    _EN_SUBJECT + _EN_ADVERBS + r"(?P<p>likes|loves|enjoys|hates|prefers|adores|liked|loved|enjoyed|hated|preferred)\s+"
+    r"(?=(?:with|without|especially|during|because|but)\b)",
+    re.IGNORECASE,
+)
+# "User made something to catch the eye", "User bought something for their mom": the thing is the point, and it is
+# not said. (Not "something like hiking" or "something about space": those name it; not "looking for something new to
+# read": the looking is the fact.)
+_VAGUE_SOMETHING_EN = re.compile(
+    _EN_SUBJECT + _EN_ADVERBS + r"(?:[a-z']+\s+){1,3}?(?<!\bfor\s)(?<!\bto\s)(?P<p>something)"
+    r"(?:\s+(?:special|new|else|nice|cool|fun|similar|different|big|small|little|great|good))?"
+    r"(?:\s+(?:to|for|that|which|so|and|at|on|in)\b.*)?$",
+    re.IGNORECASE,
+)
+# "User had a lot in common and hit it off", "User is going to get along well": the other one of a "we" the statement
+# dropped. (Not "User has a lot in common with their sister", "User and Sam get along".)
+_VAGUE_RECIPROCAL_EN = re.compile(
+    r"^(?:the )?user\s+(?!and\b)(?:(?!\bwith\b)[^,;])*?\b(?P<p>in common|hit it off|each other|one another|get along|"
+    r"gets along|got along)\b(?:(?!\bwith\b)[^,;])*$",
+    re.IGNORECASE,
+)
+# "User is much happier being around those who accept": a relative clause cut at its "and" ("… who accept and love
+# me"), its verb left without the object it needs.
+_CUT_RELATIVE_EN = re.compile(
+    _EN_SUBJECT + r".*\b(?:who|that|which)\s+(?:\w+\s+)?(?P<p>accept|accepts|love|loves|support|supports|understand|"
+    r"understands|respect|respects|appreciate|appreciates|value|values|encourage|encourages|inspire|inspires|need|"
+    r"needs|trust|trusts|hurt|hurts|treat|treats|believe in|care about)$",
+    re.IGNORECASE,
+)
+
+# "User won't give up", "User is gonna keep going and reach their dreams no matter what", "User is ready for a shake
+# up": a resolve said to a friend who cheers the user on, with nothing in the world in it (what the user keeps going
+# at was said elsewhere, and is remembered there).
+_RESOLVE_EN = re.compile(
+    r"^(?:the )?user\s+(?:(?:still|also|really|just|definitely|totally|truly|is|will|won't|will not|never|is gonna|"
+    r"is going to|am|gonna|can't|cannot)\s+)*(?P<p>give up|gives up|quit|quits|keep(?:s)? (?:on )?(?:going|pushing)|"
+    r"stepping into the unknown|hoping for the best|ready for (?:a|the) (?:change|shake ?-?up|new chapter|next chapter))"
+    r"\b(?P<rest>.*)$",
+    re.IGNORECASE,
+)
+_RESOLVE_WORDS = frozenset("""and never quit give up keep going pushing forward on through believing in reach their dreams dream
+    no matter what whatever comes way it all""".split())
+
+
+def _resolve_only(main: str) -> str | None:
+    m = _RESOLVE_EN.match(main)
+    if not m or set(w.lower() for w in _LATIN_WORD.findall(m.group("rest"))) - _RESOLVE_WORDS:
+        return None
+    return f"'{m.group('p')}' is a resolve with nothing named in it"
+
 
 # --- standing on its own (round 5): what a pronoun at the end of a statement stands for ----------
 # A pronoun object is resolved only when the statement itself names something, in an earlier clause, that
@@ -287,11 +338,15 @@ def vague_reason(statement: str) -> str | None:
         (_VAGUE_CAUSATIVE_EN, "depends on '{p}', which it does not name"),
         (_VAGUE_DEFINITE_END_EN, "depends on '{p}', which it does not say"),
         (_VAGUE_BARE_ZH, "'{p}' without saying what"),
+        (_VAGUE_LIKING_CUT_EN, "'{p}' without saying what"),
+        (_VAGUE_SOMETHING_EN, "'{p}' without saying what"),
+        (_VAGUE_RECIPROCAL_EN, "'{p}' with others it does not name"),
+        (_CUT_RELATIVE_EN, "'{p}' without saying what"),
     ):
         m = pattern.match(main)
         pointer = m and (m.group("p") or m.groupdict().get("q") or m.groupdict().get("r"))
         if pointer and not _compares_with_the_user(main, pointer):
             return why.format(p=pointer)
-    reason = dangling_reason(statement) or opening_reason(statement)
+    reason = _resolve_only(main) or dangling_reason(statement) or opening_reason(statement)
     later = None if reason else later_own_clause(statement)
     return vague_reason(later) if later else reason

@@ -75,3 +75,17 @@ def test_a_later_clause_of_the_users_own_keeps_the_statement(statement):
 def test_a_later_clause_that_does_not_stand_leaves_the_statement_vague():
     assert vague_reason("That's cool, User likes it")
     assert vague_reason("That is cool, User would have a lot of pets if they had the time") is None
+
+
+@pytest.mark.parametrize("statement, word", [
+    ("It is so User's favorite", "It"),  # "so" after "is" says how much; it opens no clause of the user's
+    ("We didn't have much winter since growing up User was in school in Spain", "We"),
+    ("We can take them to User's kindergarten class for show and tell", "We"),
+    ("His name is Max and he loves the beach", "His"),
+])
+def test_a_group_or_a_pointer_left_at_the_front_is_vague(statement, word):
+    assert f"'{word}'" in (vague_reason(statement) or "")
+
+
+def test_so_after_a_comma_still_opens_the_users_own_clause():
+    assert opening_reason("That was cheap, so User bought two of them for their sisters") is None

@@ -126,3 +126,33 @@ def test_a_pasted_cover_letter_gives_who_the_user_is_not_its_praise():
     said = " ".join(c.statement for c in few_from_long_turns(extract_candidates(turns), turns, says_who=says_who))
     assert "marketing graduate" in said and "junior analyst" in said, said
     assert sum(w in said for w in ("committed", "ideal candidate", "eager", "cutting-edge")) <= 1, said
+
+
+def test_the_assistants_sentence_pasted_back_is_not_the_user():
+    pasted = "Dans cet exposé, nous examinerons leurs apports et leur influence sur la criminologie."
+    turns = [Turn(seq=0, role="assistant", content=f"Introduction : La criminologie est une discipline. {pasted}"),
+             Turn(seq=1, role="user", content=f"La criminologie est une discipline. {pasted} Je suis étudiante en droit.")]
+    found = [c.quote for c in extract_candidates(turns)]
+    assert not any("examinerons" in q for q in found)
+    assert any("étudiante" in q for q in found)  # the user's own sentence beside it still is
+
+
+@pytest.mark.parametrize("text", [
+    "I have a dataframe with 3 columns, how do I merge it with another one?",
+    "i have a list of integers and i want them sorted without numpy",
+    "我有一组0到0.8的数据，我希望把0-0.4的数据映射到0到-500去，用python实现",
+])
+def test_the_tasks_material_is_not_something_the_user_has(text):
+    assert not [s for s in _statements(text) if s.startswith(("User has", "用户有"))]
+
+
+@pytest.mark.parametrize("text, statement", [
+    ("I have a class tonight at 7.", "User has a class tonight at 7"),
+    ("I have a dog named Rex.", "User has a dog named Rex"),
+])
+def test_what_the_user_has_in_life_still_is(text, statement):
+    assert statement in _statements(text)
+
+
+def test_what_a_letters_skills_do_is_rhetoric():
+    assert not _statements("My optimization skills improve user experience and establish credibility.")

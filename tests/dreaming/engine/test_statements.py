@@ -197,3 +197,36 @@ def test_a_night_keeps_what_stands_on_its_own_and_dismisses_the_rest_with_a_reas
 def test_a_clause_cut_before_its_last_word_does_not_end_on_it(said, statement):
     found = [c.statement for c in extract_candidates([Turn(seq=0, role="user", content=said)])]
     assert statement in found
+
+
+def _said(text: str) -> list[str]:
+    return [c.statement for c in extract_candidates([Turn(seq=0, role="user", content=text)], limit=100)]
+
+
+def test_especially_with_a_circumstance_is_not_a_second_liking():
+    statements = _said("I like band shirts, especially with ruffled sleeves.")
+    assert "User likes band shirts" in statements
+    assert not any("likes with" in s for s in statements)
+    assert "User loves basketball" in _said("I love sports, especially basketball.")
+
+
+def test_a_good_cause_keeps_its_noun():
+    assert "User participated in a community event to raise money for a good cause" in _said(
+        "Last weekend, I participated in a community event to raise money for a good cause.")
+
+
+@pytest.mark.parametrize("text", ["Like I said, it was a fun night.", "Love you guys!"])
+def test_like_i_said_and_love_you_are_no_liking_of_the_users(text):
+    assert not [s for s in _said(text) if s.startswith(("User likes", "User loves"))]
+
+
+def test_a_sentence_a_knowing_or_seeing_opens_is_about_the_knowing_not_a_clause_of_the_users():
+    assert not [s for s in _said("It's been tough but knowing I can make a difference keeps me motivated.")
+                if "keeps them" in s]  # was "User can make a difference keeps them motivated"
+    assert "User loves running" in _said("I love running, and I can do it every day.")
+
+
+def test_a_clause_run_on_with_chat_spelling_im_is_its_own():
+    statements = _said("my name is john im a teacher")
+    assert "User is a teacher" in statements
+    assert not any("john User" in s for s in statements)  # was "User's name is john User is a teacher"

@@ -35,3 +35,19 @@ def test_an_empty_or_supposed_we_says_nothing(text):
 
 def test_our_customers_in_a_request_says_the_user_has_customers():
     assert "User has customers" in [s for _, s in turn_disclosures("Write an email to our customers about the delay.")]
+
+
+def test_a_we_answering_about_the_user_and_their_family_keeps_the_family():
+    turns = [Turn(seq=0, role="assistant", content="That playground looks cool! What do you and your family do there?"),
+             Turn(seq=1, role="user", content="Thanks, Maria! We love climbing, sliding, and playing games.")]
+    statements = [c.statement for c in extract_candidates(turns)]
+    assert "User and their family love climbing and sliding" in statements
+    assert "User loves climbing and sliding" not in statements  # the kids' fun is not the user's alone
+
+
+def test_a_we_without_a_question_naming_the_others_is_still_the_user():
+    assert "User loves climbing and sliding" in _statements("We love climbing, sliding, and playing games.")
+
+
+def test_our_in_a_household_statement_becomes_their():
+    assert "User's household bought their first home" in _statements("We just bought our first home!")
