@@ -276,7 +276,7 @@ class Excerpt:
 # size (~300 turns per user) every word is searched. Not ts_rank_cd: it has no notion of a rare word
 # (docs/context.md).
 # The scope's rules come after the ranking, walked best first until `limit` turns pass (stop 31: the
-# search 3.5 → 2.6 ms at the size, docs/bench.md): the turn's session (the user's, light sleep
+# statement's execution 3.1 → 2.1 ms at the size, docs/bench.md): the turn's session (the user's, light sleep
 # kept it and has read up to the turn, no other persona's), not a candidate the USER dismissed (the
 # row still points at the turn; deep sleep's own dismissals — a low score, expiry — are not a wish to
 # forget: those turns, with facts light sleep heard but deep sleep did not keep, are exactly what
