@@ -52,7 +52,10 @@ _HEALTH_TERMS_EN = (
     r"sleep\s+apnea|osteoporosis|lupus|psoriasis|eczema|gout|ulcers?|concussion|hypoglyc\w*|hyperglyc\w*|"
     r"therap(?:y|ist)|psychiatrist|counsel(?:l)?or|counsel(?:l)?ing|illness|disease|disorder|syndrome|"
     r"blood\s+test|biopsy|mri|x-ray|hospitali[sz]ed|in\s+(?:the\s+)?hospital|ssris?|prozac|zoloft|xanax|adderall|lexapro|"
-    r"wheelchair|hearing\s+aids?|mental\s+health|(?:an\s+)?std|in\s+remission|terminal(?:ly\s+ill)?"
+    r"wheelchair|hearing\s+aids?|mental\s+health|(?:an\s+)?std|in\s+remission|terminal(?:ly\s+ill)?|"
+    # being ill at all, and how it shows: "I've been off sick", "on sick leave", "I don't feel well", "mood swings"
+    r"off\s+sick|(?:on\s+)?sick\s+(?:leave|note)|called\s+in\s+sick|unwell|mood\s+swings|"
+    r"(?:(?:do(?:es)?|did)(?:n[’']?t|\s+not)|not)\s+feel(?:ing)?\s+well"
 )
 _HEALTH_TERM_EN_RE = re.compile(rf"\b(?:{_HEALTH_TERMS_EN})\b", re.IGNORECASE)
 # Words that make an otherwise first-person health word about something else.
@@ -104,7 +107,8 @@ _HEALTH_ZH_RE = re.compile(
     r"残疾|慢性病|过敏|成瘾|戒酒|戒毒|手术|确诊|诊断|处方|抗抑郁药|吃药|服药|药物|胰岛素|心理咨询|心理医生|"
     r"精神科|看病|看医生|住院|体检报告|化验|活检|病情|病史|患了|患有|生病|病了|发烧|感冒|"
     r"心理治疗|治疗|复诊|挂号|去医院|在医院(?:看|检查|治疗|住)|得了\w{0,4}(?:病|症|癌|炎)|"
-    r"胃(?:部)?(?:不适|疼|痛|病|炎)|肚子(?:疼|痛)|头晕|腰(?:疼|痛)|体重|肥胖|血压|血糖)"  # symptoms and the body's figures
+    r"胃(?:部)?(?:不适|疼|痛|病|炎)|肚子(?:疼|痛)|头晕|腰(?:疼|痛)|体重|肥胖|血压|血糖|"
+    r"病假|情绪波动|身体不舒服)"  # symptoms and the body's figures
 )
 # Chinese disclosures are first person when 我 appears near the term, or the sentence has no other subject.
 _ZH_FIRST_PERSON_RE = re.compile(r"我(?!们)|本人|自己")

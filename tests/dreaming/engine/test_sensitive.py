@@ -185,3 +185,34 @@ def test_a_therapist_or_counselor_the_user_is_or_wants_to_be_is_a_job_not_a_cond
 ])
 def test_a_therapist_the_user_sees_is_still_health(text):
     assert sensitive_category(text) == "health"
+
+
+@pytest.mark.parametrize("text", [
+    "I've been off sick for a while",
+    "I'm on sick leave until June",
+    "I called in sick twice this week",
+    "I still don't feel well",
+    "I have mood swings",
+    "Been feeling unwell since Monday",
+    "我最近请了病假",
+    "我情绪波动很大",
+    "我身体不舒服，今天不去了",
+])
+def test_being_ill_and_how_it_shows_are_health(text):
+    assert sensitive_category(text) == "health"
+
+
+@pytest.mark.parametrize("text", [
+    "I don't feel good about the election",
+    "I work with patients who describe their symptoms",
+    "I'm sick of the rain",
+    "这个安排让我不舒服",  # uneasy, not unwell
+])
+def test_a_feeling_or_a_job_near_those_words_is_not_health(text):
+    assert sensitive_category(text) is None
+
+
+def test_the_ill_users_turn_keeps_its_other_facts_and_loses_the_symptoms():
+    kept = redact_sensitive("I've been off sick for a while and I still don't feel well. I have mood swings. "
+                            "My new cat is called Pixel.").text
+    assert kept == "My new cat is called Pixel."
