@@ -199,7 +199,7 @@ def test_the_searchs_generic_plan_probes_the_rules_per_turn_it_walks(live_cache)
     with connection.cursor() as cursor:
         cursor.execute("SET plan_cache_mode = force_generic_plan")
         try:
-            cursor.execute("EXPLAIN " + prepared.Prepared.execute_sql(excerpts.EXCERPT_SEARCH),
+            cursor.execute("EXPLAIN " + excerpts.EXCERPT_SEARCH.execute_sql(),
                            excerpts.excerpt_search(user_id=user.pk, persona_id=None, query="rye bread", limit=5)[1])
             plan = "\n".join(row[0] for row in cursor.fetchall())
         finally:
