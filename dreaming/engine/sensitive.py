@@ -55,7 +55,11 @@ _HEALTH_TERMS_EN = (
     r"wheelchair|hearing\s+aids?|mental\s+health|(?:an\s+)?std|in\s+remission|terminal(?:ly\s+ill)?|"
     # being ill at all, and how it shows: "I've been off sick", "on sick leave", "I don't feel well", "mood swings"
     r"off\s+sick|(?:on\s+)?sick\s+(?:leave|note)|called\s+in\s+sick|unwell|mood\s+swings|"
-    r"(?:(?:do(?:es)?|did)(?:n[’']?t|\s+not)|not)\s+feel(?:ing)?\s+well"
+    r"(?:(?:do(?:es)?|did)(?:n[’']?t|\s+not)|not)\s+feel(?:ing)?\s+well|"
+    # symptoms: "I've been having headaches", "my back hurts", "short of breath", "I feel dizzy"
+    r"headaches?|fever|nause\w*|vomit\w*|dizz(?:y|iness)|short(?:ness)?\s+of\s+breath|sore\s+throat|"
+    r"(?:back|neck|chest|stomach|joint|knee|tooth|ear|shoulder)\s*(?:pains?|aches?)|(?:back|neck|head|chest|stomach|"
+    r"knees?|joints?|tooth|teeth|shoulders?|hips?|legs?|feet|foot|throat|eyes?)\s+(?:hurts?|(?:is|are)\s+(?:hurting|sore|killing\s+me)|aches?|aching)"
 )
 _HEALTH_TERM_EN_RE = re.compile(rf"\b(?:{_HEALTH_TERMS_EN})\b", re.IGNORECASE)
 # Words that make an otherwise first-person health word about something else.

@@ -60,6 +60,10 @@ _TOPICS = {
         r"alcoholismo", r"alcolismo", r"drogas", r"vih", r"insomnio", r"insônia", r"migraña", r"emicrania",
         r"suicidio", r"suicídio", r"salud mental", r"saúde mental", r"salute mentale", r"baja médica", r"licença médica",
         r"malattia", r"dolor(?:es)? de", r"dor(?:es)? de", r"dolore",
+        # not feeling well, as English "I don't feel well" is: es / pt / it / fr / de / nl
+        r"no me siento bien", r"não me sinto bem", r"non mi sento bene", r"me\s+sens\s+pas\s+bien",
+        r"fühlt?e\s+mich\s+(?:nicht\s+gut|nicht\s+wohl|krank|unwohl)", r"niet\s+(?:goed|lekker|fit)\s+voel\w*",
+        r"voel\w*\s+(?:me|mij)\s+(?:nog\s+steeds\s+)?(?:niet\s+goed|niet\s+lekker|niet\s+fit|ziek|beroerd)",
         # fr
         r"diabète", r"diabétique", r"chimiothérapie", r"dépression", r"déprimée?", r"anxiété", r"crises? d'angoisse",
         r"schizophrénie", r"autisme", r"asthme", r"épilepsie", r"infarctus", r"avc", r"allergi\w*",

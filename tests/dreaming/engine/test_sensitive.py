@@ -197,6 +197,15 @@ def test_a_therapist_the_user_sees_is_still_health(text):
     "我最近请了病假",
     "我情绪波动很大",
     "我身体不舒服，今天不去了",
+    "I've been having headaches every day",
+    "My back hurts all the time",
+    "I get dizzy when I stand up",
+    "I've had a fever since Sunday",
+    "my knees are killing me after the stairs",
+    "Je ne me sens pas bien depuis lundi",
+    "terwijl ik mij nog steeds niet goed voel",
+    "No me siento bien desde ayer",
+    "Ich fühle mich nicht wohl",
 ])
 def test_being_ill_and_how_it_shows_are_health(text):
     assert sensitive_category(text) == "health"
@@ -207,6 +216,8 @@ def test_being_ill_and_how_it_shows_are_health(text):
     "I work with patients who describe their symptoms",
     "I'm sick of the rain",
     "这个安排让我不舒服",  # uneasy, not unwell
+    "My new job is a pain in the neck but I love it",
+    "I feel good about the move",
 ])
 def test_a_feeling_or_a_job_near_those_words_is_not_health(text):
     assert sensitive_category(text) is None
@@ -216,3 +227,8 @@ def test_the_ill_users_turn_keeps_its_other_facts_and_loses_the_symptoms():
     kept = redact_sensitive("I've been off sick for a while and I still don't feel well. I have mood swings. "
                             "My new cat is called Pixel.").text
     assert kept == "My new cat is called Pixel."
+
+
+def test_a_symptom_is_taken_out_and_the_turns_other_fact_kept():
+    assert redact_sensitive("My back hurts all the time, and I live in Paris now.").text.strip() == "I live in Paris now."
+    assert redact_sensitive("Ik voel me nog steeds niet goed. Mijn kat heet Pixel.").text.strip() == "Mijn kat heet Pixel."
