@@ -4,8 +4,8 @@
 they live. Read as one statement it is long, and a memory of it answers neither question well. When the
 statement is "User is / was / has been …" and what follows the comma is a new predicate of the same "User" —
 a participle ("living in australia", "hoping to move out soon") or a noun phrase that names what the user is
-("a senior citizen", "big fan of beethoven") — the engine keeps both: "User is a 24 year old woman from
-argentina" and "User is living in australia".
+("a senior citizen", "big fan of beethoven") after a head that says what the user is, not what they do or
+where — the engine keeps both: "User is a 24 year old woman from argentina" and "User is living in australia".
 
 Not split: a statement about someone else ("User's sister makes a ton of money, dancing on poles" — the
 dancing is the sister's), a list ("User likes beaches, hiking, learning new languages"), a verb of liking
@@ -36,6 +36,13 @@ _MAX_TAIL_WORDS = 10
 _NO_HEAD_RE = re.compile(r"^User (?:is|was) (?:(?:just|doing|pretty|so|very|really)\s+)?(?:alright|all right|ok|okay|good|"
                          r"fine|great|well|tired|busy|enjoy|like|love|prefer)$", re.IGNORECASE)
 
+# A noun-phrase tail names what the user is after a head that says what they are ("User is a nurse, a mother of
+# two", "User is kind of old, a senior citizen"); after "User is reading a new book" or "User is from Ohio", "a thriller by Harlan
+# Coben" and "a small state" say what the book or the place is.
+_DOING_OR_WHERE_HEAD_RE = re.compile(
+    r"^User (?:is|was|has been) (?:(?:just|currently|still|now)\s+)?(?:[a-z]{2,}ing|from|in|at|on|into|with|for|near|to|"
+    r"about|by|under|over)\b")
+
 
 def second_predicates(statement: str) -> list[str]:
     """The statement, or the statement cut at its comma plus "User is <tail>" when the tail is a second
@@ -48,7 +55,7 @@ def second_predicates(statement: str) -> list[str]:
         return [statement]
     if _PARTICIPLE_RE.match(tail):
         return [head, f"User is {tail}"]
-    if _WHAT_RE.match(tail):
+    if _WHAT_RE.match(tail) and not _DOING_OR_WHERE_HEAD_RE.match(head):
         article = "" if re.match(r"(?:a|an)\s", tail) else ("an " if tail[0] in "aeiou" else "a ")
         return [head, f"User is {article}{tail}"]
     return [statement]

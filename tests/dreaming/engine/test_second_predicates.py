@@ -33,6 +33,9 @@ def test_a_participle_or_what_the_user_is_after_a_comma_is_a_second_statement(sa
     "User got hired yesterday as a life coach, thanks for asking",  # a comment
     "User is alright, taking a break",  # small talk on both sides
     "User is a truck driver, not very glamorous",  # a comment on the first
+    "User is reading a new book, a thriller by Harlan Coben",  # what the book is, not the user
+    "User is working on their thesis, a tool for their lab",
+    "User is from Ohio, a small state",  # what the place is
 ])
 def test_what_is_no_second_predicate_of_the_user_stays_one_statement(statement):
     assert second_predicates(statement) == [statement]
