@@ -138,7 +138,8 @@ _EN_QUESTION_START_RE = re.compile(
 
 EN_HYPOTHETICAL_RE = re.compile(
     r"^(?:if|unless|suppose|imagine|what if|pretend|in case|maybe|perhaps)\b|"
-    r"\b(?:suppose|imagine|what if|pretend|maybe|perhaps|someday)\b|"
+    r"\b(?:suppose|imagine|what if|pretend|maybe|perhaps)\b|"
+    r"^(?!(?:I|i) (?:really )?(?:want|wanna|hope|plan|dream|wish|would love|'d love|’d love)\b).*\bsomeday\b|"  # an aim stays
     r"^(?:I|i)(?:'d|’d| would| could| might| may| should)\b(?! (?:been|had|gone|lived|(?:really )?(?:like|love) to\b))"
     # "I may have found a job": news said with a hedge, not a hypothetical
     r"(?!(?<=may|ght) have (?:just )?(?:found|got|gotten|landed|booked|met|bought|sold)\b)|"

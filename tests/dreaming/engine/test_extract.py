@@ -133,6 +133,15 @@ def test_questions_hypotheticals_requests_and_reactions_are_not_extracted(text):
     assert _extract(_user(0, text)) == []
 
 
+@pytest.mark.parametrize("text, statement", [
+    ("I want to visit Peru someday.", "User wants to visit Peru someday"),
+    ("I really want to own a farm someday.", "User wants to own a farm someday"),
+])
+def test_an_aim_for_someday_is_kept_and_a_daydream_is_not(text, statement):
+    assert statement in _by_statement(_extract(_user(0, text)))
+    assert _extract(_user(0, "I'll be rich someday.")) == []
+
+
 @pytest.mark.parametrize(
     "text",
     [
