@@ -41,7 +41,7 @@ LEAD_FILLER_RE = re.compile(
     r"that's awesome|that is cool|that sounds (?:fun|great|nice|awesome)|i see|interesting|oh wow|"
     r"definitely|absolutely|of course|exactly|indeed|wait|hmm|fair enough|not really|not much|sounds good|"
     r"i agree|to be honest|tbh|personally|funny|ha|omg|gosh|yikes|sorry|i know|you know|i mean|"
-    r"i think|i guess|i believe|i suppose|i feel like|i would say|i'd say|i have to say|i must say|"
+    r"(?:i think|i guess|i believe|i suppose)(?!,? (?:i'll|i’ll|i will|i'm going to|i’m going to|i am going to|i'm gonna|i’m gonna)\b)|i feel like|i would say|i'd say|i have to say|i must say|"
     r"that's why|thats why|which is why|that is why|now|then|because|cause|since|though|although|"
     r"i get that|i hear you|i feel you|i know right|i'm sure|i am sure|i bet|i'm great thanks|"
     r"i see what you mean|i understand|doing (?:ok|okay|good|great|well|fine|alright|pretty good)(?: here)?|"

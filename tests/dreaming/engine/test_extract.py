@@ -297,3 +297,9 @@ def test_a_first_person_clause_run_on_without_a_comma_is_a_clause_of_its_own(mes
 ])
 def test_the_i_of_a_relative_or_embedded_clause_does_not_start_a_new_one(message):
     assert len(_extract(_user(0, message))) <= 1
+
+
+def test_a_plan_the_user_only_thinks_they_will_make_is_not_stated_as_certain():
+    for text in ("I think I'll take the job offer from Google.", "I guess I'm going to move to Denver."):
+        assert not any(c.statement.startswith(("User will", "User is going to")) for c in _extract(_user(0, text)))
+    assert "User is a cat person" in _by_statement(_extract(_user(0, "I guess I'm a cat person.")))
