@@ -147,6 +147,7 @@ _ZH_KIN_RE = re.compile(rf"我(?:的)?({_KIN_ZH})")
 def to_third_person_zh(text: str) -> str:
     """Rewrite a first-person Chinese clause in the third person (我 → 用户)."""
     text = _ZH_KIN_RE.sub(lambda m: f"{USER_ZH}的{m.group(1)}", text)
+    text = text.replace("我们家", f"{USER_ZH}家")  # the user's household
     text = re.sub(r"我们|自我|忘我", lambda m: {"我们": "\x00", "自我": "\x01", "忘我": "\x02"}[m.group(0)], text)
     text = text.replace("我的", f"{USER_ZH}的").replace("我", USER_ZH)
     text = _own_after_subject(text)

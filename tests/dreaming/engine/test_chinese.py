@@ -29,6 +29,26 @@ def test_words_that_only_start_like_an_institution_are_still_the_user(message, s
     assert statement in _statements(("user", message))
 
 
+@pytest.mark.parametrize("message, statement", [
+    ("我们家养了一只猫，叫咪咪。", "用户家养了一只猫，叫咪咪"),
+    ("我们家住在杭州。", "用户家住在杭州"),
+])
+def test_our_household_is_the_users(message, statement):
+    assert statement in _statements(("user", message))
+
+
+def test_any_other_we_is_not_the_user_alone():
+    assert _statements(("user", "我们公司很大。")) == [] and _statements(("user", "我们住在杭州。")) == []
+
+
+@pytest.mark.parametrize("message, statement", [
+    ("我不喝咖啡，只喝茶。", "用户不喝咖啡"),
+    ("我不吃辣。", "用户不吃辣"),
+])
+def test_what_the_user_does_not_eat_or_drink_is_remembered(message, statement):
+    assert statement in _statements(("user", message))
+
+
 def test_announcing_what_the_user_will_send_is_about_the_chat():
     message = "需要你充当资深的分析人员，我会给你发送活动的详细介绍内容，请你帮我整理出活动的基本信息:"
     assert _statements(("user", message)) == []
