@@ -37,7 +37,7 @@ EN_CLAUSE_SPLIT_RE = re.compile(
 LEAD_FILLER_RE = re.compile(
     r"^(?:(?:oh|ah|aw|aww|wow|haha+|hah|lol|lmao|hehe|well|yes|yeah|yea|yep|yup|no|nope|nah|hi|hello|hey|fine|"
     r"cool|nice|neat|great|awesome|sure|ok|okay|alright|hmm+|um+|uh|so|and|but|also|actually|honestly|"
-    r"anyway|anyways|really|true|right|same|me too|same here|good|thanks|thank you|that's cool|that's great|"
+    r"anyway|anyways|by the way|btw|really|true|right|same|me too|same here|good|thanks|thank you|that's cool|that's great|"
     r"that's awesome|that is cool|that sounds (?:fun|great|nice|awesome)|i see|interesting|oh wow|"
     r"definitely|absolutely|of course|exactly|indeed|wait|hmm|fair enough|not really|not much|sounds good|"
     r"i agree|to be honest|tbh|personally|funny|ha|omg|gosh|yikes|sorry|i know|you know|i mean|"
@@ -186,7 +186,7 @@ _EN_TRAILING_RE = re.compile(
     r"(?:[\s,;:]+(?:too|as well|also|though|lol|haha+|either|anyway|anyways|in my (?:free|spare) time|"
     r"these days|nowadays|currently|right now|at the moment|sometimes|a lot|alot|all the time|so much|"
     r"very much|for sure|on the side|still|still though|and such|and stuff|and things|etc|mainly|mostly|"
-    r"usually|often|every day|everyday))+\s*$",
+    r"usually|often|every day|everyday|by the way|btw))+\s*$",
     re.IGNORECASE,
 )
 
@@ -229,7 +229,7 @@ _EVENT_EN_RE = re.compile(
 )
 
 LONG_LIVED_EN_RE = re.compile(
-    r"\b(?:live|lives|lived|from|born|grew up|work|works|worked|job|career|profession|name is|named|"
+    r"\b(?:live|lives|lived|from|born|grew up|work|works|worked|job|career|profession|name is|name's|name’s|named|call me|go by|"
     r"years old|married|kids|children|son|daughter|wife|husband|degree|college|university|school|"
     r"teacher|nurse|engineer|doctor|student|retired|own|owns|dog|cat|pet|vegan|vegetarian|moving|move|moved)\b",
     re.IGNORECASE,
@@ -447,7 +447,7 @@ def en_statement(quote: str) -> str:
     text = re.sub(r"\s+", " ", text).strip(" ,;:-")
     text = re.sub(r"\b[Oo]ur\b", "their", to_third_person_en(text))  # "I took our kids" → "… their kids"
     # "User's dad's a steel worker" → "User's dad is a steel worker"
-    text = re.sub(r"^(User's (?:[\w-]+ ){0,2}?[\w-]+)(?:'s|’s) (?=(?:a|an|the|so|very|really|not|in|at|from|on|been|\w+ing)\b)",
+    text = re.sub(r"^(User's (?:[\w-]+ ){0,2}?[\w-]+)(?:'s|’s) (?=(?:a|an|the|so|very|really|not|in|at|from|on|been|\w+ing)\b|(?<=name's )[A-Z]|(?<=name’s )[A-Z])",
                   lambda m: f"{m.group(1)} {'has' if text[m.end():].startswith('been') else 'is'} ", text)
     return age_in_years(text[:1].upper() + text[1:])
 

@@ -317,13 +317,25 @@ WHERE_I_RE = re.compile(
 )
 
 
+# "Call me Sam", "You can call me Sam", "I go by Sam": the name the user wants to be called (not "call me crazy").
+CALL_ME_RE = re.compile(r"^(?i:(?:you can|please|just)\s+)?(?i:call me|I go by)\s+(?P<name>[A-Z][a-z]{1,20})(?=\s*[.!,]?\s*$)")
+MY_NAMES_RE = re.compile(r"^(?i:my name(?:'s|’s))\s+(?P<name>[A-Za-z][a-z]{1,20})\b")
+
+
 def introduced_statements(sentence: str) -> list[tuple[str, str]]:
-    """(quote, statement) for "Hi, Tracy here", "As a vegan, …", "… in Kansas City where I just moved"."""
+    """(quote, statement) for "Hi, Tracy here", "Call me Sam", "My name's Sam", "As a vegan, …", "… in Kansas City where I just
+    moved"."""
     found = []
     named = NAME_HERE_RE.match(sentence)
     if named and named.group("name").lower() not in _NOT_A_NAME:
         name = named.group("name")
         found.append((named.group(0), f"User's name is {name[:1].upper() + name[1:]}"))
+    call_me = CALL_ME_RE.match(LEAD_FILLER_RE.sub("", sentence.strip()))
+    if call_me and is_a_name(call_me.group("name")):
+        found.append((call_me.group(0), f"User goes by {call_me.group('name')}"))
+    my_name = MY_NAMES_RE.match(LEAD_FILLER_RE.sub("", sentence.strip()))
+    if my_name and is_a_name(my_name.group("name")):
+        found.append((my_name.group(0), f"User's name is {my_name.group('name').capitalize()}"))
     as_a = AS_A_RE.match(LEAD_FILLER_RE.sub("", sentence))
     if as_a:
         found.append((as_a.group(0), f"User is {as_a.group('x')}"))
@@ -347,7 +359,8 @@ _IMPLIED_HAVE_RE = re.compile(
 
 _NO_LONGER_HAS_RE = re.compile(
     r"\b(?:quit|quitting|lost|losing|left|leaving|sold|selling|totaled|wrecked|crashed|miss|missed|missing|"
-    r"gave up|want|wants|wanted|need|needs|looking for|find|found|buy|buying|get|getting|dream of|wish)\b",
+    r"gave up|want|wants|wanted|need|needs|looking for|find|found|buy|buying|get|getting|dream of|wish|"
+    r"broke up with|breaking up with|split (?:up )?with|divorced|divorcing|dumped|cheated on|mourning|buried)\b",
     re.IGNORECASE,
 )
 _THINGS = frozenset("job car truck jeep house apartment garden farm boat bike motorcycle".split())

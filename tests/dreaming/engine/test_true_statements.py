@@ -137,3 +137,24 @@ def test_a_name_said_before_and_i_is_not_a_companion():
     assert "User's name is Ahmed" in statements and "User is a software developer" in statements
     assert not any(s.startswith("User and their name") for s in statements)
     assert _statements(("user", "My mom and I made dinner last night.")) == ["User and their mom made dinner on 9 January 2026"]
+
+
+@pytest.mark.parametrize("message, statement", [
+    ("My name's Priya.", "User's name is Priya"),
+    ("My name is Priya, by the way.", "User's name is Priya"),
+    ("Btw my name is Priya", "User's name is Priya"),
+    ("Call me Sam.", "User goes by Sam"),
+    ("You can call me Sam.", "User goes by Sam"),
+    ("I go by Sam.", "User goes by Sam"),
+])
+def test_the_name_the_user_gives_is_their_name_said_plainly(message, statement):
+    assert statement in _statements(("user", message))
+
+
+def test_call_me_crazy_is_no_name():
+    assert not any("goes by" in s or "name is" in s for s in _statements(("user", "Call me crazy, but I love rain.")))
+
+
+@pytest.mark.parametrize("message", ["I broke up with my boyfriend last month.", "I divorced my husband in 2019."])
+def test_a_partner_the_user_left_is_not_one_they_have(message):
+    assert not any(s.startswith("User has a") for s in _statements(("user", message)))
