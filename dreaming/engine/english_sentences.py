@@ -261,16 +261,24 @@ _NAMEABLE_RE = re.compile(
 )
 
 
-def pronoun_name(sentence: str, *, before: str) -> tuple[str, str] | None:
-    """(quote, statement) for "Her name is Shadow" when exactly one pet or child was named in `before`."""
+# "I got a puppy yesterday, her name is Luna": the name said after a comma of the same sentence.
+_LATE_PRONOUN_NAME_RE = re.compile(r"[,;]\s+(?:and\s+)?(?P<q>(?:[Hh]er|[Hh]is|[Ii]ts) name is (?P<name>[A-Z][\w'-]+))")
+
+
+def pronoun_name(sentence: str, *, before: str, nearer: str = "") -> tuple[str, str] | None:
+    """(quote, statement) for "Her name is Shadow" when exactly one pet or child was named just before it: in the
+    same sentence, else in the same turn (`nearer`), else in `before` (the last exchange)."""
     m = _PRONOUN_NAME_RE.match(sentence.strip())
-    if not m:
+    late = None if m else _LATE_PRONOUN_NAME_RE.search(sentence)
+    if not m and not late:
         return None
-    nouns = {n.group("n").lower() for n in _NAMEABLE_RE.finditer(before)}
-    nouns = {"puppy" if n == "pup" else n for n in nouns}
-    if len(nouns) != 1:
-        return None
-    return m.group(0), f"User's {nouns.pop()} is named {m.group('name')}"
+    for context in ([sentence[: late.start()]] if late else [nearer, before]):
+        nouns = {"puppy" if n.group("n").lower() == "pup" else n.group("n").lower() for n in _NAMEABLE_RE.finditer(context)}
+        if len(nouns) == 1:
+            return (late.group("q") if late else m.group(0)), f"User's {nouns.pop()} is named {(late or m).group('name')}"
+        if nouns:
+            return None  # two of them: which one is named is not said
+    return None
 
 
 def named_statement(sentence: str) -> tuple[str, str] | None:

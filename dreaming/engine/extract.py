@@ -111,7 +111,7 @@ _WORTH_A_LOOK_RE = re.compile(
     r"\b(?:I|i|I'm|I’m|Im|im|[Ii]am|my|My|MY|me|we|We|mine|Mine|our|Our)\b|我|^\W*(?:[Jj]ust|[Rr]ecently|[Ff]inally|\d+|[Tt]wo|"
     r"[Tt]hree|[Ff]our|[Ff]ive|[Ll]ove|[Ll]ike|[Ee]njoy|[Hh]ate|[Pp]refer|[Ww]ork|[Ll]ive|[Mm]oving|[Tt]hinking|"
     r"[Gg]ot|[Ff]inished|[Ss]tarted|[Mm]oved|[Hh]eading|[Pp]lanning|[Gg]etting|[Tt]raining|[Ss]tudying|[Ll]earning|"
-    r"[Tt]ook|[Vv]isited|[Ss]pent|[Ss]till|[Bb]een|[Hh]ad|[Tt]rying)\b"
+    r"[Tt]ook|[Vv]isited|[Ss]pent|[Ss]till|[Bb]een|[Hh]ad|[Tt]rying|(?:[Hh]er|[Hh]is|[Ii]ts) name)\b"
 )
 
 # A statement that is still the user's request: what it names about them, self_disclosure.py states on its own.
@@ -315,7 +315,8 @@ def _sentence_readings(reading: _TurnReading, sentence: str, *, volunteered: boo
     before = f"{reading.earlier} {(reading.previous_assistant or '')[-300:]}"
     readings = [es.made_by_me(sentence), es.named_statement(en.LEAD_FILLER_RE.sub("", sentence)),
                 tail[:2] if tail else None, es.shown_mine(sentence), es.appositive_name(sentence),
-                es.love_of(sentence), es.pronoun_name(sentence, before=before), candidacy(sentence.strip())]
+                es.love_of(sentence), es.pronoun_name(sentence, before=before, nearer=reading.text[: max(0, reading.text.find(sentence))]),
+                candidacy(sentence.strip())]
     for said in readings + es.introduced_statements(sentence):
         if said and said[0] not in quoted:
             reading.add(said[0], said[1], en.category_en(said[1]), is_zh=False, initiated=volunteered,

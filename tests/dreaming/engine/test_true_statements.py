@@ -158,3 +158,12 @@ def test_call_me_crazy_is_no_name():
 @pytest.mark.parametrize("message", ["I broke up with my boyfriend last month.", "I divorced my husband in 2019."])
 def test_a_partner_the_user_left_is_not_one_they_have(message):
     assert not any(s.startswith("User has a") for s in _statements(("user", message)))
+
+
+@pytest.mark.parametrize("message", ["I got a puppy yesterday, her name is Luna.", "We got a puppy yesterday. Her name is Luna."])
+def test_a_pets_name_said_right_after_it_is_its_name(message):
+    assert "User's puppy is named Luna" in _statements(("user", message))
+
+
+def test_a_name_after_two_pets_is_not_given_to_either():
+    assert not any("named Luna" in s for s in _statements(("user", "I have a dog and a cat. Her name is Luna.")))
