@@ -280,6 +280,29 @@ def _answer_fragment(fragment: str) -> str | None:
     return fragment
 
 
+# A job answered with its name: "What do you do for work?" → "Nurse, night shifts mostly" → "User is a nurse",
+# "Software engineer at a bank" → "User is a software engineer at a bank" (a field stays: "User works in marketing").
+_ROLE_RE = re.compile(
+    r"^(?:(?:a|an)\s+)?(?P<role>(?:[a-z-]+\s+)?(?:[a-z]+(?:er|or|ist|ian|ant|ent|eer|ic)|nurse|chef|cook|nanny|clerk|"
+    r"barista|waitress|pilot|vet|lawyer|surgeon|coach|tutor|barber|housewife|homemaker|cop|soldier|paramedic|"
+    r"firefighter|medic))(?P<rest>\s+(?:at|for|in|with)\s+.+)?$", re.IGNORECASE,
+)
+
+
+def _reframed(template: str, fragment: str) -> tuple[str, str]:
+    """The frame and fragment for a job named by its name, or an origin said with "originally"
+    ("Originally Kenya" → "User is originally from Kenya"); others as they are."""
+    if template == "User works in {f}":
+        head = fragment.split(",")[0].strip()
+        role = _ROLE_RE.match(head)
+        if not role:
+            return template, head
+        name = role.group("role").lower()
+        return "User is {f}", f"{'an' if name[0] in 'aeiou' else 'a'} {name}{role.group('rest') or ''}"
+    origin = re.match(r"originally\s+(?P<x>.+)", fragment, re.IGNORECASE) if template == "User is from {f}" else None
+    return ("User is originally from {f}", origin.group("x")) if origin else (template, fragment)
+
+
 def answer_to_wh_question(fragment: str, question_text: str | None) -> tuple[str, str] | None:
     """(quote, statement) for a verbless short answer to the assistant's last question, or None."""
     if not question_text or "?" not in question_text:
@@ -328,6 +351,7 @@ def answer_to_wh_question(fragment: str, question_text: str | None) -> tuple[str
         fragment = _HEDGE_RE.sub(lambda w: w.group(0).lower(), fragment)  # "Mostly mysteries" → "User reads mostly …"
         if template == "User enjoys {f}" and _LEADING_VERB_RE.match(fragment):
             return said, to_third_person_en(f"I {fragment[:1].lower()}{fragment[1:]}")
+        template, fragment = _reframed(template, fragment)
         verb = ""
         if groups.get("v"):
             head, _, particle = groups["v"].lower().partition(" ")

@@ -168,3 +168,13 @@ def test_an_it_with_nothing_named_before_stays_unresolved():
     assert antecedent("It is a cool game. I play it daily.") is None
     assert antecedent("I like to hike.") is None  # an activity said with "to": not taken as a thing
     assert antecedent("Why?") is None
+
+
+@pytest.mark.parametrize("question, said, statement", [
+    ("What do you do for work?", "Nurse, night shifts mostly.", "User is a nurse"),
+    ("What do you do for a living?", "Software engineer at a bank", "User is a software engineer at a bank"),
+    ("What do you do for work?", "Marketing", "User works in marketing"),  # a field, not a role
+    ("Where are you from?", "Originally Kenya.", "User is originally from Kenya"),
+])
+def test_a_job_or_an_origin_answered_in_a_word_reads_as_a_person_would_say_it(question, said, statement):
+    assert statement in _found(("assistant", question), ("user", said))
