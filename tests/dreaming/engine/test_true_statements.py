@@ -167,3 +167,9 @@ def test_a_pets_name_said_right_after_it_is_its_name(message):
 
 def test_a_name_after_two_pets_is_not_given_to_either():
     assert not any("named Luna" in s for s in _statements(("user", "I have a dog and a cat. Her name is Luna.")))
+
+
+def test_the_name_the_user_opens_with_is_the_other_sides_not_part_of_the_statement():
+    statements = _statements(("user", "Joanna, I just adopted a puppy."))
+    assert "User adopted a puppy" in statements and not any("Joanna" in s for s in statements)
+    assert _statements(("user", "John, I'm good")) == []
