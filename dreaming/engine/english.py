@@ -60,7 +60,7 @@ LEAD_FILLER_RE = re.compile(
     # a plan's time said first: "Next month I'm having an art show" (extract.py puts it back in the statement)
     r"next (?:week|weekend|month|year|summer|winter|spring|fall|autumn|monday|tuesday|wednesday|thursday|friday|"
     r"saturday|sunday)|this (?:coming )?(?:weekend|summer|winter|spring|fall|autumn|friday|saturday|sunday)|"
-    r"tomorrow|tonight|later today|soon|(?-i:[A-Z][a-z]{2,15})(?=,\s+(?:I|I'm|I’m|I've|I’ve|my|My)\b))"  # "John, I'm…"
+    r"tomorrow|tonight|later today|soon|(?-i:[A-Z][a-z]{2,15})(?=,\s+(?:I|I'm|I’m|I've|I’ve|my|My|thanks|[Tt]hank you)\b))"  # "John, I'm…"
     r"(?:[\s,!.…:;-]+|$))+",
     re.IGNORECASE,
 )

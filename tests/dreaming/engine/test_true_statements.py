@@ -173,3 +173,4 @@ def test_the_name_the_user_opens_with_is_the_other_sides_not_part_of_the_stateme
     statements = _statements(("user", "Joanna, I just adopted a puppy."))
     assert "User adopted a puppy" in statements and not any("Joanna" in s for s in statements)
     assert _statements(("user", "John, I'm good")) == []
+    assert not any("back" in s for s in _statements(("user", "Gina, thanks for having my back. I got the job!")))
