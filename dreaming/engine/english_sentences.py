@@ -208,7 +208,9 @@ def shown_mine(sentence: str) -> tuple[str, str] | None:
 
 # "Oscar, my guinea pig", "my sister, Lena,": a name set beside what the person or pet is to the user.
 _APPOSITIVE_RE = re.compile(
-    r"\b(?:(?P<name>[A-Z][a-z]{2,})\s*,\s*my\s+(?P<x>(?:[\w'-]+\s+){0,2}?(?:%(nouns)s))\b"
+    # not a place or a time after a preposition: "Back from Lisbon, my sister and I…"
+    r"\b(?:(?<!\bfrom )(?<!\bin )(?<!\bto )(?<!\bat )(?<!\bof )(?<!\bfor )(?<!\bnear )(?<!\bvisited )(?<!\bleft )"
+    r"(?<!\bon )(?P<name>[A-Z][a-z]{2,})\s*,\s*my\s+(?P<x>(?:[\w'-]+\s+){0,2}?(?:%(nouns)s))\b"
     r"|[Mm]y\s+(?P<x2>(?:[\w'-]+\s+){0,2}?(?:%(nouns)s))\s*,\s*(?P<name2>[A-Z][a-z]{2,})\s*(?:,|$|[.!]))"
     % {"nouns": "dog|cat|puppy|kitten|pet|turtle|tortoise|horse|pony|bird|parrot|fish|hamster|guinea pig|rabbit|bunny|"
                 "snake|lizard|ferret|son|daughter|kid|baby|brother|sister|husband|wife|partner|boyfriend|girlfriend|"
@@ -219,7 +221,9 @@ _NOT_NAMES = frozenset(
     """thanks thank yes yeah yep yup wow well hey oh sure okay cool nice aww haha hello hi also anyway anyways
     besides plus still then now today tonight yesterday tomorrow lately recently meanwhile however maybe perhaps
     sometimes btw ps and but so though although because since after before once again first second third
-    finally last next soon later here there yet instead otherwise indeed actually""".split()
+    finally last next soon later here there yet instead otherwise indeed actually monday tuesday wednesday thursday
+    friday saturday sunday january february march april june july august september october november december
+    christmas easter""".split()
 )
 
 

@@ -174,3 +174,12 @@ def test_the_name_the_user_opens_with_is_the_other_sides_not_part_of_the_stateme
     assert "User adopted a puppy" in statements and not any("Joanna" in s for s in statements)
     assert _statements(("user", "John, I'm good")) == []
     assert not any("back" in s for s in _statements(("user", "Gina, thanks for having my back. I got the job!")))
+
+
+@pytest.mark.parametrize("message", ["Back from Lisbon, my sister and I had a great time.", "Sunday, my sister came over."])
+def test_a_place_or_a_day_before_my_sister_is_not_her_name(message):
+    assert not any("named" in s for s in _statements(("user", message)))
+
+
+def test_a_name_before_my_sister_is_still_hers():
+    assert "User's sister is named Anna" in _statements(("user", "Anna, my sister, is a nurse."))
