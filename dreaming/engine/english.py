@@ -137,8 +137,7 @@ _EN_QUESTION_START_RE = re.compile(
 )
 
 EN_HYPOTHETICAL_RE = re.compile(
-    r"^(?:if|unless|suppose|imagine|what if|pretend|in case|maybe|perhaps)\b|"
-    r"\b(?:suppose|imagine|what if|pretend|maybe|perhaps)\b|"
+    r"^(?:if|unless|in case)\b|\b(?:suppose|imagine|what if|pretend|maybe|perhaps)\b|"
     r"^(?!(?:I|i) (?:really )?(?:want|wanna|hope|plan|dream|wish|would love|'d love|’d love)\b).*\bsomeday\b|"  # an aim stays
     r"^(?:I|i)(?:'d|’d| would| could| might| may| should)\b(?! (?:been|had|gone|lived|(?:really )?(?:like|love) to\b))"
     # "I may have found a job": news said with a hedge, not a hypothetical
@@ -230,8 +229,9 @@ _EVENT_EN_RE = re.compile(
 
 LONG_LIVED_EN_RE = re.compile(
     r"\b(?:live|lives|lived|from|born|grew up|work|works|worked|job|career|profession|name is|name's|name’s|named|call me|go by|"
-    r"years old|married|kids|children|son|daughter|wife|husband|degree|college|university|school|"
-    r"teacher|nurse|engineer|doctor|student|retired|own|owns|dog|cat|pet|vegan|vegetarian|moving|move|moved)\b",
+    r"years old|married|kids|children|son|daughter|wife|husband|degree|college|university|school|teacher|nurse|engineer|"
+    r"doctor|student|retired|own|owns|dog|cat|pet|vegan|vegetarian|moving|move|moved|freelanc\w*|self-employed|"
+    r"unemployed|laid off|promoted|hired|quit)\b",
     re.IGNORECASE,
 )
 

@@ -183,3 +183,9 @@ def test_a_place_or_a_day_before_my_sister_is_not_her_name(message):
 
 def test_a_name_before_my_sister_is_still_hers():
     assert "User's sister is named Anna" in _statements(("user", "Anna, my sister, is a nurse."))
+
+
+def test_a_change_of_work_weighs_as_a_lasting_fact_like_the_job_it_replaces():
+    found = extract_candidates([Turn(seq=0, role="user", content="I quit my job at the bank, I'm freelancing now.", created_at=SAID)])
+    weights = {c.statement: c.importance for c in found}
+    assert weights["User is freelancing now"] >= weights["User quit their job at the bank"]
