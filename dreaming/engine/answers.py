@@ -177,7 +177,8 @@ _ANSWER_FRAMES = [
     (re.compile(r"where do you work\b", re.I), "User works at {f}"),
     (re.compile(r"how old are you\b", re.I), "User is {f}"),
     (re.compile(r"what do you do (?:for (?:a )?(?:living|work|job)|professionally)|"
-                r"what(?:'s| is) your (?:job|profession|occupation|line of work)|what do you work", re.I),
+                r"what(?:'s| is) (?:your|the) (?:new )?(?:job|profession|occupation|line of work|role|position)|"
+                r"what do you work", re.I),
      "User works in {f}"),
     (re.compile(r"what do you (?:do|like to do) (?:for fun|in your (?:free|spare) time)|"
                 r"what (?:are|is) your (?:hobbies|hobby|interests|passion)", re.I), "User enjoys {f}"),

@@ -175,6 +175,7 @@ def test_an_it_with_nothing_named_before_stays_unresolved():
     ("What do you do for a living?", "Software engineer at a bank", "User is a software engineer at a bank"),
     ("What do you do for work?", "Marketing", "User works in marketing"),  # a field, not a role
     ("Where are you from?", "Originally Kenya.", "User is originally from Kenya"),
+    ("Welcome to Leeds! What's the new job?", "Software engineer at a bank.", "User is a software engineer at a bank"),
 ])
 def test_a_job_or_an_origin_answered_in_a_word_reads_as_a_person_would_say_it(question, said, statement):
     assert statement in _found(("assistant", question), ("user", said))
