@@ -259,7 +259,8 @@ NAMED_RE = re.compile(
 # named in the last exchange.
 _PRONOUN_NAME_RE = re.compile(r"^(?:(?:oh|well|yes|yeah|haha|aw+),?\s+)?(?:[Hh]er|[Hh]is|[Ii]ts) name is (?P<name>[A-Z][\w'-]+)")
 _NAMEABLE_RE = re.compile(
-    r"\b(?:my|our|this|your|a|the)\s+(?:(?:new|little|cute|sweet|adorable|baby|rescue|tiny)\s+)*(?P<n>pup|puppy|dog|cat|"
+    r"\b(?P<d>my|our|this|your|a|the|another)\s+(?P<m>(?:(?:new|little|cute|sweet|adorable|baby|rescue|tiny|second|third|"
+    r"other|first|older|younger|\w+-year-old)\s+)*)(?P<n>pup|puppy|dog|cat|"
     r"kitten|kitty|bunny|rabbit|hamster|turtle|tortoise|bird|parrot|horse|pony|fish|snake|lizard|baby|son|daughter|"
     r"guinea pig)\b", re.IGNORECASE,
 )
@@ -269,6 +270,13 @@ _NAMEABLE_RE = re.compile(
 _LATE_PRONOUN_NAME_RE = re.compile(r"[,;]\s+(?:and\s+)?(?P<q>(?:[Hh]er|[Hh]is|[Ii]ts) name is (?P<name>[A-Z][\w'-]+))")
 
 
+def _nameable(m: re.Match) -> str:
+    """"puppy" for "this cute pup", "second parrot" for "a second parrot" (which one of two is meant)."""
+    noun = "puppy" if m.group("n").lower() == "pup" else m.group("n").lower()
+    which = re.search(r"\b(second|third|other|another)\s*$", f"{m.group('d')} {m.group('m')}".lower())
+    return f"{'other' if which and which.group(1) == 'another' else which.group(1)} {noun}" if which else noun
+
+
 def pronoun_name(sentence: str, *, before: str, nearer: str = "") -> tuple[str, str] | None:
     """(quote, statement) for "Her name is Shadow" when exactly one pet or child was named just before it: in the
     same sentence, else in the same turn (`nearer`), else in `before` (the last exchange)."""
@@ -276,10 +284,17 @@ def pronoun_name(sentence: str, *, before: str, nearer: str = "") -> tuple[str, 
     late = None if m else _LATE_PRONOUN_NAME_RE.search(sentence)
     if not m and not late:
         return None
-    for context in ([sentence[: late.start()]] if late else [nearer, before]):
-        nouns = {"puppy" if n.group("n").lower() == "pup" else n.group("n").lower() for n in _NAMEABLE_RE.finditer(context)}
+    if late:
+        found = list(_NAMEABLE_RE.finditer(sentence, 0, late.start()))
+        if len({n.group("n").lower() for n in found}) == 1:
+            # "a second parrot, his name is Mango": the second one, not a new name for the first; the quote
+            # holds the words that say so
+            return sentence[found[-1].start() : late.end()], f"User's {_nameable(found[-1])} is named {late.group('name')}"
+        return None
+    for context in (nearer, before):
+        nouns = {_nameable(n).split()[-1] for n in _NAMEABLE_RE.finditer(context)}
         if len(nouns) == 1:
-            return (late.group("q") if late else m.group(0)), f"User's {nouns.pop()} is named {(late or m).group('name')}"
+            return m.group(0), f"User's {nouns.pop()} is named {m.group('name')}"
         if nouns:
             return None  # two of them: which one is named is not said
     return None

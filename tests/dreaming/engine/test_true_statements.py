@@ -189,3 +189,11 @@ def test_a_change_of_work_weighs_as_much_as_the_job_it_replaces():
     def weight(text):
         return {c.statement: c.importance for c in extract_candidates([Turn(seq=0, role="user", content=text)])}
     assert weight("I'm freelancing now.")["User is freelancing now"] >= weight("I work at the bank now.")["User works at the bank now"]
+
+
+@pytest.mark.parametrize("message, statement", [
+    ("I also got a second parrot, his name is Mango.", "User's second parrot is named Mango"),
+    ("I got another dog, her name is Bella.", "User's other dog is named Bella"),
+])
+def test_a_second_pets_name_is_the_second_ones_not_a_new_name_for_the_first(message, statement):
+    assert statement in _statements(("user", message))
