@@ -229,6 +229,9 @@ def _contradiction(statement: str, memory: str) -> str | None:
     changed = slots.single_valued_change(statement, memory)  # "User is a teacher now" after "User works as a nurse"
     if changed:
         return changed
+    over = slots.ended(statement, memory)  # "User doesn't teach anymore" after "User is a teacher"
+    if over:
+        return over
     shared = _topic(statement) & _topic(memory)
     if not shared:
         return None

@@ -101,7 +101,7 @@ LEXICON: dict[str, tuple[str, ...]] = {
     "family:friend": ("friend", "friends", "best friend", "朋友", "闺蜜"),
     # jobs
     "job:nurse": ("nurse", "护士"),
-    "job:teacher": ("teacher", "老师", "教师"),
+    "job:teacher": ("teacher", "teach", "teaching", "老师", "教师", "教书"),
     "job:doctor": ("doctor", "医生"),
     "job:programmer": ("programmer", "software engineer", "software developer", "developer", "程序员"),
     "job:designer": ("designer", "设计师"),
@@ -390,6 +390,23 @@ def single_valued_change(new: str, old: str) -> str | None:
         theirs = {c for c in fo.things if c.startswith(slot + ":")}
         if mine and theirs and not (mine & theirs):
             return f"same {slot}, different value: '{', '.join(sorted(theirs))}' → '{', '.join(sorted(mine))}'"
+    return None
+
+
+_ENDED_RE = re.compile(r"\b(?:no longer|anymore|any more|stopped|quit|left|gave up|retired from)\b|不再|已经不|辞职|辞去|离开了",
+                       re.I)
+
+
+def ended(new: str, old: str) -> str | None:
+    """A job or a home the memory names, which the new statement says is over: "User doesn't teach anymore" /
+    "User quit teaching" after "User is a teacher in Boston", "用户不再当老师了" after "用户是一名老师"."""
+    fn, fo = facts_of(new), facts_of(old)
+    if fn.subject != fo.subject or fo.negated or fo.plan or fn.plan or not _ENDED_RE.search(new):
+        return None
+    for slot in ("job", "city"):
+        shared = {c for c in fn.things if c.startswith(slot + ":")} & {c for c in fo.things if c.startswith(slot + ":")}
+        if shared:
+            return f"no longer: {', '.join(sorted(c.split(':')[1] for c in shared))}"
     return None
 
 

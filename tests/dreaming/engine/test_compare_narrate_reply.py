@@ -104,3 +104,13 @@ def test_a_negation_about_something_else_is_not_a_contradiction():
     memories = [MemoryRef(id=9, statement="User has two cats", category="fact")]
     (result,) = _compare(["User is not a fan of cats"], memories)
     assert result.relation == "new"
+
+
+def test_a_job_the_user_says_is_over_contradicts_the_memory_of_it():
+    teacher = [MemoryRef(id=7, statement="User is a teacher in Boston", category="fact"),
+               MemoryRef(id=8, statement="用户是一名老师", category="fact")]
+    over, over_zh, fridays = _compare(["User doesn't teach anymore", "用户不再当老师了", "User doesn't teach on Fridays"],
+                                      teacher)
+    assert (over.relation, over.memory_id) == ("contradicts", 7)
+    assert (over_zh.relation, over_zh.memory_id) == ("contradicts", 8)
+    assert fridays.relation != "contradicts"

@@ -304,7 +304,7 @@ def test_a_session_with_only_sensitive_user_turns_is_stamped_without_any_model_c
 
 def test_sensitive_candidates_from_the_model_are_dropped_and_counted(user):
     session = idle_session(user)
-    messages_add(session, ("user", "I have a dog named Milo."), ("user", "Also my knee hurts."))
+    messages_add(session, ("user", "I have a dog named Milo."), ("user", "Also I like jazz."))
     dreamer = FakeDreamer(extract=[
         ExtractedCandidate(quote="I have a dog named Milo", statement="The user has diabetes and a dog",
                            category="fact", importance=0.5, user_initiated=True, seq=1),
