@@ -31,6 +31,7 @@ from dreaming.engine.categories import category_by_definition
 from dreaming.engine.disclosure_model import likely_disclosure
 from dreaming.engine.second_predicates import second_predicates
 from dreaming.engine.others_words import not_the_user
+from dreaming.engine.possessions import not_yet_said, possessions
 from dreaming.engine.language import CJK_RE, content_tokens, in_own_words, sentences
 from dreaming.engine.third_person import _KIN_ZH
 from dreaming.protocol import ExtractedCandidate, Turn
@@ -230,6 +231,9 @@ def _turn_clauses(
         _english_clauses(reading, s_start, s_end, first_sentence=first_sentence, volunteered=volunteered, question=question)
         if not sentence.rstrip().endswith("?") and not en.EN_HYPOTHETICAL_RE.search(sentence):
             _sentence_readings(reading, sentence, volunteered=volunteered)
+        stated = " ".join(c.statement for c in reading.found)  # "my husband" in a question is still the user's
+        for quote, statement, category in not_yet_said(possessions(sentence), stated=stated):
+            reading.add(quote, statement, category, is_zh=False, initiated=volunteered, bonus=-0.1)
         _whole_sentence(reading, sentence, before=before, volunteered=volunteered)
     if not reading.found and not chinese and not foreign:
         _likely_disclosure(reading, spans)
@@ -320,12 +324,7 @@ def _sentence_readings(reading: _TurnReading, sentence: str, *, volunteered: boo
         if said and said[0] not in quoted:
             reading.add(said[0], said[1], en.category_en(said[1]), is_zh=False, initiated=volunteered,
                         lead=sentence[: max(0, sentence.find(said[0]))])
-    stated = " ".join(c.statement.lower() for c in reading.found)
-    for quote, statement, category in es.implied_possessions(sentence):
-        noun = re.escape(statement.split()[-1].lower())
-        # Already said: "User has two sons", or the clause is about them: "User's son is a pilot".
-        if not re.search(rf"\b(?:has|have|had|owns|own)\b[^.]*\b{noun}\b|user's {noun}\b", stated):
-            reading.add(quote, statement, category, is_zh=False, initiated=volunteered, bonus=-0.1)
+
 
 
 # A sentence kept whole stays under the importance at which triage counts a turn as personal
