@@ -32,6 +32,7 @@ from dreaming.engine.disclosure_model import likely_disclosure
 from dreaming.engine.second_predicates import second_predicates
 from dreaming.engine.others_words import not_the_user
 from dreaming.engine.possessions import not_yet_said, possessions
+from dreaming.engine.pronoun_subjects import pronoun_subject
 from dreaming.engine.language import CJK_RE, content_tokens, in_own_words, sentences
 from dreaming.engine.third_person import _KIN_ZH
 from dreaming.protocol import ExtractedCandidate, Turn
@@ -107,12 +108,12 @@ def _split_clauses(text: str, start: int, end: int, splitter: re.Pattern) -> lis
     return merged
 
 
-# A sentence without any first-person word (or a dropped-subject start) cannot disclose anything.
+# Without a first-person word, a dropped-subject start or "He's a …" (pronoun_subjects.py) a sentence tells nothing.
 _WORTH_A_LOOK_RE = re.compile(
     r"\b(?:I|i|I'm|I’m|Im|im|[Ii]am|my|My|MY|me|we|We|mine|Mine|our|Our)\b|我|^\W*(?:[Jj]ust|[Rr]ecently|[Ff]inally|\d+|[Tt]wo|"
     r"[Tt]hree|[Ff]our|[Ff]ive|[Ll]ove|[Ll]ike|[Ee]njoy|[Hh]ate|[Pp]refer|[Ww]ork|[Ll]ive|[Mm]oving|[Tt]hinking|"
     r"[Gg]ot|[Ff]inished|[Ss]tarted|[Mm]oved|[Hh]eading|[Pp]lanning|[Gg]etting|[Tt]raining|[Ss]tudying|[Ll]earning|"
-    r"[Tt]ook|[Vv]isited|[Ss]pent|[Ss]till|[Bb]een|[Hh]ad|[Tt]rying)\b"
+    r"[Tt]ook|[Vv]isited|[Ss]pent|[Ss]till|[Bb]een|[Hh]ad|[Tt]rying)\b|^\W*(?:[Hh]e|[Ss]he)(?:'s|’s| is| was) an?\b"
 )
 
 # A statement that is still the user's request: what it names about them, self_disclosure.py states on its own.
@@ -319,12 +320,13 @@ def _sentence_readings(reading: _TurnReading, sentence: str, *, volunteered: boo
     before = f"{reading.earlier} {(reading.previous_assistant or '')[-300:]}"
     readings = [es.made_by_me(sentence), es.named_statement(en.LEAD_FILLER_RE.sub("", sentence)),
                 tail[:2] if tail else None, es.shown_mine(sentence), es.appositive_name(sentence),
-                es.love_of(sentence), es.pronoun_name(sentence, before=before), candidacy(sentence.strip())]
+                es.love_of(sentence), es.pronoun_name(sentence, before=before), candidacy(sentence.strip()),
+                pronoun_subject(sentence, said=f"{reading.earlier} {reading.text[: reading.text.find(sentence)]}",
+                                asked=(reading.previous_assistant or "")[-300:])]
     for said in readings + es.introduced_statements(sentence):
         if said and said[0] not in quoted:
             reading.add(said[0], said[1], en.category_en(said[1]), is_zh=False, initiated=volunteered,
                         lead=sentence[: max(0, sentence.find(said[0]))])
-
 
 
 # A sentence kept whole stays under the importance at which triage counts a turn as personal
