@@ -56,7 +56,8 @@ _NOT_HELD_MODS = frozenset(
     "dream future ideal ex ex- late former previous old dead deceased imaginary first last next "
     "favorite favourite least".split()
 )
-_NOT_HELD_AFTER_RE = re.compile(r"\s*(?:died|passed|is gone|was gone|ran away|got stolen|was stolen|is dead|was dead)\b",
+_NOT_HELD_AFTER_RE = re.compile(r"\s*(?:died|passed|is gone|was gone|ran away|got stolen|was stolen|is dead|was dead|"
+                                r"(?:are|is)?\s*(?:on (?:the|their|its) way|due)\b)",
                                 re.IGNORECASE)
 _FIELD_RE = re.compile(r" in (?!(?:the|a|an|my|it|that|this)\b)[a-z]+(?: (?!(?:and|but|so|or|I|i|is|was|from|at)\b)[a-z]+)?")
 _OWN_WITH_THE = frozenset("kids wife husband grandkids grandchildren twins".split())
