@@ -60,6 +60,8 @@ _NOT_HELD_AFTER_RE = re.compile(r"\s*(?:died|passed|is gone|was gone|ran away|go
                                 r"(?:are|is)?\s*(?:on (?:the|their|its) way|due)\b)",
                                 re.IGNORECASE)
 _FIELD_RE = re.compile(r" in (?!(?:the|a|an|my|it|that|this)\b)[a-z]+(?: (?!(?:and|but|so|or|I|i|is|was|from|at)\b)[a-z]+)?")
+_REQUEST_RE = re.compile(r"\b(?:can|could|would|will) (?:you|u)\b|\bplease\b|\bhelp me\b|"
+                         r"\b(?:write|make|create|generate|draft|give|tell|show|suggest) me\b", re.IGNORECASE)
 _OWN_WITH_THE = frozenset("kids wife husband grandkids grandchildren twins".split())
 _PLURAL_RE = re.compile(r"(?:s|children|grandchildren|puppies|twins|babies|ponies|bunnies|huskies|sheep|goldfish|fish)$")
 # Who the thing is: the category the rest of the engine gives it.
@@ -83,6 +85,8 @@ def _phrase(mods: str, noun: str) -> str:
 def possessions(sentence: str) -> list[tuple[str, str, str]]:
     """(quote, statement, category) for each "my <noun>" / "our <noun>" of the closed list that says the user has it."""
     found = []
+    if _REQUEST_RE.search(sentence):
+        return found  # "Can you help me write a poem about my cat?": a request's words are self_disclosure.py's to read
     counted = _COUNTED_FRAGMENT_RE.match(LEAD_FILLER_RE.sub("", sentence.strip()))
     if counted:
         found.append((counted.group("q"), f"User has {counted.group('q')}", "relation"))

@@ -33,6 +33,7 @@ def test_a_possession_said_in_passing_is_a_fact_of_its_own(sentence, has):
     "My mom loves cats.",
     "We should paint our car.",
     "I already got one little girl and the twins on their way.",
+    "Can you help me write a poem about my cat?",
 ])
 def test_a_thing_gone_wished_for_or_not_the_users_is_not_had(sentence):
     assert not [s for _, s, _ in possessions(sentence) if s.startswith("User has")]
