@@ -15,6 +15,7 @@ from dreaming.engine import english as en
 from dreaming.engine.language import content_tokens
 from dreaming.engine import english_sentences as es
 from dreaming.engine.third_person import conjugate, to_third_person_en
+from dreaming.engine.we_are import our_reading, we_are_reading
 
 
 # A first-person clause run on without a comma: "Hi I am amy I hate clowns", "I like animals I have two cats", "my name
@@ -288,7 +289,8 @@ def english_reading(
         reading = _they_reading(bare, they=they)
         if reading:
             return reading
-    reading = _we_reading(bare, clause=clause, asked=previous_assistant if first_sentence else None)
+    reading = _we_reading(bare, clause=clause, asked=previous_assistant if first_sentence else None) or \
+        we_are_reading(en.cut_tail(bare).rstrip(" ,;:-.!")) or our_reading(clause, sentence=sentence)
     if reading or WE_RE.match(bare):  # a "we have …" that says nothing is not read as anything else
         return reading
     if at_sentence_start and en.PRO_DROP_RE.match(bare):

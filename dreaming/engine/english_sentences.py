@@ -1,8 +1,8 @@
 """Readings of a whole English sentence of a user turn, beside its clauses (extract.py asks each):
 what matters to the user said with the user as the object ("Dance is my go-to for stress relief"), a thing
 the user made or shows ("Here's a pic of my cork board"), a name beside what someone is to the user ("Oscar,
-my guinea pig"), an introduction ("Hi, Tracy here", "As a nurse, …"), and what "my two sons" / "my car"
-imply the user has. Each returns (quote, statement) pairs whose quote is verbatim in the sentence."""
+my guinea pig") and an introduction ("Hi, Tracy here", "As a nurse, …"); what "my two sons" / "my car" imply
+the user has is possessions.py's. Each returns (quote, statement) pairs whose quote is verbatim in the sentence."""
 from __future__ import annotations
 
 import re
@@ -174,7 +174,7 @@ _SHOWN_NP_END_RE = re.compile(
     r"|(?<=\w)\s+\w+ing\s+(?:at|in|on|with|around|outside|by|together|the|a|an)\b.*$"
     r"|\s+(?:now|today|yesterday|lately|recently|again|too|here|there|lol|haha)$",
 )
-# Not things one has: "my life", "my favorite", "my way", people (implied_possessions reads "my kids" …).
+# Not things one has: "my life", "my favorite", "my way", people (possessions.py reads "my kids" …).
 _NOT_SHOWN = frozenset(
     "life day week weekend year time way journey heart mind thoughts feelings favorite favourite fave place turn "
     "family friend friends mom dad mother father wife husband son daughter kids children sister brother parents "
@@ -372,55 +372,4 @@ def introduced_statements(sentence: str) -> list[tuple[str, str]]:
         verb = {"live": "lives in", "lived": "lived in", "moved": "moved to", "grew up": "grew up in",
                 "was born": "was born in"}[verb]
         found.append((where.group(0), f"User {verb} {where.group('place')}"))
-    return found
-
-
-# "my two older brothers were …" says the user has two older brothers.
-_IMPLIED_HAVE_RE = re.compile(
-    r"\b(?:[Mm]y|(?P<the>[Tt]he))\s+(?P<mods>(?:(?:\d+|two|three|four|five|six|seven|eight|nine|ten|older|younger|little|big|baby|"
-    r"twin|new|oldest|youngest|eldest|teenage|adult|grown)\s+){0,2})"
-    r"(?P<noun>kids|children|sons?|daughters?|grandchildren|grandkids|grandsons?|granddaughters?|sisters?|"
-    r"brothers?|wife|husband|boyfriend|girlfriend|fianc[eé]e?|dogs?|cats?|puppy|puppies|kittens?|horses?|"
-    r"baby|twins|pets?|job|car|truck|jeep|house|apartment|garden|farm|boat|bike|motorcycle)\b"
-)
-
-_NO_LONGER_HAS_RE = re.compile(
-    r"\b(?:quit|quitting|lost|losing|left|leaving|sold|selling|totaled|wrecked|crashed|miss|missed|missing|"
-    r"gave up|want|wants|wanted|need|needs|looking for|find|found|buy|buying|get|getting|dream of|wish|"
-    r"broke up with|breaking up with|split (?:up )?with|divorced|divorcing|dumped|cheated on|mourning|buried)\b",
-    re.IGNORECASE,
-)
-_THINGS = frozenset("job car truck jeep house apartment garden farm boat bike motorcycle".split())
-_OWN_WITH_THE = frozenset("kids wife husband grandkids grandchildren twins".split())
-_PLURAL_NOUNS = re.compile(r"(?:s|children|grandchildren|puppies|twins)$")
-
-_COUNTED_FRAGMENT_RE = re.compile(
-    r"^(?P<q>(?P<n>\d+|two|three|four|five|six|seven|eight|nine|ten)\s+(?:(?:older|younger|little|grown)\s+)?"
-    r"(?:kids|children|sons|daughters|grandchildren|grandkids|grandsons|granddaughters|sisters|brothers|"
-    r"siblings|dogs|cats|horses|pets|chickens|birds))\b(?:\s+(?:now|already|so far))?[.!]*$",
-    re.IGNORECASE,
-)
-
-
-def implied_possessions(sentence: str) -> list[tuple[str, str, str]]:
-    """(quote, statement, category) for what "my two sons" / "my car" / "5 grandkids now" say the user has."""
-    found = []
-    counted = _COUNTED_FRAGMENT_RE.match(LEAD_FILLER_RE.sub("", sentence.strip()))
-    if counted:
-        found.append((counted.group("q"), f"User has {counted.group('q')}", "relation"))
-    speaks_of_self = bool(re.search(r"\b(?:I|I'm|I’m|I've|I’ve|me|my)\b", sentence))
-    for m in _IMPLIED_HAVE_RE.finditer(sentence):
-        mods, noun = m.group("mods").strip(), m.group("noun").lower()
-        # "the kids" / "the wife" are the user's own only in a sentence about the user, and only for family.
-        if m.group("the") and not (speaks_of_self and noun in _OWN_WITH_THE):
-            continue
-        if _NO_LONGER_HAS_RE.search(sentence[max(0, m.start() - 25) : m.start()]):
-            continue  # "I quit my job", "we sold the house"
-        counted = bool(re.match(r"(?:\d+|two|three|four|five|six|seven|eight|nine|ten)\b", mods))
-        if counted or _PLURAL_NOUNS.search(noun):
-            phrase = f"{mods} {noun}".strip()
-        else:
-            phrase = f"{'an' if (mods or noun)[0] in 'aeiou' else 'a'} {(mods + ' ' + noun).strip()}"
-        category = "fact" if noun in _THINGS else "relation"
-        found.append((m.group(0), f"User has {phrase}", category))
     return found

@@ -31,6 +31,8 @@ from dreaming.engine.categories import category_by_definition
 from dreaming.engine.disclosure_model import likely_disclosure
 from dreaming.engine.second_predicates import second_predicates
 from dreaming.engine.others_words import not_the_user
+from dreaming.engine.possessions import not_yet_said, possessions
+from dreaming.engine.pronoun_subjects import pronoun_subject
 from dreaming.engine.language import CJK_RE, content_tokens, in_own_words, sentences
 from dreaming.engine.third_person import _KIN_ZH
 from dreaming.protocol import ExtractedCandidate, Turn
@@ -106,12 +108,13 @@ def _split_clauses(text: str, start: int, end: int, splitter: re.Pattern) -> lis
     return merged
 
 
-# A sentence without any first-person word (or a dropped-subject start) cannot disclose anything.
+# Without a first-person word, a dropped-subject start or "He's a …" (pronoun_subjects.py) a sentence tells nothing.
 _WORTH_A_LOOK_RE = re.compile(
     r"\b(?:I|i|I'm|I’m|Im|im|[Ii]am|my|My|MY|me|we|We|mine|Mine|our|Our)\b|我|^\W*(?:[Jj]ust|[Rr]ecently|[Ff]inally|\d+|[Tt]wo|"
     r"[Tt]hree|[Ff]our|[Ff]ive|[Ll]ove|[Ll]ike|[Ee]njoy|[Hh]ate|[Pp]refer|[Ww]ork|[Ll]ive|[Mm]oving|[Tt]hinking|"
     r"[Gg]ot|[Ff]inished|[Ss]tarted|[Mm]oved|[Hh]eading|[Pp]lanning|[Gg]etting|[Tt]raining|[Ss]tudying|[Ll]earning|"
-    r"[Tt]ook|[Vv]isited|[Ss]pent|[Ss]till|[Bb]een|[Hh]ad|[Tt]rying|(?:[Hh]er|[Hh]is|[Ii]ts) name)\b"
+    r"[Tt]ook|[Vv]isited|[Ss]pent|[Ss]till|[Bb]een|[Hh]ad|[Tt]rying|(?:[Hh]er|[Hh]is|[Ii]ts) name)\b|"
+    r"^\W*(?:[Hh]e|[Ss]he)(?:'s|’s| is| was) an?\b"
 )
 
 # A statement that is still the user's request: what it names about them, self_disclosure.py states on its own.
@@ -230,6 +233,9 @@ def _turn_clauses(
         _english_clauses(reading, s_start, s_end, first_sentence=first_sentence, volunteered=volunteered, question=question)
         if not sentence.rstrip().endswith("?") and not en.EN_HYPOTHETICAL_RE.search(sentence):
             _sentence_readings(reading, sentence, volunteered=volunteered)
+        stated = " ".join(c.statement for c in reading.found)  # "my husband" in a question is still the user's
+        for quote, statement, category in not_yet_said(possessions(sentence), stated=stated):
+            reading.add(quote, statement, category, is_zh=False, initiated=volunteered, bonus=-0.1)
         _whole_sentence(reading, sentence, before=before, volunteered=volunteered)
     if not reading.found and not chinese and not foreign:
         _likely_disclosure(reading, spans)
@@ -312,21 +318,15 @@ def _sentence_readings(reading: _TurnReading, sentence: str, *, volunteered: boo
     quoted = " ".join(c.quote for c in reading.found)
     # "I love music, black sabbath is my favorite": the favourite after the comma is a second reading.
     tail = ec.favourite(sentence.rstrip(" .!…").rsplit(",", 1)[-1]) if "," in sentence else None
-    before = f"{reading.earlier} {(reading.previous_assistant or '')[-300:]}"
+    before, head = f"{reading.earlier} {(reading.previous_assistant or '')[-300:]}", reading.text[: max(0, reading.text.find(sentence))]
     readings = [es.made_by_me(sentence), es.named_statement(en.LEAD_FILLER_RE.sub("", sentence)),
                 tail[:2] if tail else None, es.shown_mine(sentence), es.appositive_name(sentence),
-                es.love_of(sentence), es.pronoun_name(sentence, before=before, nearer=reading.text[: max(0, reading.text.find(sentence))]),
-                candidacy(sentence.strip())]
+                es.love_of(sentence), es.pronoun_name(sentence, before=before, nearer=head), candidacy(sentence.strip()),
+                pronoun_subject(sentence, said=f"{reading.earlier} {head}", asked=(reading.previous_assistant or "")[-300:])]
     for said in readings + es.introduced_statements(sentence):
         if said and said[0] not in quoted:
             reading.add(said[0], said[1], en.category_en(said[1]), is_zh=False, initiated=volunteered,
                         lead=sentence[: max(0, sentence.find(said[0]))])
-    stated = " ".join(c.statement.lower() for c in reading.found)
-    for quote, statement, category in es.implied_possessions(sentence):
-        noun = re.escape(statement.split()[-1].lower())
-        # Already said: "User has two sons", or the clause is about them: "User's son is a pilot".
-        if not re.search(rf"\b(?:has|have|had|owns|own)\b[^.]*\b{noun}\b|user's {noun}\b", stated):
-            reading.add(quote, statement, category, is_zh=False, initiated=volunteered, bonus=-0.1)
 
 
 # A sentence kept whole stays under the importance at which triage counts a turn as personal

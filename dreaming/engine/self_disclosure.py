@@ -13,7 +13,7 @@ starts and kept on its own:
 - what "my <venture>" / "my <people at work>" / "my <family or pet>" in a request or a question says they
   have: "for my Etsy shop" → "User has an Etsy shop", "an email to my clients" → "User has clients", "what
   should I feed my dog?" → "User has a dog", "for my best friend Sarah" → "User's best friend is named
-  Sarah" (english_sentences.implied_possessions reads the same in the user's statements).
+  Sarah" (possessions.py reads the same in the user's statements).
 
 Only the user's own, explicit statements: nothing after a fiction or role-play frame in the same turn
 ("Write a story where I'm a knight", "Act as…"), nothing hypothetical ("If I'm a student…"), no

@@ -55,6 +55,8 @@ def conjugate(verb: str) -> str:
     past = low.endswith("ed") and not low.endswith("eed")  # "moved", not "need" / "succeed"
     if low in _MODALS or low in _IRREGULAR_PAST or past or not low.isalpha():
         return verb
+    if low in ("has", "does", "goes", "was") or low.endswith("s") and not low.endswith(("ss", "us", "is")) and len(low) > 3:
+        return verb  # chat's "I lives in america": already agreeing, not "liveses"
     if low.endswith(("s", "sh", "ch", "x", "z", "o")):
         return verb + "es"
     if len(low) > 2 and low.endswith("y") and low[-2] not in "aeiou":

@@ -101,11 +101,11 @@ def test_mine_takes_its_thing_from_a_question_not_from_the_other_sides_statement
 
 
 @pytest.mark.parametrize("question,said", [
-    ("What do you do for fun?", "Yeah, well, we are farmers."),  # not "User does for fun"
+    ("What do you do for fun?", "Yeah, well, we are farmers."),  # not "User does for fun" (but "User is a farmer")
     ("Cool. What kind of music do you like?", "Yes!"),
 ])
 def test_a_bare_yes_answers_a_yes_no_question_never_a_wh_question(question, said):
-    assert not _found(("assistant", question), ("user", said))
+    assert not [s for s in _found(("assistant", question), ("user", said)) if s != "User is a farmer"]
 
 
 @pytest.mark.parametrize("question,said", [

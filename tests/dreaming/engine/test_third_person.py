@@ -29,3 +29,12 @@ def test_a_bare_number_after_i_am_is_said_as_an_age(quote, statement):
 @pytest.mark.parametrize("quote", ["I am 5 minutes away", "I am 100% sure", "I am 2 tired"])
 def test_a_number_that_is_not_an_age_stays_as_said(quote):
     assert "years old" not in en_statement(quote)
+
+
+def test_a_verb_chat_already_made_agree_is_not_conjugated_twice():
+    from dreaming.engine.third_person import to_third_person_en
+
+    assert to_third_person_en("I lives in america all my life") == "User lives in america all their life"
+    assert to_third_person_en("I has a dog") == "User has a dog"
+    assert to_third_person_en("I miss my dad") == "User misses their dad"
+    assert to_third_person_en("I focus on work") == "User focuses on work"

@@ -1,0 +1,49 @@
+"""What "my <someone or something>" says the user has, wherever it is said (dreaming/engine/possessions.py)."""
+import pytest
+
+from dreaming.engine.possessions import possessions
+from dreaming.protocol import CallContext, Turn
+from dreaming.providers.local import LocalDreamer
+
+
+def _statements(*texts: str) -> set[str]:
+    turns = [Turn(seq=i, role="user", content=text) for i, text in enumerate(texts)]
+    return {c.statement for c in LocalDreamer().extract(turns=turns, ctx=CallContext())}
+
+
+@pytest.mark.parametrize("sentence, has", [
+    ("You better not be laughing at my mini van.", "User has a mini van"),
+    ("I love long walks with my husband.", "User has a husband"),
+    ("Sitting here with my beautiful shepherd.", "User has a beautiful shepherd"),
+    ("I bought a toy for my fifth son.", "User has at least five sons"),
+    ("Well now with my major in economics I love guiding people.", "User has a major in economics"),
+    ("She took our kids, too.", "User has kids"),
+    ("I would always take my german shepherd to the track!", "User has a german shepherd"),
+    ("Do you want to see a picture of my horse?", "User has a horse"),
+])
+def test_a_possession_said_in_passing_is_a_fact_of_its_own(sentence, has):
+    assert has in _statements(sentence)
+
+
+@pytest.mark.parametrize("sentence", [
+    "I sold my truck last year.",
+    "I want my own horse someday.",
+    "My dream car is a mustang.",
+    "My ex-wife lives in Ohio.",
+    "My mom loves cats.",
+    "We should paint our car.",
+    "I already got one little girl and the twins on their way.",
+    "Can you help me write a poem about my cat?",
+])
+def test_a_thing_gone_wished_for_or_not_the_users_is_not_had(sentence):
+    assert not [s for _, s, _ in possessions(sentence) if s.startswith("User has")]
+
+
+def test_a_lasting_fact_about_the_thing_already_says_it_is_there():
+    found = _statements("My sister lives in Berlin.")
+    assert "User's sister lives in Berlin" in found
+    assert "User has a sister" not in found
+
+
+def test_a_parent_is_not_spelled_out_as_a_possession():
+    assert not possessions("My dad keeps setting up blind dates for me.")
