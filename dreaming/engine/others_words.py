@@ -80,12 +80,12 @@ _ASKING_RE = re.compile(
     re.IGNORECASE,
 )
 
-# A piece of writing asked for with the user inside it: "Write a user story where I am enhancing the page…",
-# "create a scene in which I meet…", "a story about me, a guy in college…": every "I" after it in the turn is
-# the one in the story.
+# A piece of writing asked for with the user inside it: "create a scene in which I meet…", "a story about me, a guy
+# in college…": every "I" after it in the turn is the one in the story. A user story is not one: "Write a user story
+# where I am enhancing the ecommerce page" is the developer's own work (the labelled WildChat facts count it).
 _STORY_FRAME_RE = re.compile(
     r"\b(?:write|create|generate|make|draft|compose|give me|tell)\b[^.!?\n]{0,60}?"
-    r"\b(?:story|stories|scene|poem|song|script|dialogue|scenario|tale|narrative|fanfic)\b[^.!?\n]{0,30}?"
+    r"\b(?:(?<!user )(?:story|stories)|scene|poem|song|script|dialogue|scenario|tale|narrative|fanfic)\b[^.!?\n]{0,30}?"
     r"\b(?:(?:where|in which|wherein|whereby)\s+(?:I|i|we|me|my)|about\s+(?:me|myself))\b",
     re.IGNORECASE,
 )

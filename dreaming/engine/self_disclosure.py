@@ -32,6 +32,7 @@ from dreaming.engine.dates import with_date
 from dreaming.engine.extract import _importance  # the one importance rule of the engine
 from dreaming.engine.language import STOP_WORDS, sentences
 from dreaming.engine.others_words import not_the_user
+from dreaming.engine.pursuits import DOING, belongings, platforms, plays
 from dreaming.engine.purposes import courses, organisations, roles_beside_me
 from dreaming.engine.quotes import quote_too_short, statement_unsupported
 from dreaming.engine.sensitive import redact_sensitive, sensitive_category
@@ -68,6 +69,8 @@ _HEAD_RE = re.compile(
     rf"|(?P<verb>(?:I|i)\s+(?:(?:currently|also|still|now|actually)\s+)?"
     rf"(?:work(?:ed)?\s+(?:as|at|in|for|with)|teach|study|live\s+(?:in|with|near|on)|grew up|was born|"
     rf"run\s+(?:an?|my|our)|own\s+(?:an?|\d+)|manage\s+(?:an?|\d+)|majored|graduated|volunteer)\b)"
+    rf"|(?P<doing>{_I_AM}\s+(?:(?:currently|also|still|now|actually|just)\s+)?{DOING}\s+(?!(?:it|this|that|them|these|those|"
+    rf"something|anything|wrong|a mistake|mistakes|the following|an? error|fine|good|well|ok|okay|great|so|too|here|now)\b))"
     rf"|(?P<have>(?:I|i)\s+(?:have|'ve got|’ve got|own)\s+{_NUMBER}\s+(?:[\w'-]+\s+){{0,3}}?{_HAVE_NOUN}\b)"
     rf"|(?P<nation>{_I_AM}\s+(?:half[\s-])?(?-i:{_NATIONALITIES})\b)",
 )
@@ -91,13 +94,13 @@ _ROLE_FRAME_RE = re.compile(rf"\b(?:{_ROLE_FRAME})\b", re.IGNORECASE)
 # ... and for "I am" / "I have" also a story, a poem or a script: "Write a story where I'm a knight" (a poem
 # *for* my wife is still about the user's wife).
 _NOT_THE_USER_RE = re.compile(
-    rf"\b(?:{_ROLE_FRAME}|story|stories|fanfic|fan fiction|novel|chapter|scene|poem|song|lyrics|script|screenplay|"
+    rf"\b(?:{_ROLE_FRAME}|(?<!user )(?:story|stories)|fanfic|fan fiction|novel|chapter|scene|poem|song|lyrics|script|screenplay|"
     rf"game|narrat\w*|episode|dialogue)\b",
     re.IGNORECASE,
 )
 _HYPOTHETICAL_LEAD_RE = re.compile(r"\b(?:if|when|whether|unless|once)\s*$|\b(?:if|when|whether|unless)\b[^,]*$", re.I)
 _MY_VENTURE_RE = re.compile(
-    r"\bmy (?!favou?rite\b|dream\b|ideal\b|future\b)((?:[A-Z][\w'-]+ |[a-z][\w'-]+ ){0,2}(?:shop|store|business|company|startup|channel|blog|website|podcast|"
+    r"\bmy (?!favou?rite\b|dream\b|ideal\b|future\b)((?:(?![\w-]+['’]s )(?:[A-Z][\w'-]+ |[a-z][\w'-]+ )){0,2}(?:shop|store|business|company|startup|channel|blog|website|podcast|"
     r"restaurant|bakery|salon|clinic|brand|agency|studio|farm|thesis|dissertation|novel))\b(?![\w-])"
 )
 # "my notes for a presentation in French", "my thesis on coral reefs", "my trip to Japan": what the user is working
@@ -140,6 +143,8 @@ _MAX_WORDS = 16
 # "I teach at one", "I am a big fan": what the clause is about was said before it.
 _BARE_OBJECT_RE = re.compile(r"\s(?:one|it|that|this|them|there|those|these|so|too|here|fan|fans)$", re.IGNORECASE)
 IMPORTANCE_CAP = 0.6
+# What a request only implies (pursuits.py: "settings to play better csgo", "my license plate"): pending until it recurs.
+WEAK_IMPORTANCE_CAP = 0.4
 
 
 # A request fastened to a statement by a comma: "I'm a PhD student at MIT, write an abstract for my paper".
@@ -183,11 +188,32 @@ _SIGNED_RE = re.compile(
 _NOT_NAMES = frozenset("your name team sir madam dear the all everyone me admin user customer manager".split())
 
 
+# A long turn with nothing pasted that opens with an instruction: "Write a user story where I am enhancing …. currently …".
+_OPENING_REQUEST_RE = re.compile(
+    r"\s*(?:(?:please|pls|kindly|can you|could you|would you)\s+)?(?:write|create|make|generate|draft|compose|give|"
+    r"help|describe|explain|rewrite|prepare|design|suggest|plan)\b[^.!?\n]*[.!?]", re.IGNORECASE)
+
+
 def request_of(text: str) -> str:
-    """The request before a pasted text (all of a short turn without a paste)."""
+    """The request before a pasted text (all of a short turn without a paste; of a long one without a paste, the
+    instruction it opens with)."""
     head = text[:REQUEST_CHARS]
     cut = _PASTE_START_RE.search(head)
-    return head[: cut.start()] if cut else (head if len(text) <= REQUEST_CHARS else "")
+    if cut or len(text) <= REQUEST_CHARS:
+        return head[: cut.start()] if cut else head
+    opening = _OPENING_REQUEST_RE.match(head)
+    return opening.group(0) if opening else ""
+
+
+# "I want you to act as a sales coach. My first request is "…"": the act-as frame is the assistant's; the request
+# after it is the user's own, about the user.
+_FRAME_LIFTED_RE = re.compile(r"\b[Mm]y first (?:[\w-]+ ){0,2}request is\b")
+
+
+def _unframed_from(text: str, start: int) -> int:
+    """Where the text a frame before `start` may cover begins: after "My first request is", else 0."""
+    lifted = [m.end() for m in _FRAME_LIFTED_RE.finditer(text, 0, start)]
+    return lifted[-1] if lifted else 0
 
 
 def own_draft(request: str) -> bool:
@@ -234,14 +260,15 @@ def self_disclosures(turns: list[Turn]) -> list[ExtractedCandidate]:
             continue
         # Light sleep has taken the sensitive clauses out already; the engine does it again for any other caller.
         text = redact_sensitive(turn.content, anyone=False).text
-        for quote, said in turn_disclosures(text):
+        for quote, said, cap in [*((q, s, IMPORTANCE_CAP) for q, s in turn_disclosures(text)),
+                                 *((q, s, WEAK_IMPORTANCE_CAP) for q, s in weak_disclosures(text))]:
             if sensitive_category(quote) or sensitive_category(said):
                 continue  # "I'm a Muslim": never a candidate
             if not_the_user(text, quote):
                 continue  # a script's line, a title, pasted AI text: the same rule as the conversational clauses
             statement = with_date(said, lead="", said_at=turn.created_at)  # "tomorrow" from when it was said
             category = category_by_definition(statement=statement, category=en.category_en(statement))
-            importance = min(IMPORTANCE_CAP, _importance(category=category, quote=quote, chinese=False, user_initiated=True))
+            importance = min(cap, _importance(category=category, quote=quote, chinese=False, user_initiated=True))
             found.append(ExtractedCandidate(quote=quote, statement=statement, category=category, importance=importance,
                                             seq=turn.seq, user_initiated=True))
     return found
@@ -251,6 +278,17 @@ def turn_disclosures(text: str) -> list[tuple[str, str]]:
     """(quote, statement) of each self-disclosure clause of one user turn's text."""
     return (_clauses(text) + _my_things(text) + _my_work(text) + _my_family(text) + _my_courses(text)
             + _organisations(text) + _roles_beside_me(text) + _signed_name(text) + _candidacy(text))
+
+
+def weak_disclosures(text: str) -> list[tuple[str, str]]:
+    """(quote, statement) of what a user turn's requests only imply they play, use or have (pursuits.py)."""
+    if _NOT_THE_USER_RE.search(request_of(text)):
+        return []  # a story's or a role-play's belongings
+    found = [(_phrase_quote(text, start, start + len(words)), said) for words, said, start in belongings(text)
+             if not _not_had(text, start)]
+    found += [(_phrase_quote(text, text.find(q), text.find(q) + len(q)), said) for q, said in plays(text) + platforms(text)
+              if not _not_had(text, text.find(q))]
+    return [(quote, said) for quote, said in found if not statement_unsupported(statement=said, quote=quote)]
 
 
 def _my_courses(text: str) -> list[tuple[str, str]]:
@@ -302,7 +340,7 @@ def _my_work(text: str) -> list[tuple[str, str]]:
         if _not_had(text, m.start()) or len(m.group("about").split()) < 2:
             continue
         work = m.group("work")
-        article = "" if work.endswith("s") else ("an " if work[0].lower() in "aeiou" else "a ")
+        article = "" if work.endswith("s") and not work.endswith(("ss", "sis", "us")) else ("an " if work[0].lower() in "aeiou" else "a ")
         quote = _phrase_quote(text, m.start(), m.end())
         found.append((quote, f"User has {article}{work} {m.group('about')}"))
     return found
@@ -311,7 +349,7 @@ def _my_work(text: str) -> list[tuple[str, str]]:
 def _not_had(text: str, start: int) -> bool:
     """A role-play frame before, a "want" / "lost" just before, or a supposition in the sentence before the "my"."""
     sentence_start = max((a for a, _ in sentences(text) if a <= start), default=0)
-    return bool(_ROLE_FRAME_RE.search(text[:start]) or _NOT_HAD_RE.search(text[max(0, start - 20): start])
+    return bool(_ROLE_FRAME_RE.search(text[_unframed_from(text, start):start]) or _NOT_HAD_RE.search(text[max(0, start - 20): start])
                 or en.EN_HYPOTHETICAL_RE.search(text[sentence_start:start]) or _HYPOTHETICAL_LEAD_RE.search(text[sentence_start:start]))
 
 
@@ -354,7 +392,14 @@ def _phrase_quote(text: str, start: int, end: int) -> str:
     stop = _CLAUSE_END_RE.search(text, end)
     run_on = text[start: stop.start() if stop else len(text)].rstrip()
     run_on = " ".join(run_on.split(" ")[:_PHRASE_WORDS]) if "\n" not in run_on else run_on
-    return run_on if not quote_too_short(run_on) else sentence
+    if not quote_too_short(run_on):
+        return run_on
+    # a request quoted inside a role prompt ('My first request is "I need you to … with my customers."'): the quoted words
+    opening = max(text.rfind(mark, 0, start) for mark in '"“')
+    inner = text[opening + 1: stop.start() if stop else len(text)].strip()
+    if opening >= 0 and inner and inner in sentence and not not_the_user(text, inner):
+        return inner
+    return sentence
 
 
 def _sentence_around(text: str, start: int, end: int) -> str:
@@ -368,9 +413,12 @@ def _clauses(text: str) -> list[tuple[str, str]]:
     found = []
     for start, end in sentences(text):
         sentence = text[start:end]
-        if "?" in sentence[: _first_head(sentence)] or _NOT_THE_USER_RE.search(text[: start + _first_head(sentence)]):
+        head = start + _first_head(sentence)
+        if "?" in sentence[: _first_head(sentence)] or _NOT_THE_USER_RE.search(text[_unframed_from(text, head): head]):
             continue
-        for said in (*_head_clauses(sentence), _as_a_role(sentence)):
+        # "As a customer, I want to filter flights" in a user story: its persona, not the user
+        as_a = None if _USER_STORY_RE.search(text) else _as_a_role(sentence)
+        for said in (*_head_clauses(sentence), as_a):
             if said and not statement_unsupported(statement=said[1], quote=said[0], message=text):
                 found.append(said)
     return found
@@ -387,8 +435,9 @@ def _head_clauses(sentence: str) -> list[tuple[str, str]]:
         before = sentence[: m.start()]
         if before.strip() and not re.search(r"(?:^|[,;:\-–—]|\band|\bbut|\bso|\balso|\bwell|\bhi|\bhello|\bhey|"
                                             r"\bgiven that|\bsince|\bbecause|\bnow that|\bseeing as)\s*$",
-                                            before, re.IGNORECASE):
-            continue  # mid-clause: "the guy I work with", "what I'm learning"
+                                            before, re.IGNORECASE) \
+                and not (m.group("doing") and re.search(r"\b(?:where|in which|as|while)\s*$", before, re.IGNORECASE)):
+            continue  # mid-clause: "the guy I work with", "what I'm learning" (not "a user story where I am building…")
         if _HYPOTHETICAL_LEAD_RE.search(before):
             continue
         stop = _STOP_RE.search(sentence, m.end())
@@ -399,6 +448,9 @@ def _head_clauses(sentence: str) -> list[tuple[str, str]]:
         if said:
             found.append(said)
     return found
+
+
+_USER_STORY_RE = re.compile(r"\buser stor(?:y|ies)\b|^\W*[Aa]s an? [\w\s'-]{1,40}, I want (?:to|a|an|the)\b[^.]*\bso that\b")
 
 
 def _as_a_role(sentence: str) -> tuple[str, str] | None:

@@ -1,0 +1,102 @@
+"""What a request says the user is working on, plays, is on or has (pursuits.py through self_disclosure.py): in the
+request's own words, weak readings kept low, never the task's own text, a story's "I" or someone else's thing."""
+import pytest
+
+from dreaming.engine.self_disclosure import WEAK_IMPORTANCE_CAP, self_disclosures, turn_disclosures, weak_disclosures
+from dreaming.engine.self_statements import kept_session_disclosures
+from dreaming.protocol import Turn
+
+
+def _statements(text: str) -> list[str]:
+    return [statement for _, statement in turn_disclosures(text) + weak_disclosures(text)]
+
+
+def _kept(text: str) -> list[str]:
+    return [c.statement for c in kept_session_disclosures([Turn(seq=0, role="user", content=text)], found=[])]
+
+
+@pytest.mark.parametrize(("text", "statement"), [
+    ("I am building a web app for my bakery, how do I add a login page?", "User is building a web app for their bakery"),
+    ("I am working on a project for my university where I need to parse CSV files.",
+     "User is working on a project for their university"),
+    ("Write a user story where I am enhancing the existing ecommerce page to support mixed cabins.",
+     "User is enhancing the existing ecommerce page to support mixed cabins"),
+    ("I'm currently developing a Flutter app that tracks expenses. Why does it crash?",
+     "User is currently developing a Flutter app"),
+])
+def test_what_the_user_is_working_on_is_read_inside_a_request(text, statement):
+    assert statement in _statements(text)
+
+
+@pytest.mark.parametrize("text", [
+    "I am writing an email to my landlord about the broken heater, make it polite.",  # the task's own text
+    "I'm creating a function that sums a list, what is wrong?",
+    "I'm getting an error when I run this.",
+    "Write a story where I am building a castle for my dragon.",  # a story's "I"
+    "If I am building a house, what permits do I need?",  # a supposition
+    "I am doing it wrong, right?",
+])
+def test_the_task_a_story_or_a_supposition_is_not_what_the_user_is_working_on(text):
+    assert not [s for s in _statements(text) if s.startswith("User is ")]
+
+
+def test_a_long_turn_without_a_paste_is_read_from_the_instruction_it_opens_with():
+    text = ("Write a user story where I am enhancing the existing ecommerce page to accomodate mixed cabins view for the "
+            "customers.. currently there are three cabins - economy, business and first.. " + "we need all of them.. " * 20)
+    assert "User is enhancing the existing ecommerce page to accomodate mixed cabins view for the customers" in _kept(text)
+
+
+def test_a_user_storys_persona_is_not_the_user():
+    assert not [s for s in _statements("Write a user story. As a frequent flyer, I want to filter flights.")
+                if "frequent flyer" in s]
+
+
+@pytest.mark.parametrize(("text", "statement"), [
+    ("Have any settings to play better csgo", "User plays csgo"),
+    ("how can I play the guitar better?", "User plays the guitar"),
+    ("How do i respond to a girl on tinder that answered one of my jokes", "User is on Tinder"),
+    ("how can I grow my Instagram account? I sell candles", "User has an Instagram account"),
+    ("Exactly what I needed thanks it’s for my license plate", "User has a license plate"),
+    ("What oil should I use for my Honda motorcycle?", "User has a Honda motorcycle"),
+])
+def test_what_a_request_implies_the_user_plays_uses_or_has(text, statement):
+    assert statement in _statements(text)
+
+
+@pytest.mark.parametrize("text", [
+    "How can I play it better?",
+    "What is my dream car, based on my answers?",  # wished for
+    "Write a review of my dad's car.",  # someone else's
+    "Can you fix my phone's battery drain?",  # a bare device says nothing worth keeping
+    "Write a story where a girl on tinder finds love.",  # no first person, and a story
+    "I want a new car, which one should I buy?",  # wanted, not had
+])
+def test_no_weak_reading_without_the_users_own_thing(text):
+    assert _statements(text) == [] or not any(s.startswith(("User plays", "User is on", "User has a")) for s in _statements(text))
+
+
+def test_weak_readings_stay_below_a_plain_self_statement():
+    found = self_disclosures([Turn(seq=0, role="user", content="Have any settings to play better csgo")])
+    assert found and all(c.importance <= WEAK_IMPORTANCE_CAP for c in found)
+
+
+def test_the_request_quoted_in_a_role_prompt_is_the_users_own():
+    text = ('I want you to act as a sales coach. My first request is "I need you to develop a technique that will help '
+            'me communicate with my customers."')
+    found = [(c.quote, c.statement) for c in self_disclosures([Turn(seq=0, role="user", content=text)])]
+    assert ("I need you to develop a technique that will help me communicate with my customers", "User has customers") in found
+
+
+def test_a_role_play_still_hides_the_users_things():
+    assert not _statements("I want you to act as my girlfriend. I love my customers and my dog.")
+
+
+@pytest.mark.parametrize(("text", "wrong", "right"), [
+    ("I'm building a website for my dad's restaurant, how do I add a menu?", "User has a dad's restaurant", None),
+    ("Check my thesis about coral reefs, please.", "User has thesis about coral reefs",
+     "User has a thesis about coral reefs"),
+])
+def test_possessives_read_right(text, wrong, right):
+    assert wrong not in _statements(text)
+    if right:
+        assert right in _statements(text)
