@@ -133,3 +133,38 @@ def _sentence_of(text: str, at: int) -> str:
     start = max(text.rfind(ch, 0, at) for ch in ".!?\n") + 1
     ends = [i for i in (text.find(ch, at) for ch in ".!?\n") if i >= 0]
     return text[start: min(ends) if ends else len(text)]
+
+
+# "my chemistry homework", "my final year project", "my python project": school or own work named by its subject.
+_MY_SCHOOLWORK_RE = re.compile(
+    r"\b[Mm]y (?P<work>(?!(?:next|last|first|previous|new|own|whole|entire|other|current|upcoming|dream|unit|test|"
+    r"this|that|daily|weekly|big|little|small|latest|recent|old)\b)(?!final (?!year))"
+    r"(?:[\w&+#-]+ ){1,3}?(?:homework|assignment|coursework|exam|midterm|quiz|project|essay|thesis|dissertation|"
+    r"term paper|research paper|lab report|presentation))\b(?![\w-])"
+)
+_UNCOUNTED = ("homework", "coursework")
+# "my job as a school principal", "in my role as a project manager": what the user works as.
+_MY_JOB_AS_RE = re.compile(
+    r"\b[Mm]y (?P<what>job|role|position|career|work) as (?P<role>an? (?:[\w'-]+ ){0,3}?[\w'-]+)"
+    r"(?=\s*(?:[,.;:!?)\n]|$)|\s+(?:at|in|for|with|and|but|so|which|that|who|where|how|i|I)\b)"
+)
+
+
+def schoolwork(text: str) -> list[tuple[str, str, int]]:
+    """(the words from "my" on, statement, where they start) for school or own work named by its subject."""
+    found = []
+    for m in _MY_SCHOOLWORK_RE.finditer(text):
+        work = m.group("work")
+        article = "" if work.endswith(_UNCOUNTED) else ("an" if work[0].lower() in "aeiou" else "a")
+        found.append((m.group(0), f"User has {article} {work}".replace("  ", " "), m.start()))
+    return found
+
+
+def jobs_as(text: str) -> list[tuple[str, str]]:
+    """(quote, statement) for "my job as a school principal" → "User has a job as a school principal"."""
+    found = []
+    for m in _MY_JOB_AS_RE.finditer(text):
+        what, role = m.group("what"), m.group("role")
+        said = f"User works as {role}" if what == "work" else f"User has a {what} as {role}"
+        found.append((m.group(0), said))
+    return found

@@ -32,7 +32,8 @@ from dreaming.engine.dates import with_date
 from dreaming.engine.extract import _importance  # the one importance rule of the engine
 from dreaming.engine.language import STOP_WORDS, sentences
 from dreaming.engine.others_words import not_the_user
-from dreaming.engine.pursuits import DOING, belongings, platforms, plays
+from dreaming.engine.own_drafts import request_of, signed_name
+from dreaming.engine.pursuits import DOING, belongings, jobs_as, platforms, plays, schoolwork
 from dreaming.engine.purposes import courses, organisations, roles_beside_me
 from dreaming.engine.quotes import quote_too_short, statement_unsupported
 from dreaming.engine.sensitive import redact_sensitive, sensitive_category
@@ -69,7 +70,7 @@ _HEAD_RE = re.compile(
     rf"|(?P<verb>(?:I|i)\s+(?:(?:currently|also|still|now|actually)\s+)?"
     rf"(?:work(?:ed)?\s+(?:as|at|in|for|with)|teach|study|live\s+(?:in|with|near|on)|grew up|was born|"
     rf"run\s+(?:an?|my|our)|own\s+(?:an?|\d+)|manage\s+(?:an?|\d+)|majored|graduated|volunteer)\b)"
-    rf"|(?P<doing>{_I_AM}\s+(?:(?:currently|also|still|now|actually|just)\s+)?{DOING}\s+(?!(?:it|this|that|them|these|those|"
+    rf"|(?P<doing>(?:{_I_AM}|(?-i:[Ww]e)(?:\s+are|'re|’re))\s+(?:(?:currently|also|still|now|actually|just)\s+)?{DOING}\s+(?!(?:it|this|that|them|these|those|"
     rf"something|anything|wrong|a mistake|mistakes|the following|an? error|fine|good|well|ok|okay|great|so|too|here|now)\b))"
     rf"|(?P<have>(?:I|i)\s+(?:have|'ve got|’ve got|own)\s+{_NUMBER}\s+(?:[\w'-]+\s+){{0,3}}?{_HAVE_NOUN}\b)"
     rf"|(?P<nation>{_I_AM}\s+(?:half[\s-])?(?-i:{_NATIONALITIES})\b)",
@@ -81,6 +82,12 @@ _AS_A_RE = re.compile(
     r"(?P<rest>(?:I|i|my|My)\b[^.!?;\n]*"
     # "As a first time home buyer in Texas, what programs exist?" — not "As a doctor, what would you prescribe?"
     r"|(?:what|which|how|where|when|is|are|should|can|do|does|any)\b(?![^.!?;\n]*\b(?:you|your|u)\b)[^.!?;\n]*)"
+)
+# "As the owner of a small coffee shop, how do I…": who the user is, with what they lead.
+_AS_THE_RE = re.compile(
+    r"(?:^|(?<=[.!?\n]\s)|(?<=\n))\s*[Aa]s the (?P<role>(?:co-?)?(?:owner|founder|manager|head|director|ceo|CEO|president|"
+    r"captain|leader|organi[sz]er|chair|principal|coach|editor|admin|administrator) of (?:an?|my|our|the) (?:[\w'-]+ ){0,4}?[\w'-]+),"
+    r"(?=\s*(?:I|i|my|how|what|which|where|should|can|do|any)\b)"
 )
 # Where the statement about the user ends and the request starts.
 _STOP_RE = re.compile(
@@ -113,7 +120,10 @@ _MY_WORK_RE = re.compile(
 )
 _MY_PEOPLE_RE = re.compile(
     r"\b(?:[Mm]y|[Oo]ur) (?P<noun>(?:new (?!to\b)|(?-i:[A-Z][a-z]+) (?=client|customer|student|patient|tenant|"
-    r"roommate|flatmate|intern|colleague|coworker|co-worker))?"  # "my new intern", "my Japanese client"
+    r"roommate|flatmate|intern|colleague|coworker|co-worker)"  # "my new intern", "my Japanese client"
+    # "my 5th grade students", "our ESL students", "my first-year students" (not "my fellow / future students")
+    r"|(?:\d+(?:st|nd|rd|th)[ -]grade|(?:first|second|third|final)[ -]year|high school|middle school|elementary|"
+    r"primary|secondary|college|university|ESL|EFL|adult|young|online|private|regular|international) (?=students|pupils|clients|patients))?"
     r"(?:customers?|clients?|students?|pupils|patients?|employees?|staff|subscribers|followers|readers|"
     r"colleagues?|coworkers?|co-workers?|team|boss|manager|supervisor|professor|advisor|landlord|landlady|tenants?|mentor|"
     r"roommates?|flatmates?|interns?))\b(?![\w-])"
@@ -131,6 +141,7 @@ _MY_FAMILY_RE = re.compile(
     r"(?=(?:dogs?|cats?|pupp(?:y|ies)|kittens?|parrots?|rabbits?|hamsters?|horses?)\b))?"
     r"(?:wife|husband|partner|boyfriend|girlfriend|fianc[ée]e?|sons?|daughters?|kids|children|brothers?|sisters?|"
     r"siblings|grandchildren|grandsons?|granddaughters?|mother-in-law|father-in-law|in-laws|nephews?|nieces?|"
+    r"grandma|grandmother|grandpa|grandfather|granny|aunt|auntie|uncle|cousins?|stepson|stepdaughter|"
     r"dogs?|cats?|pupp(?:y|ies)|kittens?|parrots?|rabbits?|hamsters?|horses?|friend|mom|mum|mother|dad|father))(?![\w-])"
     r"(?:,?\s+(?P<name>[A-Z][a-z]{1,15})(?![\w-]))?"
 )
@@ -157,54 +168,6 @@ _REQUEST_TAIL_RE = re.compile(
 )
 
 
-# --- the user's own draft ---------------------------------------------------------------------------
-# Where pasted material starts: a line ending in a colon, a blank line, or an opening quote mark.
-_PASTE_START_RE = re.compile(r":\s*\n|\n\s*\n|:\s*[\"“«]|\n|：")  # a full-width colon: "以下是我的作文："
-REQUEST_CHARS = 400
-# What the user writes as themself: a letter, an email, a CV, notes for a talk. Never a story, a poem, a
-# script; nor an essay (an exam essay's "I work as a pilot" is made up for the prompt).
-_WRITING = (r"(?:e-?mails?|mail|letters?|cover letter|motivation letter|personal statement|statement of purpose|"
-            r"sop|cv|resume|résumé|bio|self-introduction|introduction|notes|speech|linkedin (?:post|summary|profile)|"
-            r"profile|message)")
-_OWN_DRAFT_RE = re.compile(
-    rf"\b(?:my|our)\s+(?:own\s+|original\s+|(?!story|poem|novel|script|song|lyrics|chapter|essay)[\w-]+\s+){{0,3}}?"
-    rf"{_WRITING}\b"
-    rf"|\b(?:proofread|polish|improve|correct|edit|rewrite|rephrase|revise|check)\b[^.\n]{{0,40}}?"
-    rf"\b(?:this|the following|the)\s+(?:e-?mail|letter|cover letter|motivation letter|personal statement)\b"
-    r"|我的(?:邮件|简历|自我介绍|信|发言稿|演讲稿|申请)",
-    re.IGNORECASE,
-)
-# ... but a text to reply to is the other person's, and a story's first person is a character.
-_NOT_OWN_DRAFT_RE = re.compile(
-    r"\b(?:reply|respond|response|answer(?:ing)?)\s+(?:to|for)\b|\b(?:story|stories|poem|novel|fiction|fanfic|script|"
-    r"screenplay|lyrics|song|chapter|character|roleplay|role-play)\b|回复",
-    re.IGNORECASE,
-)
-# "Thank you and best regards,\nErli" closing the user's own letter: the user's name.
-_SIGNED_RE = re.compile(
-    r"(?im)^[^\n]{0,30}\b(?:regards|sincerely|best|cheers|thanks|thank you|yours(?: truly| faithfully| sincerely)?|"
-    r"warmly|warm wishes|respectfully),?[ \t]*\n\s*(?P<name>(?-i:[A-Z][a-z]{1,15}(?:[ \t][A-Z][a-z]{1,15}){0,2}))[ \t]*[\"”]?[ \t]*$"
-)
-_NOT_NAMES = frozenset("your name team sir madam dear the all everyone me admin user customer manager".split())
-
-
-# A long turn with nothing pasted that opens with an instruction: "Write a user story where I am enhancing …. currently …".
-_OPENING_REQUEST_RE = re.compile(
-    r"\s*(?:(?:please|pls|kindly|can you|could you|would you)\s+)?(?:write|create|make|generate|draft|compose|give|"
-    r"help|describe|explain|rewrite|prepare|design|suggest|plan)\b[^.!?\n]*[.!?]", re.IGNORECASE)
-
-
-def request_of(text: str) -> str:
-    """The request before a pasted text (all of a short turn without a paste; of a long one without a paste, the
-    instruction it opens with)."""
-    head = text[:REQUEST_CHARS]
-    cut = _PASTE_START_RE.search(head)
-    if cut or len(text) <= REQUEST_CHARS:
-        return head[: cut.start()] if cut else head
-    opening = _OPENING_REQUEST_RE.match(head)
-    return opening.group(0) if opening else ""
-
-
 # "I want you to act as a sales coach. My first request is "…"": the act-as frame is the assistant's; the request
 # after it is the user's own, about the user.
 _FRAME_LIFTED_RE = re.compile(r"\b[Mm]y first (?:[\w-]+ ){0,2}request is\b")
@@ -214,29 +177,6 @@ def _unframed_from(text: str, start: int) -> int:
     """Where the text a frame before `start` may cover begins: after "My first request is", else 0."""
     lifted = [m.end() for m in _FRAME_LIFTED_RE.finditer(text, 0, start)]
     return lifted[-1] if lifted else 0
-
-
-def own_draft(request: str) -> bool:
-    """Whether a request says the text it brings is the user's own writing about themself ("improve my
-    cover letter", "proofread the following email", "我的简历"), not someone else's to answer or a story."""
-    return bool(_OWN_DRAFT_RE.search(request)) and not _NOT_OWN_DRAFT_RE.search(request)
-
-
-def _signed_name(text: str) -> list[tuple[str, str]]:
-    """The name that signs the user's own letter (a draft to polish, never one to reply to)."""
-    if not own_draft(request_of(text)):
-        return []
-    found = []
-    for m in _SIGNED_RE.finditer(text):
-        name = m.group("name")
-        if any(w.lower() in _NOT_NAMES | STOP_WORDS for w in name.split()):
-            continue
-        closing = m.group(0)[: m.start("name") - m.start()].split()
-        # as few closing words as make a quote ("best regards, Erli"), and not a capitalised title
-        closing = closing[-max(1, 3 - len(name.split())):]
-        start = m.start() + m.group(0).rfind(closing[0], 0, m.start("name") - m.start())
-        found.append((text[start: m.end("name")], f"User's name is {name}"))
-    return found[-1:]  # the letter's own closing, not one it quotes
 
 
 def without_request(candidate: ExtractedCandidate) -> ExtractedCandidate:
@@ -277,14 +217,15 @@ def self_disclosures(turns: list[Turn]) -> list[ExtractedCandidate]:
 def turn_disclosures(text: str) -> list[tuple[str, str]]:
     """(quote, statement) of each self-disclosure clause of one user turn's text."""
     return (_clauses(text) + _my_things(text) + _my_work(text) + _my_family(text) + _my_courses(text)
-            + _organisations(text) + _roles_beside_me(text) + _signed_name(text) + _candidacy(text))
+            + _organisations(text) + _roles_beside_me(text) + signed_name(text) + _candidacy(text)
+            + [(quote, said) for quote, said in jobs_as(text) if not _not_had(text, text.find(quote))])
 
 
 def weak_disclosures(text: str) -> list[tuple[str, str]]:
     """(quote, statement) of what a user turn's requests only imply they play, use or have (pursuits.py)."""
     if _NOT_THE_USER_RE.search(request_of(text)):
         return []  # a story's or a role-play's belongings
-    found = [(_phrase_quote(text, start, start + len(words)), said) for words, said, start in belongings(text)
+    found = [(_phrase_quote(text, start, start + len(words)), said) for words, said, start in belongings(text) + schoolwork(text)
              if not _not_had(text, start)]
     found += [(_phrase_quote(text, text.find(q), text.find(q) + len(q)), said) for q, said in plays(text) + platforms(text)
               if not _not_had(text, text.find(q))]
@@ -394,6 +335,10 @@ def _phrase_quote(text: str, start: int, end: int) -> str:
     run_on = " ".join(run_on.split(" ")[:_PHRASE_WORDS]) if "\n" not in run_on else run_on
     if not quote_too_short(run_on):
         return run_on
+    # "What should I name my bakery?": the words just before it in its clause ("name my bakery")
+    lead = re.search(r"(?:[\w'’-]+ ){1,2}$", text[max(0, start - 40): start])
+    if lead and not quote_too_short(lead.group(0) + phrase) and not not_the_user(text, lead.group(0) + phrase):
+        return lead.group(0) + phrase
     # a request quoted inside a role prompt ('My first request is "I need you to … with my customers."'): the quoted words
     opening = max(text.rfind(mark, 0, start) for mark in '"“')
     inner = text[opening + 1: stop.start() if stop else len(text)].strip()
@@ -417,7 +362,7 @@ def _clauses(text: str) -> list[tuple[str, str]]:
         if "?" in sentence[: _first_head(sentence)] or _NOT_THE_USER_RE.search(text[_unframed_from(text, head): head]):
             continue
         # "As a customer, I want to filter flights" in a user story: its persona, not the user
-        as_a = None if _USER_STORY_RE.search(text) else _as_a_role(sentence)
+        as_a = None if _USER_STORY_RE.search(text) else (_as_a_role(sentence) or _as_the_role(sentence))
         for said in (*_head_clauses(sentence), as_a):
             if said and not statement_unsupported(statement=said[1], quote=said[0], message=text):
                 found.append(said)
@@ -425,7 +370,7 @@ def _clauses(text: str) -> list[tuple[str, str]]:
 
 
 def _first_head(sentence: str) -> int:
-    heads = [m.start() for m in (_HEAD_RE.search(sentence), _AS_A_RE.search(sentence)) if m]
+    heads = [m.start() for m in (_HEAD_RE.search(sentence), _AS_A_RE.search(sentence), _AS_THE_RE.search(sentence)) if m]
     return min(heads) if heads else len(sentence)
 
 
@@ -453,6 +398,16 @@ def _head_clauses(sentence: str) -> list[tuple[str, str]]:
 _USER_STORY_RE = re.compile(r"\buser stor(?:y|ies)\b|^\W*[Aa]s an? [\w\s'-]{1,40}, I want (?:to|a|an|the)\b[^.]*\bso that\b")
 
 
+def _as_the_role(sentence: str) -> tuple[str, str] | None:
+    """"As the owner of a small coffee shop, how do I attract customers?" → "User is the owner of a small coffee shop"."""
+    m = _AS_THE_RE.search(sentence)
+    if m and re.search(r"\b(?:you|your|u)\b", sentence[m.end():], re.IGNORECASE) \
+            and not re.search(r"\b(?:I|i|my|me)\b", sentence[m.end():]):
+        return None  # "As the owner of the house, what would you do?" asks the assistant to play it
+    role = m and re.sub(r"\bmy\b", "their", m.group("role")).replace(" our ", " their ")
+    return (m.group(0).strip().rstrip(","), f"User is the {role}") if m else None
+
+
 def _as_a_role(sentence: str) -> tuple[str, str] | None:
     """"As a teacher, I want engaging lesson plans" → "User is a teacher" (the quote runs to the clause's end)."""
     m = _AS_A_RE.search(sentence)
@@ -471,7 +426,8 @@ def _statement(quote: str, *, sentence: str) -> tuple[str, str] | None:
     size = len(re.findall(r"[A-Za-z0-9'’]+", quote))
     if size < 2 or size > _MAX_WORDS:
         return None
-    statement = en.en_statement(quote)
+    # "we are building a CRM for dentists": the user is building it (with others)
+    statement = en.en_statement(re.sub(r"^[Ww]e(?:\s+are|'re|’re)\b", "I am", quote))
     if not statement.startswith("User ") or len(statement.split()) < 3 or _BARE_OBJECT_RE.search(statement):
         return None
     # "I'm Nigerian" proves nothing on its own (quotes.py): its sentence, verbatim, is the quote.

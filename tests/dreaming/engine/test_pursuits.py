@@ -84,7 +84,7 @@ def test_the_request_quoted_in_a_role_prompt_is_the_users_own():
     text = ('I want you to act as a sales coach. My first request is "I need you to develop a technique that will help '
             'me communicate with my customers."')
     found = [(c.quote, c.statement) for c in self_disclosures([Turn(seq=0, role="user", content=text)])]
-    assert ("I need you to develop a technique that will help me communicate with my customers", "User has customers") in found
+    assert ("communicate with my customers", "User has customers") in found
 
 
 def test_a_role_play_still_hides_the_users_things():
@@ -100,3 +100,53 @@ def test_possessives_read_right(text, wrong, right):
     assert wrong not in _statements(text)
     if right:
         assert right in _statements(text)
+
+
+def test_a_user_storys_premise_is_the_users_but_its_steps_are_the_storys():
+    from dreaming.engine.others_words import not_the_user
+    text = "Write a user story where I am enhancing the booking page. When I click on the tile I will see the fares."
+    assert not not_the_user(text, "I am enhancing the booking page")
+    assert not_the_user(text, "I click on the tile")
+
+
+@pytest.mark.parametrize(("text", "statement"), [
+    ("We are developing a mobile app for farmers, write a description for the app store.",
+     "User is developing a mobile app for farmers"),
+    ("Write a birthday message for my grandma who turns 90.", "User has a grandma"),
+    ("Create a lesson plan for my 5th grade students about fractions.", "User has 5th grade students"),
+    ("As the owner of a small coffee shop, how do I attract customers?", "User is the owner of a small coffee shop"),
+    ("What should I name my bakery?", "User has a bakery"),
+    ("Can you help me with my chemistry homework? What is a mole?", "User has chemistry homework"),
+    ("Write a speech for my job as a school principal.", "User has a job as a school principal"),
+])
+def test_who_the_user_is_said_beside_a_request(text, statement):
+    assert statement in _statements(text)
+
+
+@pytest.mark.parametrize("text", [
+    "Write a story about my fellow students.",
+    "Can you help me with my next project?",  # no subject: says nothing
+    "As the owner of the house, what would you do?",  # addressed to the assistant: no "I" after it
+])
+def test_no_reading_from_a_bare_or_borrowed_phrase(text):
+    assert not [s for s in _statements(text) if "students" in s or "project" in s or "owner" in s]
+
+
+def test_a_coding_turns_prose_sentence_is_kept_beside_inline_code():
+    from dreaming.engine.self_statements import self_statements
+    text = "I am building a website for my bakery. Why does `items = get_items(db)[0]; render(items) {x}` fail?"
+    found = [c.statement for c in self_statements([Turn(seq=0, role="user", content=text)], kind="coding")]
+    assert "User is building a website for their bakery" in found
+
+
+@pytest.mark.parametrize(("text", "quote"), [
+    ("Estoy trabajando en un proyecto para mi universidad, ayúdame a escribir la introducción.",
+     "Estoy trabajando en un proyecto para mi universidad"),
+    ("Sto scrivendo la mia tesi di laurea, aiutami con l'introduzione.", "Sto scrivendo la mia tesi di laurea"),
+    ("Я пишу дипломную работу по экономике, помоги составить план.", "Я пишу дипломную работу по экономике"),
+    ("J'ai une petite entreprise de nettoyage, écris une annonce.", "J'ai une petite entreprise de nettoyage"),
+    ("Tengo una tienda de ropa, escribe una descripción para Instagram.", "Tengo una tienda de ropa"),
+])
+def test_what_the_user_works_on_or_runs_before_a_request_in_another_language(text, quote):
+    from dreaming.engine.multilingual import language_of, sentence_statement
+    assert sentence_statement(text, language=language_of(text)) == (quote, f'User said: "{quote}"')
