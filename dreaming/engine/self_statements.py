@@ -46,6 +46,10 @@ _SELF_STATEMENT_RE = re.compile(
     r"working with))|"
     r"I (?:work|worked|live|lived|study|studied|teach|run|own|have been|grew up|moved|was born|majored|graduate[sd]?|"
     r"sell|manage|volunteer|coach)\b|"
+    # what the user has been doing, or just began: "I've been coding for 2 years", "I just started learning python"
+    r"I(?:'ve|’ve| have) been (?:coding|programming|learning|studying|working|teaching|developing|writing|playing)\b|"
+    r"I (?:(?:just|recently|finally) )?(?:(?:started|began) (?:learning|studying|working|coding|programming|a new|my new|"
+    r"college|university|school|my first)|switched (?:from|to)|joined|got (?:a|my) (?:new )?(?:job|degree|internship))\b|"
     r"my (?:name|job|work|profession|occupation|wife|husband|partner|son|daughter|kids?|children|family|"
     r"dog|cat|pet|boss|company|business|shop|store|startup|team|students?|class|hometown|major|thesis|"
     r"professor|teacher|clients|customers|employer|manager|colleagues|coworkers|school|university|college)\b|"
@@ -53,7 +57,8 @@ _SELF_STATEMENT_RE = re.compile(
     r"our (?:company|business|startup|shop|store|team|school|clinic|agency|firm|restaurant|brand|"
     r"organi[sz]ation|customers|clients|students)\b|"
     r"we(?:\s+are|'re|’re)\s+an?\s|we (?:run|own|sell|make|manufacture|provide|offer|specialize|ship|export)\b|"
-    r"我(?:是|在|的(?:工作|职业|专业|公司|店|孩子|儿子|女儿|老婆|老公|家)|正在准备|准备考|住在|从事|毕业))",
+    r"我(?:是|在|的(?:工作|职业|专业|公司|店|孩子|儿子|女儿|老婆|老公|家)|正在准备|准备考|住在|从事|毕业|"
+    r"(?:正在|刚开始|开始)?学(?:习)?|想学|们(?:公司|团队|学校|项目组)))",
     re.IGNORECASE,
 )
 

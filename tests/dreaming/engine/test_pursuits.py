@@ -150,3 +150,22 @@ def test_a_coding_turns_prose_sentence_is_kept_beside_inline_code():
 def test_what_the_user_works_on_or_runs_before_a_request_in_another_language(text, quote):
     from dreaming.engine.multilingual import language_of, sentence_statement
     assert sentence_statement(text, language=language_of(text)) == (quote, f'User said: "{quote}"')
+
+
+@pytest.mark.parametrize(("text", "statement"), [
+    ("I just started learning python last week. why does this fail?\n```python\nprint(1\n```",
+     "User started learning python last week"),
+    ("I've been coding for 2 years but I'm new to Rust.\n```rust\nfn main() {}\n```", "User has been coding for 2 years"),
+    ("I recently switched from Windows to Linux and my script breaks.\n```bash\nls -la\n```",
+     "User recently switched from Windows to Linux"),
+    ("我正在学习Java，帮我看看这段代码\n```java\nclass A {}\n```", "用户正在学习Java"),
+])
+def test_a_coding_session_keeps_what_the_user_has_been_learning_or_just_began(text, statement):
+    from dreaming.engine.self_statements import self_statements
+    assert statement in [c.statement for c in self_statements([Turn(seq=0, role="user", content=text)], kind="coding")]
+
+
+def test_a_coding_session_still_drops_the_tasks_state():
+    from dreaming.engine.self_statements import self_statements
+    text = "I just started the script and I've been trying to fix it.\n```python\nprint(1\n```"
+    assert self_statements([Turn(seq=0, role="user", content=text)], kind="coding") == []
