@@ -168,3 +168,25 @@ def jobs_as(text: str) -> list[tuple[str, str]]:
         said = f"User works as {role}" if what == "work" else f"User has a {what} as {role}"
         found.append((m.group(0), said))
     return found
+
+
+# "帮我给我的客户写一封邮件", "给我的淘宝店起个名字": whom or what the user has, named inside a Chinese request.
+_ZH_MY_RE = re.compile(
+    r"(?:给|为|帮|跟|和|对|向|让|替)我(?:的)?(?P<thing>客户|学生|员工|同事|老板|领导|导师|孩子|儿子|女儿|老公|老婆|丈夫|妻子|"
+    r"男朋友|女朋友|宝宝|爸妈|父母|狗|猫|网店|淘宝店|店铺|小店|工作室|餐厅|公众号|抖音号|小红书|频道|博客|团队)"
+)
+_ZH_NOT_HAD_RE = re.compile(r"(?:如果|假如|假设|未来的|以后的|梦想中的|理想的)[^，。！？,.!?]{0,6}$")
+_ZH_FICTION_RE = re.compile(r"故事|小说|剧本|扮演|同人|角色|主角|剧情")
+
+
+def zh_possessions(text: str) -> list[tuple[str, str]]:
+    """(quote, statement) for "给我的客户" → "用户有客户" (the words from 我 on, with the verb before when short)."""
+    if _ZH_FICTION_RE.search(text[:2000]):
+        return []  # a story's "我"
+    found = []
+    for m in _ZH_MY_RE.finditer(text):
+        if _ZH_NOT_HAD_RE.search(text[max(0, m.start() - 10): m.start()]):
+            continue
+        quote = m.group(0)[1:]  # "我的客户"
+        found.append((quote if len(quote) >= 4 else m.group(0), f"用户有{m.group('thing')}"))
+    return found

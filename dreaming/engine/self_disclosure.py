@@ -33,7 +33,7 @@ from dreaming.engine.extract import _importance  # the one importance rule of th
 from dreaming.engine.language import STOP_WORDS, sentences
 from dreaming.engine.others_words import not_the_user
 from dreaming.engine.own_drafts import request_of, signed_name
-from dreaming.engine.pursuits import DOING, belongings, jobs_as, platforms, plays, schoolwork
+from dreaming.engine.pursuits import DOING, belongings, jobs_as, platforms, plays, schoolwork, zh_possessions
 from dreaming.engine.purposes import courses, organisations, roles_beside_me
 from dreaming.engine.quotes import quote_too_short, statement_unsupported
 from dreaming.engine.sensitive import redact_sensitive, sensitive_category
@@ -229,6 +229,7 @@ def weak_disclosures(text: str) -> list[tuple[str, str]]:
              if not _not_had(text, start)]
     found += [(_phrase_quote(text, text.find(q), text.find(q) + len(q)), said) for q, said in plays(text) + platforms(text)
               if not _not_had(text, text.find(q))]
+    found += zh_possessions(text)
     return [(quote, said) for quote, said in found if not statement_unsupported(statement=said, quote=quote)]
 
 

@@ -169,3 +169,18 @@ def test_a_coding_session_still_drops_the_tasks_state():
     from dreaming.engine.self_statements import self_statements
     text = "I just started the script and I've been trying to fix it.\n```python\nprint(1\n```"
     assert self_statements([Turn(seq=0, role="user", content=text)], kind="coding") == []
+
+
+@pytest.mark.parametrize(("text", "statement"), [
+    ("帮我给我的客户写一封邮件", "用户有客户"),
+    ("给我的淘宝店起个名字", "用户有淘宝店"),
+    ("我想给我的女朋友写一首诗", "用户有女朋友"),
+])
+def test_whom_or_what_the_user_has_inside_a_chinese_request(text, statement):
+    found = self_disclosures([Turn(seq=0, role="user", content=text)])
+    assert statement in [c.statement for c in found] and all(c.quote in text for c in found)
+
+
+@pytest.mark.parametrize("text", ["写一个故事，主角给我的猫取名", "如果给我的孩子取名，叫什么好"])
+def test_a_chinese_story_or_supposition_gives_no_possession(text):
+    assert not [s for s in _statements(text) if s.startswith("用户有")]
