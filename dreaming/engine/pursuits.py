@@ -30,7 +30,10 @@ DOING = (
     r"rebuilding|implementing|coding|programming|writing|drafting|editing|publishing|producing|directing|filming|"
     r"recording|composing|preparing|planning|organi[sz]ing|running|researching|starting|launching|opening|"
     r"setting up|renovating|migrating|teaching|coaching|training|practi[cs]ing|translating|hosting|raising|"
-    r"doing (?:an?|my|our|some)|making (?:an?|my|our)|moving to|relocating to|"
+    # not "doing my best / my part", "making a difference / a mistake": what one does, not a piece of work
+    r"doing (?:an?|my|our|some)(?! (?:best|part|thing|own thing|bit|job|research)\b)|"
+    r"making (?:an?|my|our)(?! (?:difference|mistake|living|change|point|decision|choice|effort|fool)\b)|"
+    r"moving to|relocating to|"
     r"trying to (?:learn|build|start|develop|create|become|write|launch|open|grow|get into))"
     # … but not the text or the code of the task at hand: "I'm writing an email to my landlord", "I am creating a function"
     r"(?!\s+(?:an?|the|this|that|my|some)\s+(?:[\w-]+\s+)?(?:e-?mails?|letters?|messages?|repl(?:y|ies)|responses?|comments?|"
@@ -79,7 +82,7 @@ _MY_BELONGING_RE = re.compile(
     re.IGNORECASE,
 )
 # Words before the thing that make it not the user's own, or not a thing: "my dream car", "my dad's car".
-_NOT_OWN_MODIFIER_RE = re.compile(r"\b(?:dream|ideal|future|next|first|favou?rite|imaginary|fantasy|\w+['’]s|"
+_NOT_OWN_MODIFIER_RE = re.compile(r"\b(?:dream|ideal|future|next|first|old|former|previous|late|favou?rite|imaginary|fantasy|\w+['’]s|"
                                   r"virtual|fictional|minecraft|sims|roblox)\b", re.IGNORECASE)
 
 
@@ -139,7 +142,8 @@ def _sentence_of(text: str, at: int) -> str:
 _MY_SCHOOLWORK_RE = re.compile(
     r"\b[Mm]y (?P<work>(?!(?:next|last|first|previous|new|own|whole|entire|other|current|upcoming|dream|unit|test|"
     r"this|that|daily|weekly|big|little|small|latest|recent|old)\b)(?!final (?!year))"
-    r"(?:[\w&+#-]+ ){1,3}?(?:homework|assignment|coursework|exam|midterm|quiz|project|essay|thesis|dissertation|"
+    r"(?:(?!(?:for|the|a|an|of|to|in|on|at|with|and|or|my|this|that|about|from|by|is|was)\b)[\w&+#-]+ ){1,3}?"
+    r"(?:homework|assignment|coursework|exam|midterm|quiz|project|essay|thesis|dissertation|"
     r"term paper|research paper|lab report|presentation))\b(?![\w-])"
 )
 _UNCOUNTED = ("homework", "coursework")

@@ -93,6 +93,7 @@ _AS_THE_RE = re.compile(
 _STOP_RE = re.compile(
     r"[.!?;:\n(\[\"“]|,\s|\s[-–—]\s|\s+(?:and|but|so|because|please|pls|who|which|that|whose|where|looking|trying|"
     r"wanting|hoping|can|could|would|will|need|want|while|whereas|since|though|although|except|i|I)\b"
+    r"|\s+(?:'cause|’cause|cause|cuz|coz)\b"
 )
 # A role-play frame or a supposition before the clause: whoever "I" and "my" are there, not the user.
 _ROLE_FRAME = (r"roleplay|role-play|role play|rp|scenario|pretend|imagine|act as|acting as|you are|you're|youre|"
@@ -145,6 +146,9 @@ _MY_FAMILY_RE = re.compile(
     r"dogs?|cats?|pupp(?:y|ies)|kittens?|parrots?|rabbits?|hamsters?|horses?|friend|mom|mum|mother|dad|father))(?![\w-])"
     r"(?:,?\s+(?P<name>[A-Z][a-z]{1,15})(?![\w-]))?"
 )
+# "my grandma passed away last week": no longer had.
+_GONE_RE = re.compile(r"[^.!?;\n]{0,20}?\b(?:passed away|passed on|died|was killed|is no longer|rest in peace|RIP)\b",
+                      re.IGNORECASE)
 _NAMED_ONLY = frozenset("friend mom mum mother dad father".split())
 # "I want my own business", "I quit my job", "my former boss": not something the user has now.
 _NOT_HAD_RE = re.compile(r"\b(?:want|wish|dream of|hope|would|quit|lost|left|sold|closed|former|ex|old|previous|start|starting|open|"
@@ -152,7 +156,8 @@ _NOT_HAD_RE = re.compile(r"\b(?:want|wish|dream of|hope|would|quit|lost|left|sol
                          re.IGNORECASE)
 _MAX_WORDS = 16
 # "I teach at one", "I am a big fan": what the clause is about was said before it.
-_BARE_OBJECT_RE = re.compile(r"\s(?:one|it|that|this|them|there|those|these|so|too|here|fan|fans)$", re.IGNORECASE)
+_BARE_OBJECT_RE = re.compile(r"\s(?:one|it|that|this|them|there|those|these|so|too|here|fan|fans|called|named)$"
+                             r"|\bon one\b", re.IGNORECASE)
 IMPORTANCE_CAP = 0.6
 # What a request only implies (pursuits.py: "settings to play better csgo", "my license plate"): pending until it recurs.
 WEAK_IMPORTANCE_CAP = 0.4
@@ -304,7 +309,7 @@ def _my_family(text: str) -> list[tuple[str, str]]:
             name = None
         if noun in _NAMED_ONLY and not name:
             continue
-        if _not_had(text, m.start()):
+        if _not_had(text, m.start()) or _GONE_RE.match(text, m.end()):
             continue
         if name:
             said = f"User's {noun} is named {name}"

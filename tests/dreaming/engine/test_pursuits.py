@@ -184,3 +184,18 @@ def test_whom_or_what_the_user_has_inside_a_chinese_request(text, statement):
 @pytest.mark.parametrize("text", ["写一个故事，主角给我的猫取名", "如果给我的孩子取名，叫什么好"])
 def test_a_chinese_story_or_supposition_gives_no_possession(text):
     assert not [s for s in _statements(text) if s.startswith("用户有")]
+
+
+@pytest.mark.parametrize(("text", "wrong"), [
+    ("Last week, my grandma passed away and it's been really hard.", "User has a grandma"),
+    ("We're making a difference in our town.", "User is making a difference"),
+    ("I'm doing my part too.", "User is doing their part"),
+    ("My passion for the project keeps me going.", "User has a passion for the project"),
+    ("I sold my old car last year, which one should I buy now?", "User has an old car"),
+])
+def test_what_is_gone_or_no_piece_of_work_is_not_read(text, wrong):
+    assert wrong not in _statements(text)
+
+
+def test_a_clause_is_cut_before_cause():
+    assert "User is starting a dance studio" in _statements("I'm starting a dance studio 'cause I love dancing.")
