@@ -1,6 +1,6 @@
 """What an application letter says about its writer, and what it only sells.
 
-A cover letter or a statement of purpose the user brings is read as the user's own words (self_disclosure.own_draft),
+A cover letter or a statement of purpose the user brings is read as the user's own words (own_drafts.own_draft),
 and most of its first person is self-marketing: "my unique combination of skills makes me an ideal candidate", "I am
 equipped to enhance…", "I am confident that…". None of that is kept about the user (english.says_nothing_of_the_user
 asks `self_marketing`); what such a letter names is: the role applied for and the background it opens with

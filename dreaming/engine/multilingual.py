@@ -77,7 +77,9 @@ _GRAMMARS = {
         self_words=r"я\s+(?:работаю|живу|учусь|родил\w*|переехал\w*|занимаюсь|преподаю|владею|готовлюсь)|"
                    r"я\s+(?:студент\w*|учитель\w*|врач|инженер\w*|программист\w*|менеджер\w*|юрист\w*|дизайнер\w*)|"
                    r"(?:мой|моя|моё|мои)\s+(?:муж|жена|сын|дочь|дети|работа|профессия|компания|бизнес|магазин|"
-                   r"специальность|семья|имя)|меня зовут|мне \d+ (?:год|лет)",
+                   r"специальность|семья|имя)|меня зовут|мне \d+ (?:год|лет)|"
+                   r"я\s+(?:сейчас\s+)?(?:пишу|делаю|разрабатываю|готовлю|создаю|работаю над|открываю)|"
+                   r"у меня (?:есть )?(?:(?:свой|своя|своё|небольш\w+)\s+)?(?:магазин|бизнес|компания|канал|блог|кафе|сын|дочь|собака|кошка)",
     ),
     "es": _Grammar(
         first_person=r"yo|soy|estoy|tengo|mi|mis|me|conmigo|vivo|trabajo|estudio|nosotr[oa]s|nuestr[oa]s?|somos|"
@@ -94,7 +96,10 @@ _GRAMMARS = {
         filler=r"hola|buenas|sí|si|no|bueno|gracias|vale|ok|pues|bien|también|además|oye|y|pero",
         talk=r"entiendo|quiero decir|creo|pienso|sé|me parece|estoy de acuerdo|perdón|lo siento|disculpa",
         self_words=r"(?:yo\s+)?(?:soy|trabajo|vivo|estudio|nací|me mudé|enseño|tengo \d+ años)|me llamo|"
-                   r"mis? (?:espos[oa]|marido|mujer|hij[oa]s?|trabajo|empresa|negocio|tienda|profesión|familia|nombre)",
+                   r"mis? (?:espos[oa]|marido|mujer|hij[oa]s?|trabajo|empresa|negocio|tienda|profesión|familia|nombre|"
+                   r"tesis|clientes|alumnos|estudiantes|jefe)|estoy (?:trabajando|haciendo|escribiendo|preparando|"
+                   r"desarrollando|creando|construyendo|diseñando|organizando|aprendiendo)|tengo (?:un|una) (?:pequeñ[oa] )?"
+                   r"(?:tienda|negocio|empresa|restaurante|canal|blog|panadería|cafetería|marca|hij[oa]|perr[oa]|gat[oa])",
     ),
     "pt": _Grammar(
         first_person=r"eu|sou|estou|tenho|meu|minha|meus|minhas|me|mim|comigo|moro|trabalho|estudo|nós|nosso\w*|"
@@ -109,7 +114,10 @@ _GRAMMARS = {
         filler=r"olá|ola|oi|sim|não|bom|obrigad[oa]|ok|bem|então|também|e|mas",
         talk=r"entendo|quero dizer|acho|penso|sei|me parece|concordo|desculpa|desculpe",
         self_words=r"(?:eu\s+)?(?:sou|trabalho|moro|estudo|nasci|me mudei|ensino|tenho \d+ anos)|me chamo|meu nome|"
-                   r"(?:meu|minha|meus|minhas) (?:marido|esposa|mulher|filh[oa]s?|trabalho|empresa|negócio|loja|família)",
+                   r"(?:meu|minha|meus|minhas) (?:marido|esposa|mulher|filh[oa]s?|trabalho|empresa|negócio|loja|família|"
+                   r"tcc|tese|clientes|alunos)|estou (?:trabalhando|fazendo|escrevendo|preparando|desenvolvendo|criando|"
+                   r"construindo|aprendendo)|tenho (?:um|uma) (?:pequen[oa] )?(?:loja|empresa|negócio|restaurante|canal|"
+                   r"blog|marca|filh[oa]|cachorr[oa]|gat[oa])",
     ),
     "fr": _Grammar(
         first_person=r"je|j['’]|moi|me|m['’]|mon|ma|mes|nous|notre|nos",
@@ -126,7 +134,10 @@ _GRAMMARS = {
         talk=r"comprends|veux dire|pense|crois|sais|me semble|suis d['’]accord|désolée?|excuse\w*|craign\w*",
         self_words=r"je suis|j['’]habite|je travaille|j['’]étudie|je vis|je m['’]appelle|je suis né\w*|j['’]ai \d+ ans|"
                    r"(?:mon|ma|mes) (?:mari|femme|fils|fille|enfants|travail|métier|entreprise|société|boutique|famille|"
-                   r"client\w*)|nous sommes",
+                   r"client\w*|thèse|mémoire|élèves|étudiants|patron|prestataire\w*)|nous sommes|je suis en train de|"
+                   r"je (?:travaille sur|crée|développe|prépare|rédige|construis|organise|lance)|"
+                   r"j['’]ai (?:un|une) (?:petit\w* )?(?:entreprise|boutique|société|restaurant|chaîne|blog|magasin|"
+                   r"commerce|fils|fille|chien|chat)",
     ),
     "de": _Grammar(
         first_person=r"ich|mich|mir|mein\w*|wir|uns|unser\w*",
@@ -142,7 +153,10 @@ _GRAMMARS = {
         filler=r"hallo|hi|ja|nein|gut|danke|ok|also|übrigens|naja|und|aber",
         talk=r"verstehe|scheint mir|mir scheint|ich meine(?=,| damit| das| dass)|denke|glaube|weiß|stimme zu|sorry|entschuldigung",
         self_words=r"ich (?:bin|arbeite|wohne|lebe|studiere|unterrichte|heiße|bin \d+)|"
-                   r"mein\w* (?:mann|frau|sohn|tochter|kinder|arbeit|beruf|firma|unternehmen|laden|familie|name)",
+                   r"mein\w* (?:mann|frau|sohn|tochter|kinder|arbeit|beruf|firma|unternehmen|laden|familie|name|"
+                   r"bachelorarbeit|masterarbeit|doktorarbeit|kunden|schüler)|ich (?:arbeite an|schreibe|entwickle|baue)|"
+                   r"ich habe (?:einen|eine|ein) (?:klein\w* )?(?:laden|firma|unternehmen|shop|restaurant|kanal|blog|"
+                   r"sohn|tochter|hund|katze)",
     ),
     "nl": _Grammar(
         first_person=r"ik|mij|me|mijn|wij|we|ons|onze",
@@ -173,7 +187,9 @@ _GRAMMARS = {
         filler=r"ciao|salve|sì|si|no|bene|grazie|ok|allora|comunque|anche|e|ma",
         talk=r"capisco|intendo|penso|credo|so|mi sembra|mi pare|sono d['’]accordo|scusa\w*",
         self_words=r"(?:io\s+)?(?:sono|lavoro|vivo|abito|studio|insegno|ho \d+ anni)|mi chiamo|"
-                   r"(?:mio|mia|miei|mie) (?:marito|moglie|figli[oa]?|lavoro|azienda|negozio|famiglia|nome)",
+                   r"(?:mio|mia|miei|mie) (?:marito|moglie|figli[oa]?|lavoro|azienda|negozio|famiglia|nome|tesi|clienti|"
+                   r"studenti|alunni)|sto (?:lavorando|facendo|scrivendo|preparando|sviluppando|creando|imparando)|"
+                   r"ho (?:un|una|un') (?:piccol[oa] )?(?:negozio|azienda|attività|ristorante|canale|blog|figli[oa]|cane|gatto)",
     ),
     "ar": _Grammar(
         first_person=arabic.FIRST_PERSON, question=arabic.QUESTION, request=arabic.REQUEST,

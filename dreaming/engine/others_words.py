@@ -82,11 +82,12 @@ _ASKING_RE = re.compile(
 
 # A piece of writing asked for with the user inside it: "Write a user story where I am enhancing the page…",
 # "create a scene in which I meet…", "a story about me, a guy in college…": every "I" after it in the turn is
-# the one in the story.
+# the one in the story — except a user story's premise, the developer's own work ("where I am enhancing the page").
 _STORY_FRAME_RE = re.compile(
     r"\b(?:write|create|generate|make|draft|compose|give me|tell)\b[^.!?\n]{0,60}?"
-    r"\b(?:story|stories|scene|poem|song|script|dialogue|scenario|tale|narrative|fanfic)\b[^.!?\n]{0,30}?"
-    r"\b(?:(?:where|in which|wherein|whereby)\s+(?:I|i|we|me|my)|about\s+(?:me|myself))\b",
+    r"\b(?:(?P<user_story>user stor(?:y|ies))|story|stories|scene|poem|song|script|dialogue|scenario|tale|narrative|"
+    r"fanfic)\b[^.!?\n]{0,30}?"
+    r"\b(?:(?:where|in which|wherein|whereby)\s+(?P<who>I|i|we|me|my)|about\s+(?:me|myself))\b",
     re.IGNORECASE,
 )
 
@@ -164,6 +165,8 @@ def _template_slot(text: str, at: int, quote: str) -> bool:
 
 def _in_a_story_asked_for(text: str, at: int) -> bool:
     frame = _STORY_FRAME_RE.search(text, 0, min(len(text), at + 12))
+    if frame and frame.group("user_story") and frame.group("who") and at == frame.start("who"):
+        return False  # the premise of a user story
     return bool(frame and frame.start() < at)
 
 

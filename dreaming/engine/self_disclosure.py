@@ -32,6 +32,8 @@ from dreaming.engine.dates import with_date
 from dreaming.engine.extract import _importance  # the one importance rule of the engine
 from dreaming.engine.language import STOP_WORDS, sentences
 from dreaming.engine.others_words import not_the_user
+from dreaming.engine.own_drafts import request_of, signed_name
+from dreaming.engine.pursuits import DOING, belongings, jobs_as, platforms, plays, schoolwork, zh_possessions
 from dreaming.engine.purposes import courses, organisations, roles_beside_me
 from dreaming.engine.quotes import quote_too_short, statement_unsupported
 from dreaming.engine.sensitive import redact_sensitive, sensitive_category
@@ -68,6 +70,8 @@ _HEAD_RE = re.compile(
     rf"|(?P<verb>(?:I|i)\s+(?:(?:currently|also|still|now|actually)\s+)?"
     rf"(?:work(?:ed)?\s+(?:as|at|in|for|with)|teach|study|live\s+(?:in|with|near|on)|grew up|was born|"
     rf"run\s+(?:an?|my|our)|own\s+(?:an?|\d+)|manage\s+(?:an?|\d+)|majored|graduated|volunteer)\b)"
+    rf"|(?P<doing>(?:{_I_AM}|(?-i:[Ww]e)(?:\s+are|'re|’re))\s+(?:(?:currently|also|still|now|actually|just)\s+)?{DOING}\s+(?!(?:it|this|that|them|these|those|"
+    rf"something|anything|wrong|a mistake|mistakes|the following|an? error|fine|good|well|ok|okay|great|so|too|here|now)\b))"
     rf"|(?P<have>(?:I|i)\s+(?:have|'ve got|’ve got|own)\s+{_NUMBER}\s+(?:[\w'-]+\s+){{0,3}}?{_HAVE_NOUN}\b)"
     rf"|(?P<nation>{_I_AM}\s+(?:half[\s-])?(?-i:{_NATIONALITIES})\b)",
 )
@@ -79,10 +83,17 @@ _AS_A_RE = re.compile(
     # "As a first time home buyer in Texas, what programs exist?" — not "As a doctor, what would you prescribe?"
     r"|(?:what|which|how|where|when|is|are|should|can|do|does|any)\b(?![^.!?;\n]*\b(?:you|your|u)\b)[^.!?;\n]*)"
 )
+# "As the owner of a small coffee shop, how do I…": who the user is, with what they lead.
+_AS_THE_RE = re.compile(
+    r"(?:^|(?<=[.!?\n]\s)|(?<=\n))\s*[Aa]s the (?P<role>(?:co-?)?(?:owner|founder|manager|head|director|ceo|CEO|president|"
+    r"captain|leader|organi[sz]er|chair|principal|coach|editor|admin|administrator) of (?:an?|my|our|the) (?:[\w'-]+ ){0,4}?[\w'-]+),"
+    r"(?=\s*(?:I|i|my|how|what|which|where|should|can|do|any)\b)"
+)
 # Where the statement about the user ends and the request starts.
 _STOP_RE = re.compile(
     r"[.!?;:\n(\[\"“]|,\s|\s[-–—]\s|\s+(?:and|but|so|because|please|pls|who|which|that|whose|where|looking|trying|"
     r"wanting|hoping|can|could|would|will|need|want|while|whereas|since|though|although|except|i|I)\b"
+    r"|\s+(?:'cause|’cause|cause|cuz|coz)\b"
 )
 # A role-play frame or a supposition before the clause: whoever "I" and "my" are there, not the user.
 _ROLE_FRAME = (r"roleplay|role-play|role play|rp|scenario|pretend|imagine|act as|acting as|you are|you're|youre|"
@@ -91,13 +102,13 @@ _ROLE_FRAME_RE = re.compile(rf"\b(?:{_ROLE_FRAME})\b", re.IGNORECASE)
 # ... and for "I am" / "I have" also a story, a poem or a script: "Write a story where I'm a knight" (a poem
 # *for* my wife is still about the user's wife).
 _NOT_THE_USER_RE = re.compile(
-    rf"\b(?:{_ROLE_FRAME}|story|stories|fanfic|fan fiction|novel|chapter|scene|poem|song|lyrics|script|screenplay|"
+    rf"\b(?:{_ROLE_FRAME}|(?<!user )(?:story|stories)|fanfic|fan fiction|novel|chapter|scene|poem|song|lyrics|script|screenplay|"
     rf"game|narrat\w*|episode|dialogue)\b",
     re.IGNORECASE,
 )
 _HYPOTHETICAL_LEAD_RE = re.compile(r"\b(?:if|when|whether|unless|once)\s*$|\b(?:if|when|whether|unless)\b[^,]*$", re.I)
 _MY_VENTURE_RE = re.compile(
-    r"\bmy (?!favou?rite\b|dream\b|ideal\b|future\b)((?:[A-Z][\w'-]+ |[a-z][\w'-]+ ){0,2}(?:shop|store|business|company|startup|channel|blog|website|podcast|"
+    r"\bmy (?!favou?rite\b|dream\b|ideal\b|future\b)((?:(?![\w-]+['’]s )(?:[A-Z][\w'-]+ |[a-z][\w'-]+ )){0,2}(?:shop|store|business|company|startup|channel|blog|website|podcast|"
     r"restaurant|bakery|salon|clinic|brand|agency|studio|farm|thesis|dissertation|novel))\b(?![\w-])"
 )
 # "my notes for a presentation in French", "my thesis on coral reefs", "my trip to Japan": what the user is working
@@ -110,7 +121,10 @@ _MY_WORK_RE = re.compile(
 )
 _MY_PEOPLE_RE = re.compile(
     r"\b(?:[Mm]y|[Oo]ur) (?P<noun>(?:new (?!to\b)|(?-i:[A-Z][a-z]+) (?=client|customer|student|patient|tenant|"
-    r"roommate|flatmate|intern|colleague|coworker|co-worker))?"  # "my new intern", "my Japanese client"
+    r"roommate|flatmate|intern|colleague|coworker|co-worker)"  # "my new intern", "my Japanese client"
+    # "my 5th grade students", "our ESL students", "my first-year students" (not "my fellow / future students")
+    r"|(?:\d+(?:st|nd|rd|th)[ -]grade|(?:first|second|third|final)[ -]year|high school|middle school|elementary|"
+    r"primary|secondary|college|university|ESL|EFL|adult|young|online|private|regular|international) (?=students|pupils|clients|patients))?"
     r"(?:customers?|clients?|students?|pupils|patients?|employees?|staff|subscribers|followers|readers|"
     r"colleagues?|coworkers?|co-workers?|team|boss|manager|supervisor|professor|advisor|landlord|landlady|tenants?|mentor|"
     r"roommates?|flatmates?|interns?))\b(?![\w-])"
@@ -128,9 +142,13 @@ _MY_FAMILY_RE = re.compile(
     r"(?=(?:dogs?|cats?|pupp(?:y|ies)|kittens?|parrots?|rabbits?|hamsters?|horses?)\b))?"
     r"(?:wife|husband|partner|boyfriend|girlfriend|fianc[ée]e?|sons?|daughters?|kids|children|brothers?|sisters?|"
     r"siblings|grandchildren|grandsons?|granddaughters?|mother-in-law|father-in-law|in-laws|nephews?|nieces?|"
+    r"grandma|grandmother|grandpa|grandfather|granny|aunt|auntie|uncle|cousins?|stepson|stepdaughter|"
     r"dogs?|cats?|pupp(?:y|ies)|kittens?|parrots?|rabbits?|hamsters?|horses?|friend|mom|mum|mother|dad|father))(?![\w-])"
     r"(?:,?\s+(?P<name>[A-Z][a-z]{1,15})(?![\w-]))?"
 )
+# "my grandma passed away last week": no longer had.
+_GONE_RE = re.compile(r"[^.!?;\n]{0,20}?\b(?:passed away|passed on|died|was killed|is no longer|rest in peace|RIP)\b",
+                      re.IGNORECASE)
 _NAMED_ONLY = frozenset("friend mom mum mother dad father".split())
 # "I want my own business", "I quit my job", "my former boss": not something the user has now.
 _NOT_HAD_RE = re.compile(r"\b(?:want|wish|dream of|hope|would|quit|lost|left|sold|closed|former|ex|old|previous|start|starting|open|"
@@ -138,8 +156,11 @@ _NOT_HAD_RE = re.compile(r"\b(?:want|wish|dream of|hope|would|quit|lost|left|sol
                          re.IGNORECASE)
 _MAX_WORDS = 16
 # "I teach at one", "I am a big fan": what the clause is about was said before it.
-_BARE_OBJECT_RE = re.compile(r"\s(?:one|it|that|this|them|there|those|these|so|too|here|fan|fans)$", re.IGNORECASE)
+_BARE_OBJECT_RE = re.compile(r"\s(?:one|it|that|this|them|there|those|these|so|too|here|fan|fans|called|named)$"
+                             r"|\bon one\b", re.IGNORECASE)
 IMPORTANCE_CAP = 0.6
+# What a request only implies (pursuits.py: "settings to play better csgo", "my license plate"): pending until it recurs.
+WEAK_IMPORTANCE_CAP = 0.4
 
 
 # A request fastened to a statement by a comma: "I'm a PhD student at MIT, write an abstract for my paper".
@@ -152,65 +173,15 @@ _REQUEST_TAIL_RE = re.compile(
 )
 
 
-# --- the user's own draft ---------------------------------------------------------------------------
-# Where pasted material starts: a line ending in a colon, a blank line, or an opening quote mark.
-_PASTE_START_RE = re.compile(r":\s*\n|\n\s*\n|:\s*[\"“«]|\n|：")  # a full-width colon: "以下是我的作文："
-REQUEST_CHARS = 400
-# What the user writes as themself: a letter, an email, a CV, notes for a talk. Never a story, a poem, a
-# script; nor an essay (an exam essay's "I work as a pilot" is made up for the prompt).
-_WRITING = (r"(?:e-?mails?|mail|letters?|cover letter|motivation letter|personal statement|statement of purpose|"
-            r"sop|cv|resume|résumé|bio|self-introduction|introduction|notes|speech|linkedin (?:post|summary|profile)|"
-            r"profile|message)")
-_OWN_DRAFT_RE = re.compile(
-    rf"\b(?:my|our)\s+(?:own\s+|original\s+|(?!story|poem|novel|script|song|lyrics|chapter|essay)[\w-]+\s+){{0,3}}?"
-    rf"{_WRITING}\b"
-    rf"|\b(?:proofread|polish|improve|correct|edit|rewrite|rephrase|revise|check)\b[^.\n]{{0,40}}?"
-    rf"\b(?:this|the following|the)\s+(?:e-?mail|letter|cover letter|motivation letter|personal statement)\b"
-    r"|我的(?:邮件|简历|自我介绍|信|发言稿|演讲稿|申请)",
-    re.IGNORECASE,
-)
-# ... but a text to reply to is the other person's, and a story's first person is a character.
-_NOT_OWN_DRAFT_RE = re.compile(
-    r"\b(?:reply|respond|response|answer(?:ing)?)\s+(?:to|for)\b|\b(?:story|stories|poem|novel|fiction|fanfic|script|"
-    r"screenplay|lyrics|song|chapter|character|roleplay|role-play)\b|回复",
-    re.IGNORECASE,
-)
-# "Thank you and best regards,\nErli" closing the user's own letter: the user's name.
-_SIGNED_RE = re.compile(
-    r"(?im)^[^\n]{0,30}\b(?:regards|sincerely|best|cheers|thanks|thank you|yours(?: truly| faithfully| sincerely)?|"
-    r"warmly|warm wishes|respectfully),?[ \t]*\n\s*(?P<name>(?-i:[A-Z][a-z]{1,15}(?:[ \t][A-Z][a-z]{1,15}){0,2}))[ \t]*[\"”]?[ \t]*$"
-)
-_NOT_NAMES = frozenset("your name team sir madam dear the all everyone me admin user customer manager".split())
+# "I want you to act as a sales coach. My first request is "…"": the act-as frame is the assistant's; the request
+# after it is the user's own, about the user.
+_FRAME_LIFTED_RE = re.compile(r"\b[Mm]y first (?:[\w-]+ ){0,2}request is\b")
 
 
-def request_of(text: str) -> str:
-    """The request before a pasted text (all of a short turn without a paste)."""
-    head = text[:REQUEST_CHARS]
-    cut = _PASTE_START_RE.search(head)
-    return head[: cut.start()] if cut else (head if len(text) <= REQUEST_CHARS else "")
-
-
-def own_draft(request: str) -> bool:
-    """Whether a request says the text it brings is the user's own writing about themself ("improve my
-    cover letter", "proofread the following email", "我的简历"), not someone else's to answer or a story."""
-    return bool(_OWN_DRAFT_RE.search(request)) and not _NOT_OWN_DRAFT_RE.search(request)
-
-
-def _signed_name(text: str) -> list[tuple[str, str]]:
-    """The name that signs the user's own letter (a draft to polish, never one to reply to)."""
-    if not own_draft(request_of(text)):
-        return []
-    found = []
-    for m in _SIGNED_RE.finditer(text):
-        name = m.group("name")
-        if any(w.lower() in _NOT_NAMES | STOP_WORDS for w in name.split()):
-            continue
-        closing = m.group(0)[: m.start("name") - m.start()].split()
-        # as few closing words as make a quote ("best regards, Erli"), and not a capitalised title
-        closing = closing[-max(1, 3 - len(name.split())):]
-        start = m.start() + m.group(0).rfind(closing[0], 0, m.start("name") - m.start())
-        found.append((text[start: m.end("name")], f"User's name is {name}"))
-    return found[-1:]  # the letter's own closing, not one it quotes
+def _unframed_from(text: str, start: int) -> int:
+    """Where the text a frame before `start` may cover begins: after "My first request is", else 0."""
+    lifted = [m.end() for m in _FRAME_LIFTED_RE.finditer(text, 0, start)]
+    return lifted[-1] if lifted else 0
 
 
 def without_request(candidate: ExtractedCandidate) -> ExtractedCandidate:
@@ -234,14 +205,15 @@ def self_disclosures(turns: list[Turn]) -> list[ExtractedCandidate]:
             continue
         # Light sleep has taken the sensitive clauses out already; the engine does it again for any other caller.
         text = redact_sensitive(turn.content, anyone=False).text
-        for quote, said in turn_disclosures(text):
+        for quote, said, cap in [*((q, s, IMPORTANCE_CAP) for q, s in turn_disclosures(text)),
+                                 *((q, s, WEAK_IMPORTANCE_CAP) for q, s in weak_disclosures(text))]:
             if sensitive_category(quote) or sensitive_category(said):
                 continue  # "I'm a Muslim": never a candidate
             if not_the_user(text, quote):
                 continue  # a script's line, a title, pasted AI text: the same rule as the conversational clauses
             statement = with_date(said, lead="", said_at=turn.created_at)  # "tomorrow" from when it was said
             category = category_by_definition(statement=statement, category=en.category_en(statement))
-            importance = min(IMPORTANCE_CAP, _importance(category=category, quote=quote, chinese=False, user_initiated=True))
+            importance = min(cap, _importance(category=category, quote=quote, chinese=False, user_initiated=True))
             found.append(ExtractedCandidate(quote=quote, statement=statement, category=category, importance=importance,
                                             seq=turn.seq, user_initiated=True))
     return found
@@ -250,7 +222,20 @@ def self_disclosures(turns: list[Turn]) -> list[ExtractedCandidate]:
 def turn_disclosures(text: str) -> list[tuple[str, str]]:
     """(quote, statement) of each self-disclosure clause of one user turn's text."""
     return (_clauses(text) + _my_things(text) + _my_work(text) + _my_family(text) + _my_courses(text)
-            + _organisations(text) + _roles_beside_me(text) + _signed_name(text) + _candidacy(text))
+            + _organisations(text) + _roles_beside_me(text) + signed_name(text) + _candidacy(text)
+            + [(quote, said) for quote, said in jobs_as(text) if not _not_had(text, text.find(quote))])
+
+
+def weak_disclosures(text: str) -> list[tuple[str, str]]:
+    """(quote, statement) of what a user turn's requests only imply they play, use or have (pursuits.py)."""
+    if _NOT_THE_USER_RE.search(request_of(text)):
+        return []  # a story's or a role-play's belongings
+    found = [(_phrase_quote(text, start, start + len(words)), said) for words, said, start in belongings(text) + schoolwork(text)
+             if not _not_had(text, start)]
+    found += [(_phrase_quote(text, text.find(q), text.find(q) + len(q)), said) for q, said in plays(text) + platforms(text)
+              if not _not_had(text, text.find(q))]
+    found += zh_possessions(text)
+    return [(quote, said) for quote, said in found if not statement_unsupported(statement=said, quote=quote)]
 
 
 def _my_courses(text: str) -> list[tuple[str, str]]:
@@ -302,7 +287,7 @@ def _my_work(text: str) -> list[tuple[str, str]]:
         if _not_had(text, m.start()) or len(m.group("about").split()) < 2:
             continue
         work = m.group("work")
-        article = "" if work.endswith("s") else ("an " if work[0].lower() in "aeiou" else "a ")
+        article = "" if work.endswith("s") and not work.endswith(("ss", "sis", "us")) else ("an " if work[0].lower() in "aeiou" else "a ")
         quote = _phrase_quote(text, m.start(), m.end())
         found.append((quote, f"User has {article}{work} {m.group('about')}"))
     return found
@@ -311,7 +296,7 @@ def _my_work(text: str) -> list[tuple[str, str]]:
 def _not_had(text: str, start: int) -> bool:
     """A role-play frame before, a "want" / "lost" just before, or a supposition in the sentence before the "my"."""
     sentence_start = max((a for a, _ in sentences(text) if a <= start), default=0)
-    return bool(_ROLE_FRAME_RE.search(text[:start]) or _NOT_HAD_RE.search(text[max(0, start - 20): start])
+    return bool(_ROLE_FRAME_RE.search(text[_unframed_from(text, start):start]) or _NOT_HAD_RE.search(text[max(0, start - 20): start])
                 or en.EN_HYPOTHETICAL_RE.search(text[sentence_start:start]) or _HYPOTHETICAL_LEAD_RE.search(text[sentence_start:start]))
 
 
@@ -324,7 +309,7 @@ def _my_family(text: str) -> list[tuple[str, str]]:
             name = None
         if noun in _NAMED_ONLY and not name:
             continue
-        if _not_had(text, m.start()):
+        if _not_had(text, m.start()) or _GONE_RE.match(text, m.end()):
             continue
         if name:
             said = f"User's {noun} is named {name}"
@@ -354,7 +339,18 @@ def _phrase_quote(text: str, start: int, end: int) -> str:
     stop = _CLAUSE_END_RE.search(text, end)
     run_on = text[start: stop.start() if stop else len(text)].rstrip()
     run_on = " ".join(run_on.split(" ")[:_PHRASE_WORDS]) if "\n" not in run_on else run_on
-    return run_on if not quote_too_short(run_on) else sentence
+    if not quote_too_short(run_on):
+        return run_on
+    # "What should I name my bakery?": the words just before it in its clause ("name my bakery")
+    lead = re.search(r"(?:[\w'’-]+ ){1,2}$", text[max(0, start - 40): start])
+    if lead and not quote_too_short(lead.group(0) + phrase) and not not_the_user(text, lead.group(0) + phrase):
+        return lead.group(0) + phrase
+    # a request quoted inside a role prompt ('My first request is "I need you to … with my customers."'): the quoted words
+    opening = max(text.rfind(mark, 0, start) for mark in '"“')
+    inner = text[opening + 1: stop.start() if stop else len(text)].strip()
+    if opening >= 0 and inner and inner in sentence and not not_the_user(text, inner):
+        return inner
+    return sentence
 
 
 def _sentence_around(text: str, start: int, end: int) -> str:
@@ -368,16 +364,19 @@ def _clauses(text: str) -> list[tuple[str, str]]:
     found = []
     for start, end in sentences(text):
         sentence = text[start:end]
-        if "?" in sentence[: _first_head(sentence)] or _NOT_THE_USER_RE.search(text[: start + _first_head(sentence)]):
+        head = start + _first_head(sentence)
+        if "?" in sentence[: _first_head(sentence)] or _NOT_THE_USER_RE.search(text[_unframed_from(text, head): head]):
             continue
-        for said in (*_head_clauses(sentence), _as_a_role(sentence)):
+        # "As a customer, I want to filter flights" in a user story: its persona, not the user
+        as_a = None if _USER_STORY_RE.search(text) else (_as_a_role(sentence) or _as_the_role(sentence))
+        for said in (*_head_clauses(sentence), as_a):
             if said and not statement_unsupported(statement=said[1], quote=said[0], message=text):
                 found.append(said)
     return found
 
 
 def _first_head(sentence: str) -> int:
-    heads = [m.start() for m in (_HEAD_RE.search(sentence), _AS_A_RE.search(sentence)) if m]
+    heads = [m.start() for m in (_HEAD_RE.search(sentence), _AS_A_RE.search(sentence), _AS_THE_RE.search(sentence)) if m]
     return min(heads) if heads else len(sentence)
 
 
@@ -387,8 +386,9 @@ def _head_clauses(sentence: str) -> list[tuple[str, str]]:
         before = sentence[: m.start()]
         if before.strip() and not re.search(r"(?:^|[,;:\-–—]|\band|\bbut|\bso|\balso|\bwell|\bhi|\bhello|\bhey|"
                                             r"\bgiven that|\bsince|\bbecause|\bnow that|\bseeing as)\s*$",
-                                            before, re.IGNORECASE):
-            continue  # mid-clause: "the guy I work with", "what I'm learning"
+                                            before, re.IGNORECASE) \
+                and not (m.group("doing") and re.search(r"\b(?:where|in which|as|while)\s*$", before, re.IGNORECASE)):
+            continue  # mid-clause: "the guy I work with", "what I'm learning" (not "a user story where I am building…")
         if _HYPOTHETICAL_LEAD_RE.search(before):
             continue
         stop = _STOP_RE.search(sentence, m.end())
@@ -399,6 +399,19 @@ def _head_clauses(sentence: str) -> list[tuple[str, str]]:
         if said:
             found.append(said)
     return found
+
+
+_USER_STORY_RE = re.compile(r"\buser stor(?:y|ies)\b|^\W*[Aa]s an? [\w\s'-]{1,40}, I want (?:to|a|an|the)\b[^.]*\bso that\b")
+
+
+def _as_the_role(sentence: str) -> tuple[str, str] | None:
+    """"As the owner of a small coffee shop, how do I attract customers?" → "User is the owner of a small coffee shop"."""
+    m = _AS_THE_RE.search(sentence)
+    if m and re.search(r"\b(?:you|your|u)\b", sentence[m.end():], re.IGNORECASE) \
+            and not re.search(r"\b(?:I|i|my|me)\b", sentence[m.end():]):
+        return None  # "As the owner of the house, what would you do?" asks the assistant to play it
+    role = m and re.sub(r"\bmy\b", "their", m.group("role")).replace(" our ", " their ")
+    return (m.group(0).strip().rstrip(","), f"User is the {role}") if m else None
 
 
 def _as_a_role(sentence: str) -> tuple[str, str] | None:
@@ -419,7 +432,8 @@ def _statement(quote: str, *, sentence: str) -> tuple[str, str] | None:
     size = len(re.findall(r"[A-Za-z0-9'’]+", quote))
     if size < 2 or size > _MAX_WORDS:
         return None
-    statement = en.en_statement(quote)
+    # "we are building a CRM for dentists": the user is building it (with others)
+    statement = en.en_statement(re.sub(r"^[Ww]e(?:\s+are|'re|’re)\b", "I am", quote))
     if not statement.startswith("User ") or len(statement.split()) < 3 or _BARE_OBJECT_RE.search(statement):
         return None
     # "I'm Nigerian" proves nothing on its own (quotes.py): its sentence, verbatim, is the quote.

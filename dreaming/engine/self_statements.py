@@ -23,11 +23,14 @@ from dataclasses import replace
 
 from dreaming.engine import multilingual
 from dreaming.engine.extract import extract_candidates
-from dreaming.engine.language import content_tokens
-from dreaming.engine.self_disclosure import REQUEST_CHARS, own_draft, request_of, self_disclosures, without_request
+from dreaming.engine.language import content_tokens, sentences
+from dreaming.engine.own_drafts import REQUEST_CHARS, own_draft, request_of
+from dreaming.engine.self_disclosure import self_disclosures, without_request
 from dreaming.engine.triage import _CODE_LINE_RE, _STACK_TRACE_RE, _symbol_density
 from dreaming.protocol import ExtractedCandidate, Turn
 
+_PROSE_SYMBOLS = 0.08  # code characters per visible character past which a line or a sentence is code
+_WORD_RE = re.compile(r"[A-Za-z]{2,}")
 _FENCE_RE = re.compile(r"```.*?(?:```|\Z)|~~~.*?(?:~~~|\Z)", re.DOTALL)
 _DRAFT_CHARS = 6000
 _OOC_RE = re.compile(
@@ -43,6 +46,10 @@ _SELF_STATEMENT_RE = re.compile(
     r"working with))|"
     r"I (?:work|worked|live|lived|study|studied|teach|run|own|have been|grew up|moved|was born|majored|graduate[sd]?|"
     r"sell|manage|volunteer|coach)\b|"
+    # what the user has been doing, or just began: "I've been coding for 2 years", "I just started learning python"
+    r"I(?:'ve|’ve| have) been (?:coding|programming|learning|studying|working|teaching|developing|writing|playing)\b|"
+    r"I (?:(?:just|recently|finally) )?(?:(?:started|began) (?:learning|studying|working|coding|programming|a new|my new|"
+    r"college|university|school|my first)|switched (?:from|to)|joined|got (?:a|my) (?:new )?(?:job|degree|internship))\b|"
     r"my (?:name|job|work|profession|occupation|wife|husband|partner|son|daughter|kids?|children|family|"
     r"dog|cat|pet|boss|company|business|shop|store|startup|team|students?|class|hometown|major|thesis|"
     r"professor|teacher|clients|customers|employer|manager|colleagues|coworkers|school|university|college)\b|"
@@ -50,7 +57,8 @@ _SELF_STATEMENT_RE = re.compile(
     r"our (?:company|business|startup|shop|store|team|school|clinic|agency|firm|restaurant|brand|"
     r"organi[sz]ation|customers|clients|students)\b|"
     r"we(?:\s+are|'re|’re)\s+an?\s|we (?:run|own|sell|make|manufacture|provide|offer|specialize|ship|export)\b|"
-    r"我(?:是|在|的(?:工作|职业|专业|公司|店|孩子|儿子|女儿|老婆|老公|家)|正在准备|准备考|住在|从事|毕业))",
+    r"我(?:是|在|的(?:工作|职业|专业|公司|店|孩子|儿子|女儿|老婆|老公|家)|正在准备|准备考|住在|从事|毕业|"
+    r"(?:正在|刚开始|开始)?学(?:习)?|想学|们(?:公司|团队|学校|项目组)))",
     re.IGNORECASE,
 )
 
@@ -77,12 +85,17 @@ def own_words(turn: Turn, *, kind: str) -> str:
 def _prose(text: str) -> str:
     """The lines of `text` that are prose: no fenced code, no code-like or stack-trace lines."""
     text = _FENCE_RE.sub("\n", text)
-    lines = [
-        line for line in text.splitlines()
-        if line.strip() and not _CODE_LINE_RE.match(line) and not _STACK_TRACE_RE.search(line)
-        and _symbol_density(line) <= 0.08
-    ]
-    return "\n".join(lines)
+    kept = []
+    for line in text.splitlines():
+        if not line.strip() or _CODE_LINE_RE.match(line) or _STACK_TRACE_RE.search(line):
+            continue
+        if _symbol_density(line) <= _PROSE_SYMBOLS:
+            kept.append(line)
+            continue
+        # "I'm building a shop for my bakery. this is my code: def f(x): return [x]": the sentences that are prose
+        kept += [line[a:b].strip() for a, b in sentences(line)
+                 if _symbol_density(line[a:b]) <= _PROSE_SYMBOLS and len(_WORD_RE.findall(line[a:b])) >= 4]
+    return "\n".join(kept)
 
 
 def self_statements(turns: list[Turn], *, kind: str) -> list[ExtractedCandidate]:

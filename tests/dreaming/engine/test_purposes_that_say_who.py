@@ -80,7 +80,7 @@ def test_a_person_in_a_request_is_kept_with_the_words_after_it_as_the_quote():
     ("This is for my software engineering course. My loop never ends:\n```js\nwhile(true){}\n```",
      "User has a software engineering course"),
     ("I'm writing my dissertation on coral bleaching and need R code to plot temperatures",
-     "User has a dissertation"),
+     "User is writing their dissertation on coral bleaching"),
 ])
 def test_a_coding_session_keeps_what_the_user_says_of_their_work_and_study(text, statement):
     found = _in_a_coding_session(text)
