@@ -197,3 +197,12 @@ def test_a_change_of_work_weighs_as_much_as_the_job_it_replaces():
 ])
 def test_a_second_pets_name_is_the_second_ones_not_a_new_name_for_the_first(message, statement):
     assert statement in _statements(("user", message))
+
+
+def test_a_month_resolved_to_its_year_still_passes_the_truth_guard():
+    from dreaming.engine.quotes import statement_unsupported
+
+    text = "I'm planning to run a half marathon in October."
+    (found,) = extract_candidates([Turn(seq=0, role="user", content=text, created_at=SAID)])
+    assert found.statement == "User is planning to run a half marathon in October 2026"
+    assert statement_unsupported(statement=found.statement, quote=found.quote, message=text) is None
