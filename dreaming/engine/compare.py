@@ -10,6 +10,7 @@ said in another language are one (dreaming.engine.slots).
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from dreaming.engine import slots
 from dreaming.engine.language import content_tokens, is_chinese
@@ -248,19 +249,42 @@ def _contradiction(statement: str, memory: str) -> str | None:
     return None
 
 
+# "User's dog is named Milo" says what "User has a dog named Milo" says; compared in the second form.
+_IS_NAMED_RE = re.compile(r"^User's (?P<x>(?:[a-z-]+ ){0,2}?[a-z-]+) is (?:named|called) (?P<n>[A-Z][\w' -]*)$")
+# "User has a dog" says less than "User has a dog named Milo": it repeats it, it is no new dog.
+_BARE_HAS_RE = re.compile(r"^User has (?:a|an) (?P<x>(?:[a-z-]+ ){0,2}?[a-z-]+)$")
+
+
+def _as_has(statement: str) -> str:
+    m = _IS_NAMED_RE.match(statement.strip())
+    if not m:
+        return statement
+    return f"User has {'an' if m.group('x')[0] in 'aeiou' else 'a'} {m.group('x')} named {m.group('n')}"
+
+
+def _says_less(statement: str, memory: str) -> bool:
+    """A bare "User has a dog" beside a memory of that dog with more said of it ("… named Milo", "… who is 3")."""
+    m = _BARE_HAS_RE.match(statement.strip())
+    return bool(m) and re.match(rf"User has (?:a|an) (?:[a-z-]+ )?{re.escape(m.group('x'))}\b.", memory) is not None
+
+
 def compare_statements(statements: list[str], memories: list[MemoryRef]) -> list[Comparison]:
     results = []
-    for index, statement in enumerate(statements):
+    for index, said in enumerate(statements):
+        statement = _as_has(said)
         best: tuple[float, MemoryRef] | None = None
         contradiction: tuple[MemoryRef, str] | None = None
         across: tuple[MemoryRef, str] | None = None  # a change read across languages, through the lexicon
         same_things: set[int] = set()
-        for memory in memories:
+        for ref in memories:
+            memory = replace(ref, statement=_as_has(ref.statement))
             # "User lives in Berlin" does not repeat "User's sister lives in Berlin": other subject, other fact.
             score = similarity(statement, memory.statement) if _same_subject(
                 _subject(statement), _subject(memory.statement)) else 0.0
             if slots.particulars_differ(statement, memory.statement):
                 score = 0.0  # a parrot named Mango is not the parrot named Kiwi said again
+            elif _says_less(statement, memory.statement):
+                score = max(score, REINFORCE_AT)
             elif score < REINFORCE_AT and slots.same_thing(statement, memory.statement):
                 score = REINFORCE_AT  # "oat latte every morning" / "每天早上都喝燕麦拿铁": the same things said
                 same_things.add(memory.id)

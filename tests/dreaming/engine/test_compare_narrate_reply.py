@@ -114,3 +114,12 @@ def test_a_job_the_user_says_is_over_contradicts_the_memory_of_it():
     assert (over.relation, over.memory_id) == ("contradicts", 7)
     assert (over_zh.relation, over_zh.memory_id) == ("contradicts", 8)
     assert fridays.relation != "contradicts"
+
+
+def test_the_same_pet_said_another_way_reinforces_and_another_pet_stays_new():
+    milo = [MemoryRef(id=5, statement="User has a dog named Milo", category="fact")]
+    named, bare, rex, dog_rex = _compare(["User's dog is named Milo", "User has a dog", "User has a dog named Rex",
+                                          "User's dog is named Rex"], milo)
+    assert (named.relation, named.memory_id) == ("reinforces", 5)
+    assert (bare.relation, bare.memory_id) == ("reinforces", 5)
+    assert rex.relation == "new" and dog_rex.relation == "new"
