@@ -5,8 +5,8 @@ days apart, one fact per message:
 - distinct facts: two pets of the same kind with two names ("a parrot named Kiwi", later "a parrot
   named Mango"), two siblings, a city, where a sibling lives (another city, another subject), a job,
   two hobbies;
-- true repeats: a fact said again in a later session, in the same words, with "still", or in the
-  other language (the lexicon's slots: city, job, hobby);
+- true repeats: a fact said again in a later session, in the same words, with "still", reworded ("My dog is
+  named Milo" after "I have a dog named Milo"), or in the other language (the lexicon's slots: city, job, hobby);
 - true changes: a move ("I live in Tokyo now"), a new job, or a pet renamed.
 
 The sessions are imported with `import_chats` and dreamed with `dream --now --backfill --user U`
@@ -22,6 +22,7 @@ Standalone: `python -m bench.workload_facts --quick` (20 users; 100 without --qu
 from __future__ import annotations
 
 import random
+import re
 import sys
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
@@ -135,8 +136,11 @@ def _plan_user(r: random.Random, index: int) -> UserPlan:
 
 def _repeat(r: random.Random, fact: Fact, *, chinese: bool) -> Fact:
     text = fact.text
-    how = r.choice(["same", "still", "other language"])
-    if how == "still" and not chinese:
+    how = r.choice(["same", "still", "other language", "reworded"])
+    named = re.fullmatch(r"I (?:also )?have an? (?P<x>\w+) named (?P<n>\w+)\.", text)
+    if how == "reworded" and named:  # "I have a dog named Milo." → "My dog is named Milo."
+        text = f"My {named.group('x')} is named {named.group('n')}."
+    elif how == "still" and not chinese:
         text = text.replace("I have", "I still have").replace("I live", "I still live").replace(
             "I work", "I still work").replace("I love", "I still love").replace("I play", "I still play")
     elif how == "other language" and (fact.key in ("city", "job") or fact.key.startswith("hobby:")):
