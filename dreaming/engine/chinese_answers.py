@@ -52,7 +52,7 @@ def _frames() -> list[tuple[re.Pattern, str]]:
         (re.compile(rf"{_YOU}?{_ADVERBS}(?:喜欢|爱)(?P<v>吃|喝|看|听|玩|读)(?:什么|啥|哪)"), "用户喜欢{v}{f}"),
         (re.compile(rf"{_YOU}最(?:喜欢|爱)的(?P<k>[\u4e00-\u9fff]{{1,6}}?)是(?:什么|哪|谁)"), "用户最喜欢的{k}是{f}"),
         (re.compile(rf"(?:{_YOU}|有)?{_ADVERBS}(?:有)?(?:什么|哪些|啥)(?:兴趣)?爱好|{_YOU}的(?:兴趣)?爱好|"
-                    rf"{_YOU}{_ADVERBS}(?:喜欢|爱)(?:做|干)(?:什么|啥|些什么)|{_YOU}{_ADVERBS}(?:做|干)(?:些)?(?:什么|啥)(?:消遣|放松|娱乐)|"
+                    rf"(?:{_YOU}|^){_ADVERBS}(?:喜欢|爱)(?:做|干)(?:什么|啥|些什么)|{_YOU}{_ADVERBS}(?:做|干)(?:些)?(?:什么|啥)(?:消遣|放松|娱乐)|"
                     rf"{_YOU}{_ADVERBS}(?:平时|周末|下班后?|有空)[\u4e00-\u9fff]{{0,2}}?(?:干|做)(?:嘛|啥|什么|些什么)(?:[？?]|$)"),
          "用户喜欢{f}"),
     ]
@@ -71,6 +71,22 @@ _YES_NO_RE = re.compile(
 _COUNT_RE = re.compile(rf"{_YOU}(?:家)?{_ADVERBS}(?:有|养了?)几(?P<cl>[个只位条])(?P<k>[\u4e00-\u9fff]{{1,4}}?)(?:[？?]|$)")
 _NUMBER_RE = re.compile(r"^(?:\d{1,2}|[一两二三四五六七八九十])[个只位条]?(?:[\u4e00-\u9fff]{0,4})$")
 _AGE_RE = re.compile(r"^(?:今年)?(?:\d{1,3}|[一二三四五六七八九十]{1,3})(?:岁|周岁)?(?:了|啦)?$")
+
+
+def answer_subject(statement: str) -> str | None:
+    """Who the clauses after an answer are about: "跑步，周末经常去奥森跑步" goes on about the user; after "有，一个儿子，
+    今年五岁" the age is the son's (None: no continuation is read)."""
+    return None if re.match(r"用户(?:有|没有|养|不)", statement) else "我"
+
+
+def zh_frame_words(asked: str) -> str:
+    """The words the statement of a Chinese short answer to `asked` takes from its frame rather than from the
+    question ("你老家是哪里的？" → "四川的。" → "用户来自四川" adds 来自); "" when no frame reads the question."""
+    question = _asked(asked)
+    for pattern, template in _FRAMES:
+        if question and pattern.search(question):
+            return re.sub(r"\{\w+\}", " ", template)
+    return ""
 
 
 def _asked(previous_assistant: str) -> str:
@@ -132,7 +148,7 @@ def _yes_no(asked: str, text: str) -> tuple[str, str] | None:
     if _MARRIED_RE.search(asked):
         if no:
             return no.group(0).rstrip("，,。！!~～ "), "用户还没有结婚"
-        return (yes.group(0).rstrip("，,。！!~～ "), "用户已经结婚了") if yes else None
+        return (yes.group(0).rstrip("，,。！!~～ "), "用户结婚了") if yes else None
     if count := _COUNT_RE.search(asked):
         fragment = _fragment(answer)
         if re.fullmatch(r"(?:\d{1,2}|[一两二三四五六七八九十])[个只位条]?", fragment):

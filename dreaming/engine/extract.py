@@ -22,7 +22,7 @@ from dataclasses import dataclass, field, replace
 
 from dreaming.engine import answers, dates, multilingual, resolve
 from dreaming.engine import chinese as zh
-from dreaming.engine.chinese_answers import zh_answer
+from dreaming.engine.chinese_answers import answer_subject, zh_answer
 from dreaming.engine import english as en
 from dreaming.engine import english_clause as ec
 from dreaming.engine import english_sentences as es
@@ -234,8 +234,11 @@ def _chinese_sentence(reading: _TurnReading, s_start: int, s_end: int, *, first_
     answer = zh_answer(reading.previous_assistant, text[s_start:s_end]) if first_sentence else None
     if answer:
         reading.add(*answer, zh.category_zh(answer[1]), is_zh=True, initiated=False)
+        subject = answer_subject(answer[1])
     for c_start, c_end in _split_clauses(text, s_start, s_end, zh.ZH_CLAUSE_SPLIT_RE):
         clause = text[c_start:c_end]
+        if answer and c_start == s_start and clause.startswith(answer[0]):
+            continue  # the answer, read above: its subject carries on
         said = zh.clause_reading(clause, subject=subject) or zh.zh_value(clause)
         if said is None and first_sentence and c_start == s_start and zh.ZH_OPENING_STATE_RE.match(clause):
             said = (clause, "用户" + clause.rstrip("。！!~～ "))

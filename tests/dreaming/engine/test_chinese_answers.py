@@ -2,7 +2,7 @@
 often the verb, the question gives them back."""
 import pytest
 
-from dreaming.engine.quotes import quote_in_text
+from dreaming.engine.quotes import quote_in_text, statement_unsupported
 from dreaming.protocol import CallContext, Turn
 from dreaming.providers.local import LocalDreamer
 
@@ -66,3 +66,33 @@ def test_the_names_after_a_count_stay_with_it_and_are_not_the_users():
 ])
 def test_an_answer_to_a_question_about_the_chat_or_the_moment_is_no_memory(asked, answer):
     assert _statements(asked, answer) == {}
+
+
+@pytest.mark.parametrize("asked, answer", [
+    ("你做什么工作？", "程序员。"),
+    ("你老家是哪里的？", "四川成都的。"),
+    ("你周末一般干嘛？", "睡懒觉，哈哈。"),
+    ("你结婚了吗？", "结了，去年结的。"),
+    ("你有孩子吗？", "没有。"),
+    ("你有宠物吗？", "有两只猫，一只叫橘子，一只叫豆豆。"),
+    ("你吃辣吗？", "不吃，一点都吃不了。"),
+])
+def test_deep_sleep_verifies_a_chinese_answer_with_its_question(asked, answer):
+    turns = [Turn(seq=0, role="assistant", content=asked), Turn(seq=1, role="user", content=answer)]
+    (found,) = LocalDreamer().extract(turns=turns, ctx=CallContext())
+    assert statement_unsupported(statement=found.statement, quote=found.quote, message=answer, asked=asked) is None
+
+
+def test_a_chinese_answer_verifies_nothing_the_question_did_not_ask():
+    assert statement_unsupported(statement="用户是医生", quote="程序员", message="程序员。", asked="你做什么工作？")
+
+
+def test_a_question_without_you_still_asks_the_user_and_what_follows_the_answer_is_theirs():
+    found = _statements("好可爱！平时喜欢做什么？", "跑步和看电影，周末经常去奥森跑步。")
+    assert "用户喜欢跑步和看电影" in found
+    assert "用户周末经常去奥森跑步" in found
+
+
+def test_what_follows_an_answer_about_a_child_is_not_the_users():
+    found = _statements("你有孩子吗？", "有，一个儿子，今年五岁了。")
+    assert "用户有一个儿子" in found and not any("五岁" in s for s in found)
