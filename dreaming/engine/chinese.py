@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from dreaming.engine.language import CJK_RE
-from dreaming.engine.third_person import to_third_person_zh
+from dreaming.engine.third_person import _KIN_ZH, to_third_person_zh
 
 # "我的爱好有很多，比如滑板、书法和烘焙": the examples after 比如 / 包括 belong to the clause before them; so does
 # the name after a comma ("我养了一只猫，叫Milo", "我有个妹妹，她叫小美"), never "，叫我小雪就好".
@@ -88,7 +88,7 @@ ZH_CONTINUATION_RE = re.compile(
     r"^(?:也|还|都|又|就|现在|目前|平时|平常|每天|每周|每晚|每个周末|经常|常常|周末|偶尔|一直|已经|今年|去年|上个月|最近|"
     r"下个月|下周|明年|马上|快要|要|有空(?:的时候|时)?|业余时间|空闲时间|闲暇时)*"
     r"(?:在[\u4e00-\u9fffA-Za-z]{1,15}?(?:工作|上班|上学|读书|住|做|当|教)|\d{1,3}岁|"
-    r"住在|喜欢|爱上|讨厌|养了|是一名|是个|当了?|开了|买了|搬到|搬去|换了|开始|去|会去|打算|准备|计划|正在学|"
+    r"住在|喜欢|爱上|讨厌|养了|是一名|是个|当了?|开了|买了|搬到|搬去|换了|开始|去(?!年)|会去|打算|准备|计划|正在学|"
     r"学了|有一个|有两个|有一只)"
 )
 # Chinese drops the subject when it is obvious: a turn that opens with how the speaker feels is about
@@ -125,7 +125,7 @@ _EMOTION_ZH_RE = re.compile(
     r"感到|感觉(?:到)?(?:自己)?(?:很|有些|有点|非常|特别|十分|挺|好|更)|感觉到?自己|幸运|乏味|困惑|迷茫|疲倦"
 )
 
-_EVENT_ZH_RE = re.compile(r"计划|打算|准备(?:去|要)|今天|昨天|前天|上周|上个月|去年|最近|刚才|刚刚|刚|周末|下周|明天|[去到参加看学买做玩完]了")
+_EVENT_ZH_RE = re.compile(r"计划|打算|准备(?:去|要)|下个?月|下周|明年|要去|今天|昨天|前天|上周|上个月|去年|最近|刚才|刚刚|刚|周末|下周|明天|[去到参加看学买做玩完]了")
 
 # What the user does again and again is no event at a time: "用户周末经常去爬山".
 _HABIT_ZH_RE = re.compile(r"经常|常常|总是|一般|通常|平时|平常|每(?:天|周|晚|个月|个?周末)|一直")
@@ -213,4 +213,21 @@ def zh_value(clause: str) -> tuple[str, str] | None:
         verb = {"的": "有", "养的": "养了", "做的": "做了", "画的": "画了", "拍的": "拍了", "买的": "买了", "种的": "种了",
                 "织的": "织了", "写的": "写了"}[how]
         return text[shown.start():], f"用户{verb}{thing}"
+    return None
+
+
+# Who a Chinese clause is about: 我, or a relative of mine ("我妹妹在上海工作" is about the sister).
+ZH_SUBJECT_RE = re.compile(rf"^我(?:的)?(?:{_KIN_ZH})|^我")
+
+
+def clause_reading(clause: str, *, subject: str | None) -> tuple[str, str] | None:
+    quote = zh_clause(clause)
+    if quote:
+        return quote, zh_statement(quote)
+    if subject and ZH_CONTINUATION_RE.match(clause):
+        # "我最近搬到了杭州，在一家游戏公司工作": the second clause keeps the first one's 我; "我妹妹在上海工作，
+        # 喜欢画画" keeps its 我妹妹 — it is the sister who likes painting.
+        implicit = zh_clause(subject + clause)
+        if implicit:
+            return clause.rstrip("。！!~～ "), zh_statement(implicit)
     return None

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field, replace
 
 from dreaming.engine import answers, dates, multilingual, resolve
 from dreaming.engine import chinese as zh
+from dreaming.engine.chinese_answers import answer_subject, zh_answer
 from dreaming.engine import english as en
 from dreaming.engine import english_clause as ec
 from dreaming.engine import english_sentences as es
@@ -34,7 +35,6 @@ from dreaming.engine.others_words import not_the_user
 from dreaming.engine.possessions import not_yet_said, possessions
 from dreaming.engine.pronoun_subjects import pronoun_subject
 from dreaming.engine.language import CJK_RE, content_tokens, in_own_words, sentences
-from dreaming.engine.third_person import _KIN_ZH
 from dreaming.protocol import ExtractedCandidate, Turn
 from dreaming.engine.sensitive import redact_sensitive, sensitive_category
 
@@ -134,23 +134,6 @@ MAX_CHARS_READ = 30_000
 
 
 
-# Who a Chinese clause is about: 我, or a relative of mine ("我妹妹在上海工作" is about the sister).
-_ZH_SUBJECT_RE = re.compile(rf"^我(?:的)?(?:{_KIN_ZH})|^我")
-
-
-def _chinese_reading(clause: str, *, subject: str | None) -> tuple[str, str] | None:
-    quote = zh.zh_clause(clause)
-    if quote:
-        return quote, zh.zh_statement(quote)
-    if subject and zh.ZH_CONTINUATION_RE.match(clause):
-        # "我最近搬到了杭州，在一家游戏公司工作": the second clause keeps the first one's 我; "我妹妹在上海工作，
-        # 喜欢画画" keeps its 我妹妹 — it is the sister who likes painting.
-        implicit = zh.zh_clause(subject + clause)
-        if implicit:
-            return clause.rstrip("。！!~～ "), zh.zh_statement(implicit)
-    return None
-
-
 @dataclass
 class _TurnReading:
     """What is known while one user turn is read, and the clauses found so far (see _turn_clauses)."""
@@ -247,12 +230,19 @@ def _chinese_sentence(reading: _TurnReading, s_start: int, s_end: int, *, first_
     if zh.ZH_HYPOTHETICAL_RE.search(text[s_start:s_end]):
         return
     subject = None
+    # "你做什么工作？" → "程序员。": a short answer borrows the question's frame (chinese_answers.py)
+    answer = zh_answer(reading.previous_assistant, text[s_start:s_end]) if first_sentence else None
+    if answer:
+        reading.add(*answer, zh.category_zh(answer[1]), is_zh=True, initiated=False)
+        subject = answer_subject(answer[1])
     for c_start, c_end in _split_clauses(text, s_start, s_end, zh.ZH_CLAUSE_SPLIT_RE):
         clause = text[c_start:c_end]
-        said = _chinese_reading(clause, subject=subject) or zh.zh_value(clause)
+        if answer and c_start == s_start and clause.startswith(answer[0]):
+            continue  # the answer, read above: its subject carries on
+        said = zh.clause_reading(clause, subject=subject) or zh.zh_value(clause)
         if said is None and first_sentence and c_start == s_start and zh.ZH_OPENING_STATE_RE.match(clause):
             said = (clause, "用户" + clause.rstrip("。！!~～ "))
-        named = _ZH_SUBJECT_RE.match(said[0]) if said else None
+        named = zh.ZH_SUBJECT_RE.match(said[0]) if said else None
         # a clause with its own 我… sets the subject; one read as a continuation keeps the one before
         subject = None if said is None else named.group(0) if named else subject or "我"
         if said:

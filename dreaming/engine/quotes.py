@@ -7,6 +7,7 @@ import re
 import unicodedata
 
 from dreaming.engine.answers import frame_words
+from dreaming.engine.chinese_answers import zh_frame_words
 from dreaming.engine.credentials import mask_secrets
 from dreaming.engine.dates import DATE_PHRASE_RE
 from dreaming.engine.language import CJK_RE, STOP_WORDS, is_chinese, words
@@ -225,7 +226,7 @@ def answer_unsupported(*, statement: str, quote: str, asked: str) -> str | None:
         return f"the statement leaves out what the answer says: {', '.join(unsaid[:6])}"
     # An answer that names its own thing ("Hiking and fishing.") may take its verb from the question's frame
     # ("What do you do for fun?" → "User enjoys …"); a bare "Yes" borrows nothing but the question's words.
-    lent = frame_words(asked) if own else ""
+    lent = (frame_words(asked) if own else "") + zh_frame_words(asked)
     missing = _missing_words(statement, quote=f"{said} {lent}", context="")
     return f"not in the answer nor in the question: {', '.join(missing[:6])}" if missing else None
 

@@ -115,6 +115,11 @@ LEXICON: dict[str, tuple[str, ...]] = {
     "job:pharmacist": ("pharmacist", "药剂师"),
     "job:architect": ("architect", "建筑师"),
     "job:photographer": ("photographer", "摄影师"),
+    "job:product manager": ("product manager", "产品经理"),
+    "job:project manager": ("project manager", "项目经理"),
+    "job:civil servant": ("civil servant", "公务员"),
+    "job:police officer": ("police officer", "policeman", "policewoman", "警察"),
+    "job:banking": ("bank", "banker", "banking", "银行"),  # "works at a bank" / "在银行上班": where, as a job
     # hobbies
     "hobby:ukulele": ("ukulele", "尤克里里"),
     "hobby:guitar": ("guitar", "吉他"),
@@ -176,7 +181,8 @@ _KIND_EN_RE = [(kind, re.compile(rf"\b(?:{words})\b", re.I)) for kind, words in 
 _KINDS_ZH = [
     ("plan", r"打算|计划|准备|将要|要搬|想搬|下个月|明年|下周"),
     ("live", r"住在|住|搬到|搬去|定居|生活在|来自|老家"),
-    ("work", r"工作|上班|职业|是一名|是一个|当"),
+    ("work", r"工作|上班|职业|是一名|是一个|当|做(?=[\u4e00-\u9fff]{0,4}(?:经理|师|员|开发|设计|销售))|"
+             r"是(?=[\u4e00-\u9fff]{0,4}(?:经理|师|员|医生|护士|警察|会计|律师)(?:$|[，。了]))"),
     ("have", r"养了|养着|养|有"),
     ("do", r"弹|学|练|玩|打|去|参加"),
     ("did", r"(?:去|玩|学|做|看|买|吃|喝|弹|打|参加)了|昨天|前天|上周|上个月|去年"),  # not 住在东京了: a state
@@ -196,7 +202,7 @@ _RENAME_RE = re.compile(
     re.I,
 )
 _NAME_EN_RE = re.compile(r"(?<![.!?]\s)(?<!^)\b([A-Z][a-z]+(?:-[A-Z][a-z]+)?)\b")
-_NAME_ZH_RE = re.compile(r"(?:叫|名叫|名字是)([\u4e00-\u9fff]{1,3}?|[A-Za-z][\w-]*)(?=$|[，。,.\s的])|([A-Za-z][a-z]+)")
+_NAME_ZH_RE = re.compile(r"(?:叫|名叫|名字是)([\u4e00-\u9fff]{1,3}?|[A-Za-z][\w-]*)(?=(?:了|啦)?(?:$|[，。,.\s的]))|([A-Za-z][a-z]+)")
 _NUMBER_WORDS = {"one": "1", "two": "2", "three": "3", "four": "4", "five": "5", "six": "6", "seven": "7",
                  "eight": "8", "nine": "9", "ten": "10", "一": "1", "两": "2", "二": "2", "三": "3", "四": "4",
                  "五": "5", "六": "6", "七": "7", "八": "8", "九": "9", "十": "10"}
