@@ -231,7 +231,7 @@ LONG_LIVED_EN_RE = re.compile(
     r"\b(?:live|lives|lived|from|born|grew up|work|works|worked|job|career|profession|name is|name's|name’s|named|call me|go by|"
     r"years old|married|kids|children|son|daughter|wife|husband|degree|college|university|school|teacher|nurse|engineer|"
     r"doctor|student|retired|own|owns|dog|cat|pet|vegan|vegetarian|moving|move|moved|freelanc\w*|self-employed|"
-    r"unemployed|laid off|promoted|hired|quit)\b",
+    r"unemployed|laid off|promoted|hired|quit|teach|teaches|taught|anymore|any more|no longer)\b",  # a change lasts
     re.IGNORECASE,
 )
 

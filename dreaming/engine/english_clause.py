@@ -53,11 +53,20 @@ def _runs_on(text: str, m: re.Match) -> bool:
         and not en.late_i_says_nothing(f"{said_before} {text[m.end() : m.end() + 80]}")
 
 
+# "I'm vegetarian, no mushrooms please": the request after the comma is its own clause, so the disclosure
+# before it is not read as part of a request.
+_REQUEST_TAIL_RE = re.compile(r"\s*,\s*(?=(?:(?:and|but|so)\s+)?(?:please|pls|can you|could you|would you)\b"
+                              r"|(?:no|not|without|nothing with|hold the)\s+[\w' -]{1,30}?,?\s+(?:please|pls|thanks)\b)",
+                              re.IGNORECASE)
+
+
 class _ClauseSplitter:
-    """EN_CLAUSE_SPLIT_RE's separators, and where a first-person clause runs on without one (_RUN_ON_I_RE)."""
+    """EN_CLAUSE_SPLIT_RE's separators, where a first-person clause runs on without one (_RUN_ON_I_RE), and where a
+    request follows a comma (_REQUEST_TAIL_RE)."""
 
     def finditer(self, text: str, start: int, end: int) -> list[re.Match]:
         found = list(en.EN_CLAUSE_SPLIT_RE.finditer(text, start, end))
+        found += list(_REQUEST_TAIL_RE.finditer(text, start, end))
         found += [m for m in _RUN_ON_I_RE.finditer(text, start, end) if _runs_on(text, m)]
         return sorted(found, key=lambda m: m.start())
 

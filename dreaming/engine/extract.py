@@ -34,6 +34,7 @@ from dreaming.engine.second_predicates import second_predicates
 from dreaming.engine.others_words import not_the_user
 from dreaming.engine.possessions import not_yet_said, possessions
 from dreaming.engine.pronoun_subjects import pronoun_subject
+from dreaming.engine.standalone import says_nothing_alone
 from dreaming.engine.language import CJK_RE, content_tokens, in_own_words, sentences
 from dreaming.protocol import ExtractedCandidate, Turn
 from dreaming.engine.sensitive import redact_sensitive, sensitive_category
@@ -116,10 +117,6 @@ _WORTH_A_LOOK_RE = re.compile(
     r"[Tt]ook|[Vv]isited|[Ss]pent|[Ss]till|[Bb]een|[Hh]ad|[Tt]rying|(?:[Hh]er|[Hh]is|[Ii]ts) name)\b|"
     r"^\W*(?:[Hh]e|[Ss]he)(?:'s|’s| is| was) an?\b"
 )
-
-# A statement that is still the user's request: what it names about them, self_disclosure.py states on its own.
-_REQUEST_STATEMENT_RE = re.compile(r"^(?:please\s+)?(?:make|write|create|generate|give|tell|help|list|draft|compose|"
-                                   r"suggest|explain|describe|translate|summari[sz]e|rewrite|design|plan)\b", re.IGNORECASE)
 
 _REACTION_RE = re.compile(
     r"^(?:(?:oh|ah|aw+|wow|haha+|lol|ha|yes|yeah|yep|no|nope|nice|cool|great|awesome|neat|sure|ok|okay|hmm+|"
@@ -401,8 +398,8 @@ def extract_candidates(turns: list[Turn], *, limit: int = MAX_CANDIDATES) -> lis
             if not_the_user(text, clause.quote, echoing=previous_assistant):
                 continue  # a script's line, a quotation, a title, an AI's self-description, talk about the chat
             clause = _read_in_context(clause, people=people, before=said_before, group=they)
-            if ec.EMPTY_STATEMENT_RE.match(clause.statement) or _REQUEST_STATEMENT_RE.match(clause.statement):
-                continue  # "User works, Maria" once the name is gone; "Make a workout plan for User's daughter"
+            if says_nothing_alone(clause.statement):
+                continue  # "User works, Maria" once the name is gone; "He chewed User's shoes" (standalone.py)
             said_before.append(clause.statement)
             clause = _dated(clause, said_at=turn.created_at)
             # a quoted sentence of a script the tokens do not read (Arabic) is its own key

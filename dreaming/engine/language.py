@@ -81,11 +81,32 @@ def in_own_words(*, quote: str, statement: str, share: float = 0.66) -> bool:
 _SENTENCE_END_RE = re.compile(r"(?<=[.!?…])\s+|(?<=[.!?…][\"”])\s+(?=[A-Z])|(?<=[。！？!?；;])|\n+|(?<=[.!?])(?=[A-Z])")
 
 
+# A period that closes an abbreviation, not a sentence: "Dr. Patel", "at St. Mary's", "e.g. pizza",
+# "at 3 p.m. tomorrow". Titles never end a sentence; "St." does after a capitalized word ("Main St. How
+# long…"); the others only when the next word starts in lower case.
+_TITLE_RE = re.compile(r"(?:^|(?<=[\s(]))(?:Dr|Mr|Mrs|Ms|Mx|Prof|Fr|Rev|Sgt|Capt|Lt|Gen|vs|e\.g|i\.e)\.$", re.I)
+_SAINT_RE = re.compile(r"(?:^|(?<=[\s(]))(?:St|Mt|Ft)\.$")
+_SAINT_AFTER_NAME_RE = re.compile(r"[A-Z][\w'’]*\s+(?:St|Mt|Ft)\.$")
+_ABBREVIATION_RE = re.compile(r"(?:^|(?<=[\s(]))(?:[a-z]\.[a-z]|etc|approx|Jr|Sr|Ave|Blvd|Rd|no|vol|ch|min|hrs?|mins?|lbs?|oz|ft)\.$", re.I)
+
+
+def _abbreviation_before(text: str, end: int, next_at: int) -> bool:
+    """True when the sentence end found at text[end:next_at] is the period of an abbreviation."""
+    before = text[max(0, end - 12):end]
+    if _TITLE_RE.search(before):
+        return True
+    if _SAINT_RE.search(before) and not _SAINT_AFTER_NAME_RE.search(before):
+        return next_at < len(text) and text[next_at].isupper()
+    return bool(_ABBREVIATION_RE.search(before)) and next_at < len(text) and text[next_at].islower()
+
+
 def sentences(text: str) -> list[tuple[int, int]]:
     """(start, end) spans of sentences in `text`, trimmed of surrounding whitespace."""
     spans = []
     start = 0
     for m in _SENTENCE_END_RE.finditer(text):
+        if _abbreviation_before(text, m.start(), m.end()):
+            continue
         spans.append((start, m.start()))
         start = m.end()
     spans.append((start, len(text)))

@@ -8,7 +8,7 @@ turn is already about the thing ("User's sister lives in Berlin") it says so, an
 
 Only the nouns of a closed list are read (family, pets and their breeds, vehicles, homes, a business or a degree);
 a parent is not (everyone has had one). Not when the thing is gone, wished for or about to be got ("I sold my car",
-"I want my own horse", "if my husband finds out"), nor "my dream house", "my ex-wife", "my late husband".
+"I want my own horse", "if my husband finds out"), nor "my dream house", "my ex-wife", "my late husband", "my husband and I are separated".
 """
 from __future__ import annotations
 
@@ -58,7 +58,11 @@ _NOT_HELD_MODS = frozenset(
     "favorite favourite least".split()
 )
 _NOT_HELD_AFTER_RE = re.compile(r"\s*(?:died|passed|is gone|was gone|ran away|got stolen|was stolen|is dead|was dead|"
-                                r"(?:are|is)?\s*(?:on (?:the|their|its) way|due)\b)",
+                                r"(?:are|is)?\s*(?:on (?:the|their|its) way|due)\b|"
+                                # "My husband and I are separated", "my boyfriend dumped me": no longer the user's
+                                r"(?:and I\s+)?(?:(?:are|were|have|had|got|just|recently|finally|are getting|got)\s+)*"
+                                r"(?:separated|divorced|broke up|split up|split|parted ways|broke it off)\b|"
+                                r"(?:just\s+)?(?:left|dumped) me\b)",
                                 re.IGNORECASE)
 _FIELD_RE = re.compile(r" in (?!(?:the|a|an|my|it|that|this)\b)[a-z]+(?: (?!(?:and|but|so|or|I|i|is|was|from|at)\b)[a-z]+)?")
 _REQUEST_RE = re.compile(r"\b(?:can|could|would|will) (?:you|u)\b|\bplease\b|\bhelp me\b|"

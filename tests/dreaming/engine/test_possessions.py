@@ -34,6 +34,10 @@ def test_a_possession_said_in_passing_is_a_fact_of_its_own(sentence, has):
     "We should paint our car.",
     "I already got one little girl and the twins on their way.",
     "Can you help me write a poem about my cat?",
+    "My husband and I are separated.",
+    "My boyfriend and I broke up last month.",
+    "My wife and I got divorced in 2019.",
+    "My girlfriend just dumped me.",
 ])
 def test_a_thing_gone_wished_for_or_not_the_users_is_not_had(sentence):
     assert not [s for _, s, _ in possessions(sentence) if s.startswith("User has")]
@@ -47,3 +51,9 @@ def test_a_lasting_fact_about_the_thing_already_says_it_is_there():
 
 def test_a_parent_is_not_spelled_out_as_a_possession():
     assert not possessions("My dad keeps setting up blind dates for me.")
+
+
+def test_a_partner_the_user_split_from_is_not_a_partner_they_have():
+    statements = _statements("My husband and I are separated, so it's just me and the kids now.")
+    assert "User has a husband" not in statements
+    assert "User and their husband are separated" in statements

@@ -1,0 +1,44 @@
+"""Whether a statement, read alone in MEMORY.md months later, still says something.
+
+A memory is read without the conversation it came from. Some statements lean on words they do not carry:
+- a third-person pronoun or "this"/"that" as the subject, nothing resolved it (resolve.py runs first): "He chewed
+  User's favorite shoes yesterday", "It's quieter, User loves it", "This is User's go-to place for writing";
+- a verb and a pronoun object and nothing else: "User liked it", "User's roommate has one", "User misses her";
+- a request still: "Make a workout plan for User's daughter" (what it names about the user, self_disclosure.py
+  states on its own);
+- a verb left alone once the fillers went: "User goes", "User wants to" (english_clause.EMPTY_STATEMENT_RE).
+"""
+from __future__ import annotations
+
+import re
+
+from dreaming.engine.english_clause import EMPTY_STATEMENT_RE
+from dreaming.engine.language import content_tokens
+
+_REQUEST_STATEMENT_RE = re.compile(r"^(?:please\s+)?(?:make|write|create|generate|give|tell|help|list|draft|compose|"
+                                   r"suggest|explain|describe|translate|summari[sz]e|rewrite|design|plan)\b", re.IGNORECASE)
+
+_PRONOUN_SUBJECT_RE = re.compile(r"^(?:He|She|It|They|This|That|These|Those|His|Her|Its|Their)\b(?!-)")
+# "It's User's birthday today", "It has been two years since User moved": the "it" of a time, which needs nothing.
+_TIME_IT_RE = re.compile(r"^It(?:'s|’s| is| was| will be)\s+(?:User's\s+(?:\w+\s+)?(?:birthday|anniversary|wedding|"
+                         r"graduation|day off|first day|last day)|(?:been|\w+ (?:years?|months?|weeks?|days?)) .*\bsince\b)"
+                         r"|^It(?:'s|’s| has) been .*\bsince\b")
+
+_PRONOUN_OBJECT_RE = re.compile(
+    r"^(?P<head>User(?:'s\s+[\w ]+?)?\s+.+?)\s+(?:it|her|him|them|one|that|this)"
+    r"(?:\s+(?:a lot|too|as well|so much|very much|anymore|again|now|though|all the time))?$"
+)
+_PRONOUNS = frozenset("it her him them one that this".split())
+
+
+def says_nothing_alone(statement: str) -> bool:
+    """True when the statement, read alone, says nothing about the user (see the module docstring)."""
+    if EMPTY_STATEMENT_RE.match(statement) or _REQUEST_STATEMENT_RE.match(statement):
+        return True
+    if _PRONOUN_SUBJECT_RE.match(statement) and not _TIME_IT_RE.match(statement):
+        return True
+    m = _PRONOUN_OBJECT_RE.match(statement)
+    if not m:
+        return False
+    said = [t for t in content_tokens(m.group("head")) if t not in _PRONOUNS]
+    return len(said) <= 1
