@@ -53,11 +53,11 @@ _HEALTH_TERMS_EN = (
     r"therap(?:y|ist)|psychiatrist|counsel(?:l)?or|counsel(?:l)?ing|illness|disease|disorder|syndrome|"
     r"blood\s+test|biopsy|mri|x-ray|hospitali[sz]ed|in\s+(?:the\s+)?hospital|ssris?|prozac|zoloft|xanax|adderall|lexapro|"
     r"wheelchair|hearing\s+aids?|mental\s+health|(?:an\s+)?std|in\s+remission|terminal(?:ly\s+ill)?|"
-    # being ill at all, and how it shows: "I've been off sick", "on sick leave", "I don't feel well", "mood swings"
+    # being ill at all and how it shows, symptoms, common medicines: "I've been off sick", "on sick leave", "I don't
+    # feel well", "mood swings", "I've been having headaches", "my back hurts", "I feel dizzy", "I tried antihistamines"
     r"off\s+sick|(?:on\s+)?sick\s+(?:leave|note)|called\s+in\s+sick|unwell|mood\s+swings|"
     r"(?:(?:do(?:es)?|did)(?:n[’']?t|\s+not)|not)\s+feel(?:ing)?\s+well|"
-    # symptoms: "I've been having headaches", "my back hurts", "short of breath", "I feel dizzy"
-    r"headaches?|fever|nause\w*|vomit\w*|dizz(?:y|iness)|short(?:ness)?\s+of\s+breath|sore\s+throat|"
+    r"headaches?|fever|nause\w*|vomit\w*|dizz(?:y|iness)|short(?:ness)?\s+of\s+breath|sore\s+throat|sneez\w*|cough\w*|antihistamines?|inhalers?|painkillers?|ibuprofen|paracetamol|acetaminophen|tylenol|advil|aspirin|antibiotics?|"
     r"(?:back|neck|chest|stomach|joint|knee|tooth|ear|shoulder)\s*(?:pains?|aches?)|(?:back|neck|head|chest|stomach|"
     r"knees?|joints?|tooth|teeth|shoulders?|hips?|legs?|feet|foot|throat|eyes?)\s+(?:hurts?|(?:is|are)\s+(?:hurting|sore|killing\s+me)|aches?|aching)"
 )

@@ -206,6 +206,9 @@ def test_a_therapist_the_user_sees_is_still_health(text):
     "terwijl ik mij nog steeds niet goed voel",
     "No me siento bien desde ayer",
     "Ich fühle mich nicht wohl",
+    "I'm always sneezing in spring",
+    "I've tried antihistamines but they don't help",
+    "I take ibuprofen for my knee",
 ])
 def test_being_ill_and_how_it_shows_are_health(text):
     assert sensitive_category(text) == "health"
