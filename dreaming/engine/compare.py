@@ -255,8 +255,17 @@ _IS_NAMED_RE = re.compile(r"^User's (?P<x>(?:[a-z-]+ ){0,2}?[a-z-]+) is (?:named
 _BARE_HAS_RE = re.compile(r"^User has (?:a|an) (?P<x>(?:[a-z-]+ ){0,2}?[a-z-]+)$")
 
 
+# The same in Chinese: "用户的猫叫团子" / "用户养了一只猫叫团子" / "用户有一只猫，叫团子" → "用户有猫叫团子".
+_IS_NAMED_ZH_RE = re.compile(r"^用户(?:的|(?:养了|养着|养|有)(?:一|两|[0-9])?[只条个匹]?)(?P<x>[\u4e00-\u9fff]{1,3}?)[，,]?(?:名字)?叫(?P<n>.+)$")
+_BARE_HAS_ZH_RE = re.compile(r"^用户(?:养了|养着|养|有)(?:一|两|[0-9])?[只条个匹]?(?P<x>[\u4e00-\u9fff]{1,3})$")
+
+
 def _as_has(statement: str) -> str:
-    m = _IS_NAMED_RE.match(statement.strip())
+    text = statement.strip()
+    zh = _IS_NAMED_ZH_RE.match(text)
+    if zh:
+        return f"用户有{zh.group('x')}叫{zh.group('n')}"
+    m = _IS_NAMED_RE.match(text)
     if not m:
         return statement
     return f"User has {'an' if m.group('x')[0] in 'aeiou' else 'a'} {m.group('x')} named {m.group('n')}"
@@ -264,6 +273,9 @@ def _as_has(statement: str) -> str:
 
 def _says_less(statement: str, memory: str) -> bool:
     """A bare "User has a dog" beside a memory of that dog with more said of it ("… named Milo", "… who is 3")."""
+    zh = _BARE_HAS_ZH_RE.match(statement.strip())
+    if zh:
+        return memory.startswith(f"用户有{zh.group('x')}叫")
     m = _BARE_HAS_RE.match(statement.strip())
     return bool(m) and re.match(rf"User has (?:a|an) (?:[a-z-]+ )?{re.escape(m.group('x'))}\b.", memory) is not None
 

@@ -123,3 +123,11 @@ def test_the_same_pet_said_another_way_reinforces_and_another_pet_stays_new():
     assert (named.relation, named.memory_id) == ("reinforces", 5)
     assert (bare.relation, bare.memory_id) == ("reinforces", 5)
     assert rex.relation == "new" and dog_rex.relation == "new"
+
+
+def test_the_same_pet_said_another_way_in_chinese_reinforces():
+    tuanzi = [MemoryRef(id=6, statement="用户养了一只猫叫团子", category="fact")]
+    named, bare, other = _compare(["用户的猫叫团子", "用户有一只猫", "用户的猫叫年糕"], tuanzi)
+    assert (named.relation, named.memory_id) == ("reinforces", 6)
+    assert (bare.relation, bare.memory_id) == ("reinforces", 6)
+    assert other.relation == "new"
