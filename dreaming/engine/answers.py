@@ -446,6 +446,8 @@ def bare_answer(text: str, question: tuple[str, str] | None, *, positive: bool =
         return None
     if not negative:
         statement = re.sub(r"\bany\s+", "", statement)  # "Do you have any hobbies?" → "Yeah" → "User has hobbies"
+        # "Did you learn anything on the trip?" → "Yeah" → "User did learn something on the trip"
+        statement = re.sub(r"\bany(thing|one|body|where)\b", r"some\1", statement)
     return m.group(0).strip(" ,"), statement
 
 

@@ -283,7 +283,10 @@ def dangling_reason(statement: str) -> str | None:
     if address:
         return f"ends with '{address}', said to someone, not about the user"
     bare = re.match(r"^User (?:still |also |really |just )?(?P<p>works|does|has|is|gets|goes|makes|takes|tries|did|had|"
-                    r"was|knows|thinks|agrees|can|will|can't|won't)$", text) or re.match(
+                    r"was|knows|thinks|agrees|can|will|can't|won't|"
+                    # talk about the talk: "User can't say", "User doesn't know", "User isn't sure"
+                    r"can't (?:say|tell|remember|complain|wait)|doesn't (?:know|remember)|isn't sure|is not sure|"
+                    r"has no idea)$", text) or re.match(
         # "User does not, but they'd still be glad to help": the answer to a question the memory does not have
         r"^User (?P<p>(?:does|did|is|was|has|had|can|will|would|do)(?: not|n't))\s*[,;]", text)
     if bare:

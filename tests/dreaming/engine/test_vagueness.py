@@ -180,3 +180,11 @@ def test_a_resolve_with_nothing_named_in_it_is_vague(statement):
 ])
 def test_a_resolve_about_something_named_still_stands(statement):
     assert vague_reason(statement) is None
+
+
+@pytest.mark.parametrize("statement", ["User can't say", "User doesn't know", "User isn't sure"])
+def test_talk_about_the_talk_says_nothing_of_the_user(statement):
+    from dreaming.engine.vagueness import dangling_reason
+
+    assert dangling_reason(statement)
+    assert dangling_reason(statement + " how to swim") is None
