@@ -26,7 +26,8 @@ _TIME_IT_RE = re.compile(r"^It(?:'s|’s| is| was| will be)\s+(?:User's\s+(?:\w+
                          r"|^It(?:'s|’s| has) been .*\bsince\b")
 
 # "Better than User expected", "More fun than User thought": a comparison whose subject stayed in the chat.
-_NO_SUBJECT_RE = re.compile(r"^(?:(?:much|way|a lot|even|so)\s+)?(?:more\s+|less\s+)?[A-Za-z]+\s+than\s+User\b")
+_NO_SUBJECT_RE = re.compile(r"^(?:(?:much|way|a lot|even|so)\s+)?(?:more\s+|less\s+)?[A-Za-z]+\s+than\s+User\b",
+                            re.IGNORECASE)
 
 _PRONOUN_OBJECT_RE = re.compile(
     r"^(?P<head>User(?:'s\s+[\w ]+?)?\s+.+?)\s+(?:it|her|him|them|one|that|this)"

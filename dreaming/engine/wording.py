@@ -18,7 +18,7 @@ _NUMBER_WORD = r"(?:\d|a (?:couple|few|dozen|hundred|thousand)\b|(?:one|two|thre
                r"twenty|thirty|forty|fifty|a hundred|half)\b)"
 # the verb "like" ("User would like 2 tickets", "User's kids like 3 shows") is after a subject or a modal
 _LIKE_NUMBER_RE = re.compile(
-    rf"(?<!\bUser )(?<!\bwould )(?<!\bto )(?<!n't )(?<!\bdo )(?<!\bdoes )(?<!\bdid )(?<!\bthey )(?<!\bwe )\blike\s+(?={_NUMBER_WORD})"
+    rf"(?<!\bUser )(?<!\bwould )(?<!\bto )(?<!n't )(?<!\bdo )(?<!\bdoes )(?<!\bdid )(?<!\bthey )(?<!\bwe )\blike,?\s+(?={_NUMBER_WORD})"
 )
 _TAG_RE = re.compile(r",\s*(?:yeah|yep|yes|lol|haha+|hehe|tbh|you know|i guess|ok|okay|right)\s*[.!]*$", re.IGNORECASE)
 

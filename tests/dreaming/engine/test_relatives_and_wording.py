@@ -19,6 +19,7 @@ def _statements(*texts: str) -> set[str]:
     ("Anna, my sister, is a nurse", "User's sister Anna is a nurse"),
     ("Well, my brother, Tom, works at Google as an engineer", "User's brother Tom works at Google as an engineer"),
     ("Tom, my best friend, lives with me", "User's best friend Tom lives with User"),
+    ("My dad, Jim, used to be a firefighter", "User's dad Jim used to be a firefighter"),
 ])
 def test_what_is_said_of_a_relative_named_in_apposition_is_kept_with_the_name(sentence, said):
     assert said in _statements(sentence)
@@ -59,6 +60,7 @@ def test_news_without_its_subject_is_the_user_s(sentence, said):
     ("I like, Frida Kahlo", "User likes Frida Kahlo"),
     ("I'm pretty sure I left my keys at the office", "User is pretty sure they left their keys at the office"),
     ("I drink like 4 cups a day", "User drinks about 4 cups a day"),
+    ("I read like, three books a month", "User reads about three books a month"),
     ("I cook usually, yeah", "User cooks usually"),
 ])
 def test_statements_read_as_the_user_would_say_them(sentence, said):
@@ -74,5 +76,6 @@ def test_wording_leaves_what_it_should_not_touch(sentence, kept):
     assert any(kept in s for s in _statements(sentence)) or not _statements(sentence)
 
 
-def test_a_comparison_without_its_subject_is_not_kept():
-    assert not any("than User" in s for s in _statements("Better than I expected"))
+@pytest.mark.parametrize("sentence", ["Better than I expected", "More fun than I thought"])
+def test_a_comparison_without_its_subject_is_not_kept(sentence):
+    assert not any("than User" in s for s in _statements(sentence))
