@@ -302,7 +302,7 @@ def english_reading(
         if reading:
             return reading
     reading = _we_reading(bare, clause=clause, asked=previous_assistant if first_sentence else None) or \
-        we_are_reading(en.cut_tail(bare).rstrip(" ,;:-.!")) or our_reading(clause, sentence=sentence)
+        we_are_reading(en.cut_tail(bare).rstrip(" ,;:-.!"), whole=bare.rstrip(" ,;:-.!")) or our_reading(clause, sentence=sentence)
     if reading or WE_RE.match(bare):  # a "we have …" that says nothing is not read as anything else
         return reading
     if at_sentence_start and en.PRO_DROP_RE.match(bare):

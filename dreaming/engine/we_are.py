@@ -48,14 +48,15 @@ def _singular(noun: str) -> str:
     return noun[:-1]
 
 
-def we_are_reading(said: str) -> tuple[str, str, bool] | None:
-    """(quote, statement, borrowed) for "we are farmers" / "we are from india", or None."""
+def we_are_reading(said: str, *, whole: str = "") -> tuple[str, str, bool] | None:
+    """(quote, statement, borrowed) for "we are farmers" / "we are from india", or None. A couple's years are read
+    in the `whole` clause: the tail cut from `said` ("since March") is when it began."""
     role = _WE_ARE_ROLE_RE.match(said)
     if role and role.group("noun") not in _NOT_A_ROLE and not en.EN_NOT_ABOUT_USER_RE.search(said):
         described = f"{role.group('x')}{_singular(role.group('noun'))}{role.group('rest') or ''}"
         article = "an" if described[0] in "aeiou" else "a"
         return role.group(0), f"User is {article} {described}", False
-    couple = _WE_COUPLE_RE.match(said)
+    couple = _WE_COUPLE_RE.match(whole) or _WE_COUPLE_RE.match(said)
     if couple:
         return couple.group(0), _couple_statement(couple), False
     origin = _WE_ARE_FROM_RE.match(said)

@@ -33,6 +33,7 @@ def test_a_relative_named_in_apposition_without_a_predicate_keeps_the_name():
     ("we've been married for 7 years", "User has been married for 7 years"),
     ("We have been together for 3 years", "User has been in a relationship for 3 years"),
     ("We got married in 2015", "User got married in 2015"),
+    ("we have been dating since March", "User has been dating someone since March"),
 ])
 def test_a_couple_s_years_are_kept(sentence, said):
     assert said in _statements(sentence)
