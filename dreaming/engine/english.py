@@ -175,7 +175,7 @@ _EN_TASK_VERB_RE = re.compile(
 EN_NOT_ABOUT_USER_RE = re.compile(r"\b(?:you|your|yours|u)\b", re.IGNORECASE)
 
 _EN_FILLER_WORDS_RE = re.compile(
-    r"\s*\b(?:really|actually|just|pretty|totally|definitely|absolutely|basically|literally|honestly|"
+    r"\s*\b(?:really|actually|just|pretty(?! sure)|totally|definitely|absolutely|basically|literally|honestly|"
     r"unfortunately|fortunately|luckily|sadly|hopefully|obviously|personally|"
     r"seriously|kinda|sorta|lol|haha+|hehe|lmao)\b",
     re.IGNORECASE,
@@ -307,7 +307,7 @@ PRO_DROP_RE = re.compile(
     r"been\s+(?:\w+ly\s+)?(?!going\b)\w+ing\b|been\s+(?:only\s+|just\s+|once\s+)?to\s+(?=(?-i:[A-Z]))|"
     r"(?:been\s+)?(?:moving|thinking about|heading|planning|getting|training|studying|working on|learning|saving up|"
     r"looking forward to|researching|reading|writing|painting|volunteering|practicing|practising|preparing|"
-    r"building|renovating|decorating|applying|interviewing|recovering|exploring)"
+    r"building|renovating|decorating|applying|interviewing|recovering|exploring|starting|leaving|flying)"
     r"(?!(?:\s+[\w'-]+){0,5}\s+(?:is|was|are|were|isn't|wasn't|aren't|has|have|had|helps|help|makes|made|keeps|brings|gives|"
     r"means|looks|seems|sounds|feels|does|doesn't|can|will)\b)(?!['’]s\b)|"
     # "Dyed my hair last week", "Booked our flights": a past action on the user's own things.

@@ -278,6 +278,7 @@ EMPTY_STATEMENT_RE = re.compile(r"^User (?:goes|does|has|gets|makes|takes|is|was
                                  r"|^User (?:[\w']+ ){1,3}to$")
 
 
+_NAMED_PRONOUN_RE = re.compile(r"(?:I|[Ww]e)\s+(?:named|called)\s+(?:him|her|it)\s+[A-Z]")
 _ANSWERS_NO_RE = re.compile(r"\W*(?:no|nope|nah|not really|never)\b", re.IGNORECASE)
 
 
@@ -287,6 +288,8 @@ def english_reading(
 ) -> tuple[str, str, bool] | None:
     """(quote, statement, borrowed_from_a_question) for one English clause, or None (the order: see the module)."""
     bare = en.LEAD_FILLER_RE.sub("", clause)
+    if _NAMED_PRONOUN_RE.match(bare):
+        return None  # "I named him Pixel": es.pronoun_name reads it with the pet or child it names, or not at all
     # "Thanks, Mel!" names the other side; it answers nothing.
     # "No pets." after "Any pets?": the "no" the fillers strip is the answer, not a lead-in to "pets".
     if first_sentence and at_sentence_start and not VOCATIVE_RE.match(sentence) and not _ANSWERS_NO_RE.match(sentence):
@@ -299,7 +302,7 @@ def english_reading(
         if reading:
             return reading
     reading = _we_reading(bare, clause=clause, asked=previous_assistant if first_sentence else None) or \
-        we_are_reading(en.cut_tail(bare).rstrip(" ,;:-.!")) or our_reading(clause, sentence=sentence)
+        we_are_reading(en.cut_tail(bare).rstrip(" ,;:-.!"), whole=bare.rstrip(" ,;:-.!")) or our_reading(clause, sentence=sentence)
     if reading or WE_RE.match(bare):  # a "we have …" that says nothing is not read as anything else
         return reading
     if at_sentence_start and en.PRO_DROP_RE.match(bare):

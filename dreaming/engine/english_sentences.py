@@ -257,7 +257,8 @@ NAMED_RE = re.compile(
 
 # "Her name is Shadow!" after "I just adopted this cute pup" / "What's your puppy's name?": the one pet or child
 # named in the last exchange.
-_PRONOUN_NAME_RE = re.compile(r"^(?:(?:oh|well|yes|yeah|haha|aw+),?\s+)?(?:[Hh]er|[Hh]is|[Ii]ts) name is (?P<name>[A-Z][\w'-]+)")
+_PRONOUN_NAME_RE = re.compile(r"^(?:(?:oh|well|yes|yeah|haha|aw+|and),?\s+)?(?:(?:[Hh]er|[Hh]is|[Ii]ts) name is|"
+                              r"(?:[Ww]e|I|[Mm]y \w+) (?:named|called|call) (?:her|him|it)) (?P<name>[A-Z][\w'-]+)")
 _NAMEABLE_RE = re.compile(
     r"\b(?P<d>my|our|this|your|a|the|another)\s+(?P<m>(?:(?:new|little|cute|sweet|adorable|baby|rescue|tiny|second|third|"
     r"other|first|older|younger|\w+-year-old)\s+)*)(?P<n>pup|puppy|dog|cat|"
@@ -267,7 +268,8 @@ _NAMEABLE_RE = re.compile(
 
 
 # "I got a puppy yesterday, her name is Luna": the name said after a comma of the same sentence.
-_LATE_PRONOUN_NAME_RE = re.compile(r"[,;]\s+(?:and\s+)?(?P<q>(?:[Hh]er|[Hh]is|[Ii]ts) name is (?P<name>[A-Z][\w'-]+))")
+_LATE_PRONOUN_NAME_RE = re.compile(r"[,;]\s+(?:and\s+)?(?P<q>(?:(?:[Hh]er|[Hh]is|[Ii]ts) name is|(?:[Ww]e|I) (?:named|called) "
+                                   r"(?:her|him|it)) (?P<name>[A-Z][\w'-]+))")
 
 
 def _nameable(m: re.Match) -> str:

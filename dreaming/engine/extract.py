@@ -35,6 +35,8 @@ from dreaming.engine.others_words import not_the_user
 from dreaming.engine.possessions import not_yet_said, possessions
 from dreaming.engine.pronoun_subjects import pronoun_subject
 from dreaming.engine.standalone import says_nothing_alone
+from dreaming.engine.wording import tidy_en
+from dreaming.engine.appositive_predicates import appositive_predicate
 from dreaming.engine.language import CJK_RE, content_tokens, in_own_words, sentences
 from dreaming.protocol import ExtractedCandidate, Turn
 from dreaming.engine.sensitive import redact_sensitive, sensitive_category
@@ -114,7 +116,7 @@ _WORTH_A_LOOK_RE = re.compile(
     r"\b(?:I|i|I'm|I’m|Im|im|[Ii]am|my|My|MY|me|we|We|mine|Mine|our|Our)\b|我|^\W*(?:[Jj]ust|[Rr]ecently|[Ff]inally|\d+|[Tt]wo|"
     r"[Tt]hree|[Ff]our|[Ff]ive|[Ll]ove|[Ll]ike|[Ee]njoy|[Hh]ate|[Pp]refer|[Ww]ork|[Ll]ive|[Mm]oving|[Tt]hinking|"
     r"[Gg]ot|[Ff]inished|[Ss]tarted|[Mm]oved|[Hh]eading|[Pp]lanning|[Gg]etting|[Tt]raining|[Ss]tudying|[Ll]earning|"
-    r"[Tt]ook|[Vv]isited|[Ss]pent|[Ss]till|[Bb]een|[Hh]ad|[Tt]rying|(?:[Hh]er|[Hh]is|[Ii]ts) name)\b|"
+    r"[Tt]ook|[Vv]isited|[Ss]pent|[Ss]till|[Bb]een|[Hh]ad|[Tt]rying|[Ss]tarting)\b|\b(?:[Hh]er|[Hh]is|[Ii]ts) name\b|"
     r"^\W*(?:[Hh]e|[Ss]he)(?:'s|’s| is| was) an?\b"
 )
 
@@ -148,6 +150,7 @@ class _TurnReading:
         self.order += 1
         # An answer in the user's own words ("What are your hobbies?" → "I play chess") is self-disclosure
         # that was asked for: deep sleep credits it partly as user-initiated, so it is not marked down here.
+        statement = statement if is_zh else tidy_en(statement)
         own_words = initiated or in_own_words(quote=quote, statement=statement)
         # A short answer's fact is in its statement ("I do" → "User eats meat"): weigh what it says, not the two words.
         said = quote if own_words else statement
@@ -308,6 +311,7 @@ def _sentence_readings(reading: _TurnReading, sentence: str, *, volunteered: boo
     before, head = f"{reading.earlier} {(reading.previous_assistant or '')[-300:]}", reading.text[: max(0, reading.text.find(sentence))]
     readings = [es.made_by_me(sentence), es.named_statement(en.LEAD_FILLER_RE.sub("", sentence)),
                 tail[:2] if tail else None, es.shown_mine(sentence), es.appositive_name(sentence),
+                appositive_predicate(sentence),
                 es.love_of(sentence), es.pronoun_name(sentence, before=before, nearer=head), candidacy(sentence.strip()),
                 pronoun_subject(sentence, said=f"{reading.earlier} {head}", asked=(reading.previous_assistant or "")[-300:])]
     for said in readings + es.introduced_statements(sentence):

@@ -6,6 +6,7 @@ A memory is read without the conversation it came from. Some statements lean on 
 - a verb and a pronoun object and nothing else: "User liked it", "User's roommate has one", "User misses her";
 - a request still: "Make a workout plan for User's daughter" (what it names about the user, self_disclosure.py
   states on its own);
+- a comparison without its subject: "Better than User expected";
 - a verb left alone once the fillers went: "User goes", "User wants to" (english_clause.EMPTY_STATEMENT_RE).
 """
 from __future__ import annotations
@@ -24,6 +25,10 @@ _TIME_IT_RE = re.compile(r"^It(?:'s|’s| is| was| will be)\s+(?:User's\s+(?:\w+
                          r"graduation|day off|first day|last day)|(?:been|\w+ (?:years?|months?|weeks?|days?)) .*\bsince\b)"
                          r"|^It(?:'s|’s| has) been .*\bsince\b")
 
+# "Better than User expected", "More fun than User thought": a comparison whose subject stayed in the chat.
+_NO_SUBJECT_RE = re.compile(r"^(?:(?:much|way|a lot|even|so)\s+)?(?:more\s+|less\s+)?[A-Za-z]+\s+than\s+User\b",
+                            re.IGNORECASE)
+
 _PRONOUN_OBJECT_RE = re.compile(
     r"^(?P<head>User(?:'s\s+[\w ]+?)?\s+.+?)\s+(?:it|her|him|them|one|that|this)"
     r"(?:\s+(?:a lot|too|as well|so much|very much|anymore|again|now|though|all the time))?$"
@@ -33,7 +38,7 @@ _PRONOUNS = frozenset("it her him them one that this".split())
 
 def says_nothing_alone(statement: str) -> bool:
     """True when the statement, read alone, says nothing about the user (see the module docstring)."""
-    if EMPTY_STATEMENT_RE.match(statement) or _REQUEST_STATEMENT_RE.match(statement):
+    if EMPTY_STATEMENT_RE.match(statement) or _REQUEST_STATEMENT_RE.match(statement) or _NO_SUBJECT_RE.match(statement):
         return True
     if _PRONOUN_SUBJECT_RE.match(statement) and not _TIME_IT_RE.match(statement):
         return True

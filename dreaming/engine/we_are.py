@@ -29,6 +29,12 @@ _WE_ARE_FROM_RE = re.compile(
     r"(?P<place>(?!(?:the same|here|there|around|different)\b)[\w' -]{2,40})$"
 )
 # What "our" shares with the other side, not the user's own.
+# "we've been married for 7 years", "we got married in 2015", "we're engaged": the couple is the user's own.
+_WE_COUPLE_RE = re.compile(
+    r"^(?:[Ww]e|[Ww]e've|[Ww]e’ve|[Ww]e're|[Ww]e’re)(?:\s+(?:have|are|were|got))?\s+(?:(?:both|now|just|finally)\s+)?"
+    r"(?P<been>been\s+)?(?P<state>married|together|engaged|dating|divorced)"
+    r"(?P<rest>\s+(?:for|since|in|last|this|about|almost|over|nearly)\s+[\w' -]{1,40})?$"
+)
 _SHARED_RE = re.compile(r"^[Oo]ur\s+(?:conversation|chat|talk|friendship|world|planet|country|society|generation|"
                         r"time|times|lives|own|days|future|culture|government|president|species)\b")
 _OUR_RE = re.compile(r"^[Oo]ur\b")
@@ -42,17 +48,37 @@ def _singular(noun: str) -> str:
     return noun[:-1]
 
 
-def we_are_reading(said: str) -> tuple[str, str, bool] | None:
-    """(quote, statement, borrowed) for "we are farmers" / "we are from india", or None."""
+def we_are_reading(said: str, *, whole: str = "") -> tuple[str, str, bool] | None:
+    """(quote, statement, borrowed) for "we are farmers" / "we are from india", or None. A couple's years are read
+    in the `whole` clause: the tail cut from `said` ("since March") is when it began."""
     role = _WE_ARE_ROLE_RE.match(said)
     if role and role.group("noun") not in _NOT_A_ROLE and not en.EN_NOT_ABOUT_USER_RE.search(said):
         described = f"{role.group('x')}{_singular(role.group('noun'))}{role.group('rest') or ''}"
         article = "an" if described[0] in "aeiou" else "a"
         return role.group(0), f"User is {article} {described}", False
+    couple = _WE_COUPLE_RE.match(whole) or _WE_COUPLE_RE.match(said)
+    if couple:
+        return couple.group(0), _couple_statement(couple), False
     origin = _WE_ARE_FROM_RE.match(said)
     if origin and not en.EN_NOT_ABOUT_USER_RE.search(said):
         return origin.group(0), f"User is from {origin.group('place').strip()}", False
     return None
+
+
+def _couple_statement(m: re.Match) -> str:
+    """"User has been married for 7 years", "User got married in 2015", "User is in a relationship"."""
+    state, rest = m.group("state"), m.group("rest") or ""
+    said = m.group(0).lower()
+    if state == "together":
+        state = "in a relationship"
+    elif state == "dating":
+        state = "dating someone"
+    if m.group("been"):
+        return f"User has been {state}{rest}"
+    if re.search(r"\bgot\b", said):
+        return f"User got {state}{rest}"
+    verb = "was" if re.search(r"\bwere\b", said) else "is"
+    return f"User {verb} {state}{rest}"
 
 
 def our_reading(clause: str, *, sentence: str) -> tuple[str, str, bool] | None:
