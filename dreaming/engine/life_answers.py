@@ -33,6 +33,8 @@ _ECHO_RE = re.compile(
     r"^\W*(?:我也|同感|一样|彼此)",
     re.IGNORECASE,
 )
+# A taste is not a fact of a life even when its object is one ("I love them" → "User loves their kids").
+_TASTE_RE = re.compile(r"^User (?:really |also )?(?:loves?|likes?|enjoys?|hates?|prefers?|adores?)\b|^用户(?:很|也|非常)?(?:喜欢|爱|讨厌)")
 _HEDGE_RE = re.compile(r"\b(?:maybe|perhaps|probably|possibly|might|not sure|i guess|i think)\b|也许|可能|大概|或许|不确定",
                        re.IGNORECASE)
 
@@ -44,4 +46,6 @@ def about_own_life(statement: str) -> bool:
 
 def answers_about_own_life(*, quote: str, statement: str) -> bool:
     """The quote answers a question about the user's life, not echoing the assistant and not hedging."""
-    return about_own_life(statement) and not _ECHO_RE.search(quote) and not _HEDGE_RE.search(quote)
+    if _TASTE_RE.search(statement) or _ECHO_RE.search(quote) or _HEDGE_RE.search(quote):
+        return False
+    return about_own_life(statement)

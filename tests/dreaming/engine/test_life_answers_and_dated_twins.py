@@ -27,6 +27,7 @@ def test_an_answer_about_the_users_life_counts_as_told(quote, statement):
     ("Me too", "User is married"),  # the assistant's own news, echoed
     ("我也是", "用户结婚了"),
     ("tokyo maybe", "User moved to Tokyo"),  # a hedge
+    ("I love them", "User loves their kids"),  # a taste, whatever its object
 ])
 def test_an_echo_or_a_hedge_stays_weak(quote, statement):
     assert initiative(user_initiated=False, quote=quote, statement=statement) == 0.0
