@@ -48,3 +48,12 @@ def test_a_move_said_again_in_english_with_its_date_is_one_memory(user):
 
     shanghai = [s for s in active(user) if "Shanghai" in s or "上海" in s]
     assert len(shanghai) == 1 and shanghai[0].startswith("User moved to Shanghai in "), shanghai
+
+
+@pytest.mark.django_db
+def test_a_bare_count_answers_do_you_have_kids(user):
+    chat(user, START, "What should I cook tonight?", ("assistant", "Do you have kids?"), "Two")
+
+    dream(user, START)
+
+    assert "User has two kids" in active(user)
