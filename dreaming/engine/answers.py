@@ -157,11 +157,13 @@ def resolve_answer(quote: str, question: tuple[str, str] | None) -> str | None:
             return f"User {'is' if aux == 'are' else 'was'}{' not' if negative else ''} {rest}"
         if aux == "have":
             return f"User {'has not' if negative else 'has'} {rest}"
-    counted = re.match(r"^(?:I|i) (?:have|had|own) (?P<n>\d+|one|two|three|four|five|six|seven|eight|nine|ten)$", quote)
+    # "Do you have kids?" → "I have two" / "Two"
+    counted = re.match(r"^(?:(?:I|i) (?:have|had|own) )?(?P<n>\d+|one|two|three|four|five|six|seven|eight|nine|ten)$",
+                       quote, re.IGNORECASE)
     if counted and aux in ("do", "have"):
         m = re.match(r"(?:have|own|got)\s+(?:any\s+)?(?P<obj>[a-z ]{2,40})$", rest, re.I)
         if m:
-            return f"User has {counted.group('n')} {m.group('obj')}"
+            return f"User has {counted.group('n').lower()} {m.group('obj')}"
     pronoun = _PRONOUN_ANSWER_RE.match(quote)
     if pronoun and aux in ("do", "did"):
         _, _, obj = rest.partition(" ")

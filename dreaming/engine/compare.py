@@ -280,6 +280,10 @@ def _says_less(statement: str, memory: str) -> bool:
     return bool(m) and re.match(rf"User has (?:a|an) (?:[a-z-]+ )?{re.escape(m.group('x'))}\b.", memory) is not None
 
 
+def _dates_it(statement: str, memory: str) -> bool:
+    return slots.facts_of(statement).dated and not slots.facts_of(memory).dated
+
+
 def compare_statements(statements: list[str], memories: list[MemoryRef]) -> list[Comparison]:
     results = []
     for index, said in enumerate(statements):
@@ -313,6 +317,11 @@ def compare_statements(statements: list[str], memories: list[MemoryRef]) -> list
         elif best and best[0] >= REINFORCE_AT:
             reason = ("the same things said: " + ", ".join(sorted(c.split(":")[1] for c in slots.facts_of(statement).things))
                       if best[1].id in same_things else f"same content (overlap {best[0]:.2f})")
+            if best[1].id in same_things and _dates_it(statement, best[1].statement):
+                # "User moved to Shanghai in October 2026" after "用户现在搬到上海了": keep the dated wording
+                results.append(Comparison(index=index, relation="adds_detail", memory_id=best[1].id, statement=said,
+                                          reason=reason + "; adds the date"))
+                continue
             results.append(Comparison(index=index, relation="reinforces", memory_id=best[1].id, reason=reason))
         elif across:
             memory, reason = across

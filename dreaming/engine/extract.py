@@ -38,6 +38,7 @@ from dreaming.engine.standalone import says_nothing_alone
 from dreaming.engine.wording import tidy_en
 from dreaming.engine.appositive_predicates import appositive_predicate
 from dreaming.engine.language import CJK_RE, content_tokens, in_own_words, sentences
+from dreaming.engine.life_answers import answers_about_own_life
 from dreaming.protocol import ExtractedCandidate, Turn
 from dreaming.engine.sensitive import redact_sensitive, sensitive_category
 
@@ -154,7 +155,9 @@ class _TurnReading:
         own_words = initiated or in_own_words(quote=quote, statement=statement)
         # A short answer's fact is in its statement ("I do" → "User eats meat"): weigh what it says, not the two words.
         said = quote if own_words else statement
-        importance = min(cap, _importance(category=category, quote=said, chinese=is_zh, user_initiated=own_words) + bonus)
+        # "你结婚了吗？" → "结了": a fact of the user's life weighs as if volunteered (engine.life_answers).
+        told = own_words or answers_about_own_life(quote=quote, statement=statement)
+        importance = min(cap, _importance(category=category, quote=said, chinese=is_zh, user_initiated=told) + bonus)
         for part in second_predicates(statement):  # "…, living in australia" is a second thing the user says
             kind = category if part == statement else en.category_en(part)
             self.found.append(_Clause(quote, part, kind, round(importance, 2), initiated, self.turn.seq, self.order, lead))

@@ -234,6 +234,8 @@ class Facts:
     negated: bool
     dated: bool = False
     rest: int = 0  # words (Chinese: characters) the lexicon, the kinds and the fillers leave unexplained
+    dates: frozenset[str] = frozenset()  # the worked-out dates ("in october 2026"), not counted in rest
+    date_numbers: frozenset[str] = frozenset()  # the numbers that are part of those dates
 
     @property
     def things(self) -> frozenset[str]:
@@ -305,10 +307,12 @@ def facts_of(statement: str) -> Facts:
         value = next((g for g in groups if g), "")
         numbers.add(_NUMBER_WORDS.get(value.lower(), value))
     plan = is_plan(text) or "plan" in kinds
+    dates = frozenset(m.group(0).lower() for m in DATE_PHRASE_RE.finditer(text))
     return Facts(
         subject=subject, subject_name=subject_name, kinds=frozenset(kinds - {"plan"}), concepts=concepts,
         names=frozenset(names), numbers=frozenset(numbers), plan=plan, negated=bool(_NEGATED_RE.search(text)),
-        dated=bool(DATE_PHRASE_RE.search(text)), rest=_unexplained(rest, chinese=chinese),
+        dated=bool(dates), rest=_unexplained(DATE_PHRASE_RE.sub(" ", rest), chinese=chinese), dates=dates,
+        date_numbers=frozenset(re.findall(r"\d+", " ".join(dates))),
     )
 
 
@@ -338,6 +342,22 @@ def _kind_families(facts: Facts) -> frozenset[str]:
     return frozenset(_KIND_FAMILY.get(k, k) for k in facts.kinds)
 
 
+def _counted(facts: Facts) -> frozenset[str]:
+    """The numbers that tell a fact apart: not a date's, and not "一只" (one), which English says as "a"."""
+    return facts.numbers - facts.date_numbers - {"1"}
+
+
+def _dates_agree(fa: Facts, fb: Facts) -> bool:
+    """Two dates must be the same date: a trip in May and one in March are two trips. A lasting state (a move,
+    a job, a pet) said once with the date worked out and once without is one fact ("用户现在搬到上海了" / "User
+    moved to Shanghai in October 2026"); a one-off happening ("did") dated once is not: it may be another one."""
+    if fa.dated and fb.dated:
+        return fa.dates == fb.dates
+    if fa.dated == fb.dated:
+        return True
+    return not (fa.kinds | fb.kinds) & {"did", "visit"}
+
+
 def same_thing(a: str, b: str) -> bool:
     """The same subject saying the same about the same things, in any language: one memory."""
     fa, fb = facts_of(a), facts_of(b)
@@ -347,9 +367,11 @@ def same_thing(a: str, b: str) -> bool:
         return False
     if fa.plan != fb.plan or fa.negated != fb.negated:
         return False
-    # Nothing more particular on either side: "User plays the ukulele with Anna" or "… on 7 May 2023"
-    # says more than "User plays the ukulele", and merging them would lose it.
-    if fa.names != fb.names or fa.numbers != fb.numbers or fa.dated != fb.dated:
+    # Nothing more particular on either side: "User plays the ukulele with Anna" says more than "User plays
+    # the ukulele", and merging them would lose it.
+    if fa.names != fb.names or _counted(fa) != _counted(fb):
+        return False
+    if not _dates_agree(fa, fb):
         return False
     if ("did" in fa.kinds) != ("did" in fb.kinds):
         return False

@@ -6,7 +6,8 @@ score = Σ weight[part] × part / Σ weight, every part in 0..1, weights in sett
 - user_initiated  1 when the user raised it; an answer to the assistant's question about the user
                   counts ANSWER_CREDIT (0.6) when the statement is in the user's own words ("What are
                   your hobbies?" → "我喜欢爬山和游泳": genuine self-disclosure), 0 when the statement was
-                  built from the assistant's words ("Are you a student?" → "I am!", "Me too!")
+                  built from the assistant's words ("Me too!"); 1 again for an answer telling a fact of the
+                  user's life (marriage, family, job, home, age, diet: "Are you married?" → "Yes")
 - recurrence      1 when it was said in more than one distinct session, else 0: this is what moves
                   a pending candidate over the promotion threshold when it comes up again later
 - specificity     longer statements with a name or a number are more useful than "likes it"
@@ -40,6 +41,7 @@ from django.conf import settings
 
 from dreaming.engine.dates import DATE_PHRASE_RE, DAY_PRECISE_RE, PLAN_WORDS, is_plan  # noqa: F401 — re-exported
 from dreaming.engine.language import CJK_RE, in_own_words
+from dreaming.engine.life_answers import answers_about_own_life
 from dreaming.engine.vagueness import vague_reason
 
 CONFIDENCE_MIN = 0.05
@@ -133,10 +135,10 @@ ANSWER_CREDIT = 0.6
 
 
 def initiative(*, user_initiated: bool, quote: str, statement: str) -> float:
-    """1.0 volunteered; ANSWER_CREDIT for an answer whose statement is mostly the user's own words;
+    """1.0 volunteered, or an answer telling a fact of the user's life (engine.life_answers); ANSWER_CREDIT for an answer whose statement is mostly the user's own words;
     0.0 for an answer whose content came from the assistant's question ("I am!", "Me too!")."""
-    if user_initiated:
-        return 1.0
+    if user_initiated or answers_about_own_life(quote=quote, statement=statement):
+        return 1.0  # "Are you married?" → "Yes": the user's life, told as surely as if volunteered
     return ANSWER_CREDIT if in_own_words(quote=quote, statement=statement) else 0.0
 
 

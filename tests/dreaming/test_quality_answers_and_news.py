@@ -54,7 +54,9 @@ def test_initiative_credits_own_words_and_not_borrowed_ones():
     assert initiative(user_initiated=True, quote="Me too", statement="User loves hiking") == 1.0
     assert initiative(user_initiated=False, quote="I like jazz music", statement="User likes jazz music") == ANSWER_CREDIT
     assert initiative(user_initiated=False, quote="我喜欢爬山和游泳", statement="用户喜欢爬山和游泳") == ANSWER_CREDIT
-    assert initiative(user_initiated=False, quote="I am", statement="User is a student") == 0.0
+    # "Are you a student?" → "I am": a fact of the user's life, told (issue #16, engine.life_answers)
+    assert initiative(user_initiated=False, quote="I am", statement="User is a student") == 1.0
+    assert initiative(user_initiated=False, quote="Me too", statement="User loves hiking") == 0.0
     # one word of two is not the user's statement: "tokyo maybe" does not say they moved
     assert initiative(user_initiated=False, quote="tokyo maybe", statement="User moved to Tokyo") == 0.0
 
