@@ -52,7 +52,7 @@ def turn_rows(dialogues: list[dict]) -> list[dict]:
     from dreaming.providers.local import LocalDreamer
 
     dreamer, rows = LocalDreamer(), []
-    with mock.patch("dreaming.engine.extract.likely_disclosure", return_value=False):  # the rules alone
+    with mock.patch("dreaming.engine.likely_reading.likely_disclosure", return_value=False):  # the rules alone
         for d in dialogues:
             turns = [Turn(seq=j, role="user" if t["id"] == "bot_0" else "assistant", content=t["text"])
                      for j, t in enumerate(d["dialog"]) if t["text"].strip()]

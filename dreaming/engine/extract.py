@@ -29,7 +29,7 @@ from dreaming.engine import english_sentences as es
 from dreaming.engine.quotes import questions_asked, quote_too_short
 from dreaming.engine.application_letters import candidacy, self_marketing
 from dreaming.engine.categories import category_by_definition
-from dreaming.engine.disclosure_model import likely_disclosure
+from dreaming.engine.likely_reading import likely_statement
 from dreaming.engine.second_predicates import second_predicates
 from dreaming.engine.others_words import not_the_user
 from dreaming.engine.possessions import not_yet_said, possessions
@@ -207,10 +207,7 @@ def _turn_clauses(
             continue
         before = len(reading.found)
         if first_sentence and previous_assistant:
-            echo = answers.ECHO_RE.match(sentence)
-            echoed = answers.echoed_statement(previous_assistant) if echo else None
-            if echoed:
-                reading.add(echo.group("echo"), echoed, en.category_en(echoed), is_zh=False, initiated=False)
+            _echo(reading, sentence, previous_assistant)
         mine = answers.mine_statement(sentence, before=f"{asked} {text[:s_start]}")
         if mine:
             reading.add(*mine, en.category_en(mine[1]), is_zh=False, initiated=False)
@@ -219,13 +216,26 @@ def _turn_clauses(
         _english_clauses(reading, s_start, s_end, first_sentence=first_sentence, volunteered=volunteered, question=question)
         if not sentence.rstrip().endswith("?") and not en.EN_HYPOTHETICAL_RE.search(sentence):
             _sentence_readings(reading, sentence, volunteered=volunteered)
-        stated = " ".join(c.statement for c in reading.found)  # "my husband" in a question is still the user's
-        for quote, statement, category in not_yet_said(possessions(sentence), stated=stated):
-            reading.add(quote, statement, category, is_zh=False, initiated=volunteered, bonus=-0.1)
+        _possessions(reading, sentence, volunteered=volunteered)
         _whole_sentence(reading, sentence, before=before, volunteered=volunteered)
     if not reading.found and not chinese and not foreign:
         _likely_disclosure(reading, spans)
     return reading.found
+
+
+def _echo(reading: _TurnReading, sentence: str, previous_assistant: str) -> None:
+    """"Me too!" after the assistant said something of itself: the user says it of themself."""
+    echo = answers.ECHO_RE.match(sentence)
+    echoed = answers.echoed_statement(previous_assistant) if echo else None
+    if echoed:
+        reading.add(echo.group("echo"), echoed, en.category_en(echoed), is_zh=False, initiated=False)
+
+
+def _possessions(reading: _TurnReading, sentence: str, *, volunteered: bool) -> None:
+    """What "my <someone or something>" says the user has, not yet said by another reading of the turn."""
+    stated = " ".join(c.statement for c in reading.found)  # "my husband" in a question is still the user's
+    for quote, statement, category in not_yet_said(possessions(sentence), stated=stated):
+        reading.add(quote, statement, category, is_zh=False, initiated=volunteered, bonus=-0.1)
 
 
 def _chinese_sentence(reading: _TurnReading, s_start: int, s_end: int, *, first_sentence: bool, volunteered: bool) -> None:
@@ -329,35 +339,11 @@ _WHOLE_SENTENCE_IMPORTANCE_CAP = 0.45
 
 
 def _likely_disclosure(reading: _TurnReading, spans: list[tuple[int, int]]) -> None:
-    """A short turn no reading took anything from, which the learned model (disclosure_model.py) says tells
-    something about the user ("The closest that I get to athletics is ping pong"): its longest first-person
-    statement (a sentence, or a piece of one between commas) is kept, rewritten about the user, as a
-    sentence kept whole is."""
-    if not likely_disclosure(reading.text, reading.previous_assistant or ""):
-        return
-    pieces = []
-    for a, b in spans:
-        sentence = reading.text[a:b].strip()
-        pieces += [sentence, *_PIECE_SPLIT_RE.split(sentence)]
-    # "Exactly what I needed": the "I" of a relative clause, read before "exactly" goes with the fillers.
-    own = [en.LEAD_FILLER_RE.sub("", p).rstrip(" ,;:-.!…") for p in pieces if not en.late_i_says_nothing(p)]
-    # "I am glad you are safe now" is about the other side, however likely the turn is to disclose.
-    own = [p for p in own if _FIRST_PERSON_WORD_RE.search(p) and not _OTHER_SIDE_RE.search(p) and "?" not in p
-           and len(p.split()) >= 3 and not en.says_nothing_of_the_user(p) and not sensitive_category(p)]
-    if not own:
-        return
-    quote = max(own, key=lambda p: len(content_tokens(p)))
-    statement = en.en_statement(quote)
-    if not re.search(r"\bUser\b", statement):  # "A librarian was my mother's profession": the "my" is the user
-        statement = en.en_statement(re.sub(r"\b[Mm]y\b", "User's", quote, count=1))
-    if re.search(r"\bUser\b", statement):
-        reading.add(quote, statement, en.category_en(statement), is_zh=False, initiated=reading.user_initiated,
+    """A short turn no reading took anything from, kept as likely_reading.py reads it, as a sentence kept whole is."""
+    said = likely_statement(reading.text, reading.previous_assistant or "", spans)
+    if said:
+        reading.add(*said, en.category_en(said[1]), is_zh=False, initiated=reading.user_initiated,
                     bonus=-0.1, cap=_WHOLE_SENTENCE_IMPORTANCE_CAP)
-
-
-_FIRST_PERSON_WORD_RE = re.compile(r"\b(?:I|I'm|I’m|I've|I'd|I'll|my|My|me|mine|myself)\b")
-_OTHER_SIDE_RE = re.compile(r"\b(?:you|your|you're|yours|u)\b", re.IGNORECASE)
-_PIECE_SPLIT_RE = re.compile(r"\s*[,;]\s+|\s+[-–—]\s+")
 
 
 def _whole_sentence(reading: _TurnReading, sentence: str, *, before: int, volunteered: bool) -> None:
