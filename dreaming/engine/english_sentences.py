@@ -352,8 +352,8 @@ MY_NAMES_RE = re.compile(r"^(?i:my name(?:'s|’s))\s+(?P<name>[A-Za-z][a-z]{1,2
 
 
 def introduced_statements(sentence: str) -> list[tuple[str, str]]:
-    """(quote, statement) for "Hi, Tracy here", "Call me Sam", "My name's Sam", "As a vegan, …", "… in Kansas City where I just
-    moved"."""
+    """(quote, statement) for "Hi, Tracy here", "Call me Sam", "My name's Sam", "As a vegan, …", "… in Kansas City
+    where I just moved"."""
     found = []
     named = NAME_HERE_RE.match(sentence)
     if named and named.group("name").lower() not in _NOT_A_NAME:
