@@ -218,7 +218,7 @@ def _contradiction(statement: str, memory: str) -> str | None:
         return renamed
     if is_chinese(statement) != is_chinese(memory):
         # "lives in Berlin" vs "住在北京": only values the bilingual lexicon knows can be compared
-        return slots.single_valued_change(statement, memory)
+        return slots.single_valued_change(statement, memory) or slots.status_change(statement, memory)
     if not _same_subject(_subject(statement), _subject(memory)):
         return None  # "User moved to Tokyo" says nothing about where the user's sister lives
     new_slots, old_slots = _slots(statement), _slots(memory)
@@ -230,7 +230,7 @@ def _contradiction(statement: str, memory: str) -> str | None:
     changed = slots.single_valued_change(statement, memory)  # "User is a teacher now" after "User works as a nurse"
     if changed:
         return changed
-    over = slots.ended(statement, memory)  # "User doesn't teach anymore" after "User is a teacher"
+    over = slots.ended(statement, memory) or slots.status_change(statement, memory)  # "User is divorced" after "… married"
     if over:
         return over
     shared = _topic(statement) & _topic(memory)

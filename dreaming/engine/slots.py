@@ -89,6 +89,9 @@ LEXICON: dict[str, tuple[str, ...]] = {
     "family:mother": ("mom", "mum", "mother", "妈妈", "母亲"),
     "family:father": ("dad", "father", "爸爸", "父亲"),
     "family:parents": ("parents", "父母", "爸妈"),
+    "family:married": ("married", "结婚了", "结婚", "已婚"),
+    "family:divorced": ("divorced", "离婚了", "离婚", "离异"),
+    "family:single": ("single", "单身"),
     "family:son": ("son", "sons", "儿子"),
     "family:daughter": ("daughter", "daughters", "女儿"),
     "family:child": ("kid", "kids", "child", "children", "孩子"),
@@ -381,7 +384,26 @@ def same_thing(a: str, b: str) -> bool:
         return False
     if fa.rest > _MOSTLY or fb.rest > _MOSTLY:
         return False  # "User can teach others the joy that dancing brings them" is more than dancing
+    if not fa.kinds and not fb.kinds and fa.things <= _STATUSES and _STATE_RE.match(a) and _STATE_RE.match(b):
+        return True  # "User is married" / "用户结婚了": a state, said with no verb the kinds read
     return bool(_kind_families(fa) & _kind_families(fb))
+
+
+_STATUSES = frozenset({"family:married", "family:divorced", "family:single"})
+# The user's own state, said as such ("User is single now", 用户离婚了) — not "a single room", "their married sister".
+_STATE_RE = re.compile(r"^User (?:is|got|has been|was) (?:now |still |recently |happily |just )?(?:married|divorced|single)\b|"
+                       r"^用户(?:已经|现在|刚|刚刚|早就)?(?:结婚|离婚|单身|已婚|离异)")
+
+
+def status_change(new: str, old: str) -> str | None:
+    """Married / divorced / single said as the user's state, in either language, where the memory said another."""
+    fn, fo = facts_of(new), facts_of(old)
+    mine, theirs = fn.things & _STATUSES, fo.things & _STATUSES
+    if not _STATE_RE.match(new) or not _STATE_RE.match(old) or fn.subject != "user" or fo.subject != "user" or fn.negated or fo.negated or fn.plan or fo.plan:
+        return None
+    if len(mine) == 1 and len(theirs) == 1 and mine != theirs:
+        return f"same status, different value: '{next(iter(theirs)).split(':')[1]}' → '{next(iter(mine)).split(':')[1]}'"
+    return None
 
 
 def is_rename(statement: str) -> bool:

@@ -131,3 +131,11 @@ def test_the_same_pet_said_another_way_in_chinese_reinforces():
     assert (named.relation, named.memory_id) == ("reinforces", 6)
     assert (bare.relation, bare.memory_id) == ("reinforces", 6)
     assert other.relation == "new"
+
+
+def test_marriage_said_in_either_language_is_one_memory_and_a_divorce_supersedes_it():
+    married = [MemoryRef(id=9, statement="User is married", category="relation")]
+    zh, divorced, single_room = _compare(["用户结婚了", "用户离婚了", "User lives in a single room"], married)
+    assert (zh.relation, zh.memory_id) == ("reinforces", 9)
+    assert (divorced.relation, divorced.memory_id) == ("contradicts", 9)
+    assert single_room.relation == "new"
