@@ -185,8 +185,6 @@ def _turn_clauses(
     # "Mine is …" borrows its thing from a question the other side asked, never from their statement.
     asked = questions_asked((previous_assistant or "")[-300:])
     bare = answers.bare_answer(text, assistant_question) if previous_assistant else None
-    if bare:
-        reading.add(*bare, en.category_en(bare[1]), is_zh=False, initiated=False)
     for s_start, s_end in spans:
         sentence = text[s_start:s_end]
         first_sentence = s_start == first_start
@@ -218,9 +216,20 @@ def _turn_clauses(
             _sentence_readings(reading, sentence, volunteered=volunteered)
         _possessions(reading, sentence, volunteered=volunteered)
         _whole_sentence(reading, sentence, before=before, volunteered=volunteered)
+    _bare_answer(reading, bare)
     if not reading.found and not chinese and not foreign:
         _likely_disclosure(reading, spans)
     return reading.found
+
+
+def _bare_answer(reading: _TurnReading, bare: tuple[str, str] | None) -> None:
+    """The bare "Yes" read with the question, unless the rest of the answer says more of the same ("Do you have
+    kids?" → "Yes, two": "User has two kids", not also "User has kids")."""
+    if not bare:
+        return
+    said = set(content_tokens(bare[1]))
+    if not any(said < set(content_tokens(c.statement)) for c in reading.found):
+        reading.add(*bare, en.category_en(bare[1]), is_zh=False, initiated=False)
 
 
 def _echo(reading: _TurnReading, sentence: str, previous_assistant: str) -> None:

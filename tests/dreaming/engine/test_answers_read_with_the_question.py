@@ -185,3 +185,9 @@ def test_a_yes_to_did_you_learn_anything_learned_something_and_a_no_learned_noth
     assert "User did learn something meaningful during their trip" in _found(
         ("assistant", "Did you learn anything meaningful during your trip?"), ("user", "Yeah, it was eye-opening."))
     assert "User did not learn anything" in _found(("assistant", "Did you learn anything?"), ("user", "No."))
+
+
+def test_a_yes_with_the_count_gives_the_count_alone():
+    found = _found(("assistant", "Do you have kids?"), ("user", "Yes, two."))
+    assert "User has two kids" in found and "User has kids" not in found
+    assert "User is a student" in _found(("assistant", "Are you a student?"), ("user", "Yes! I study biology at UCLA."))
