@@ -213,7 +213,7 @@ def _turn_clauses(
         question = answers.question_before(frames, s_start) or assistant_question
         _english_clauses(reading, s_start, s_end, first_sentence=first_sentence, volunteered=volunteered, question=question)
         if not sentence.rstrip().endswith("?") and not en.EN_HYPOTHETICAL_RE.search(sentence):
-            _sentence_readings(reading, sentence, volunteered=volunteered)
+            _sentence_readings(reading, sentence, head=text[:s_start], volunteered=volunteered)
         _possessions(reading, sentence, volunteered=volunteered)
         _whole_sentence(reading, sentence, before=before, volunteered=volunteered)
     _bare_answer(reading, bare)
@@ -325,12 +325,12 @@ def _implied_likes(reading: _TurnReading, bare: str, *, volunteered: bool) -> No
         reading.add(relative.group("quote"), implied, "preference", is_zh=False, initiated=volunteered)
 
 
-def _sentence_readings(reading: _TurnReading, sentence: str, *, volunteered: bool) -> None:
+def _sentence_readings(reading: _TurnReading, sentence: str, *, head: str, volunteered: bool) -> None:
     """Readings of the whole sentence: "… made by me", "my dog Max", "I'm Ana, a nurse", what "my two sons" implies."""
     quoted = " ".join(c.quote for c in reading.found)
     # "I love music, black sabbath is my favorite": the favourite after the comma is a second reading.
     tail = ec.favourite(sentence.rstrip(" .!…").rsplit(",", 1)[-1]) if "," in sentence else None
-    before, head = f"{reading.earlier} {(reading.previous_assistant or '')[-300:]}", reading.text[: max(0, reading.text.find(sentence))]
+    before = f"{reading.earlier} {(reading.previous_assistant or '')[-300:]}"  # `head` is the turn before the sentence
     readings = [es.made_by_me(sentence), es.named_statement(en.LEAD_FILLER_RE.sub("", sentence)),
                 tail[:2] if tail else None, es.shown_mine(sentence), es.appositive_name(sentence),
                 appositive_predicate(sentence),
