@@ -5,6 +5,7 @@ import sys
 
 def main():
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "memcenter.settings")
+    from django.core.exceptions import ImproperlyConfigured
     from django.core.management import execute_from_command_line
     from django.db.utils import OperationalError, ProgrammingError
 
@@ -16,6 +17,11 @@ def main():
             raise
         sys.exit(f"error: the database has no memcenter tables yet ({str(error).splitlines()[0]}); "
                  "run `python manage.py migrate` first (`make run` does it)")
+    except ImproperlyConfigured as error:
+        # A setting missing or malformed in the environment (DJANGO_SECRET_KEY, MEMCENTER_…): the message names it.
+        if "--traceback" in sys.argv:
+            raise
+        sys.exit(f"error: {str(error).strip().splitlines()[0]}")
     except OperationalError as error:
         if "--traceback" in sys.argv:
             raise

@@ -74,7 +74,7 @@ FAVOURITE_RE = re.compile(
 )
 
 
-def _you_to_them(text: str) -> str:
+def you_to_them(text: str) -> str:
     text = re.sub(r"\byour\b", "their", text, flags=re.I)
     text = re.sub(r"\byourself\b", "themself", text, flags=re.I)
     return re.sub(r"\byou\b", "them", text, flags=re.I)
@@ -142,7 +142,7 @@ def resolve_answer(quote: str, question: tuple[str, str] | None) -> str | None:
     if question is None:
         return None
     aux, rest = question
-    rest = _ASKED_TAIL_RE.sub("", _you_to_them(rest))  # "Are you in aaa like me?" → not "User is in aaa like me"
+    rest = ASKED_TAIL_RE.sub("", you_to_them(rest))  # "Are you in aaa like me?" → not "User is in aaa like me"
     short = _SHORT_ANSWER_RE.match(quote)
     if short:
         negative = bool(re.search(r"n't|\bnot\b", short.group(0)))
@@ -230,7 +230,8 @@ _DOING_RE = re.compile(
 )
 
 _FRAGMENT_REJECT_RE = re.compile(
-    r"^(?:you|he|she|it|it's|its|that|that's|thats|this|they|them|those|these|him|her|we|there|what|how|why|who|when|where|yes|no|"
+    # "Do you play guitar?" → "Yes, for 10 years": how long is no thing played (bare_answer reads it)
+    r"^(?:for|since|you|he|she|it|it's|its|that|that's|thats|this|they|them|those|these|him|her|we|there|what|how|why|who|when|where|yes|no|"
     r"yeah|yep|nope|nah|sure|ok|okay|thanks|thank|sounds|wow|lol|haha|hi|hello|hey|not|nothing|none|me|"
     r"same|too|i|i'm|my)\b|\b(?:is|are|was|were|sounds|seems|looks|do|does|did|can|will|would|should|you|your)\b"
     # an exclamation or a wish is no answer ("Woohoo, Nate!", "Have fun with that", "Good luck!")
@@ -278,7 +279,7 @@ def _answer_fragment(fragment: str) -> str | None:
     fragment = _ADDRESSED_RE.sub("", fragment).strip(" .!…,")
     if not fragment or size > 8 or fragment.endswith("?") or _FRAGMENT_REJECT_RE.search(fragment) \
             or _DEGREE_RE.match(fragment) or _OWN_SUBJECT_RE.search(fragment) or _POINTS_BACK_RE.search(fragment) \
-            or _BARE_NEGATIVE_RE.search(fragment):  # "Unfortunately no": an answer, but no thing to fill the frame
+            or BARE_NEGATIVE_RE.search(fragment):  # "Unfortunately no": an answer, but no thing to fill the frame
         return None
     return fragment
 
@@ -421,39 +422,7 @@ def mine_statement(sentence: str, *, before: str) -> tuple[str, str] | None:
     return sentence.rstrip(" .!…"), f"User's {kind} is {to_third_person_en(said)}"
 
 
-# "Are you married?" → "No. Not yet." → "User is not married"; "Do you have any kids?" → "Nope!"
-_BARE_ANSWER_RE = re.compile(
-    r"^\W*(?P<word>yes|yeah|yep|yup|of course|definitely|absolutely|no|nope|nah|not yet|not really|never)\b"
-    r"(?:[\s,.!]+(?P<more>not yet|not really|never|i (?:do|am|have|did)(?: not|n't)?)\b)?[\s,.!…]*",
-    re.IGNORECASE,
-)
-_BARE_NEGATIVE_RE = re.compile(r"\b(?:no|nope|nah|not|never)\b|n't", re.IGNORECASE)
+BARE_NEGATIVE_RE = re.compile(r"\b(?:no|nope|nah|not|never)\b|n't", re.IGNORECASE)
 # What the asker adds about the asking, not about the user: "… like me?", "… by chance?", "… at all?"
-_ASKED_TAIL_RE = re.compile(r"(?:,?\s+(?:like me|like I do|by (?:any )?chance|at all|then|too|as well|either|yet|now|"
+ASKED_TAIL_RE = re.compile(r"(?:,?\s+(?:like me|like I do|by (?:any )?chance|at all|then|too|as well|either|yet|now|"
                             r"these days|right now))+\s*$", re.IGNORECASE)
-_SHORT_FORM = {"do": "I do", "did": "I did", "are": "I am", "were": "I was", "have": "I have"}
-
-
-def bare_answer(text: str, question: tuple[str, str] | None, *, positive: bool = True) -> tuple[str, str] | None:
-    """(quote, statement) for a bare "Yes!" / "No, not yet." opening the user's turn, read with the other
-    side's yes-no question (resolve_answer), or None. With positive=False only a "no" is read."""
-    m = _BARE_ANSWER_RE.match(text)
-    if not m or question is None or (question[0] == "were"):
-        return None
-    negative = bool(_BARE_NEGATIVE_RE.search(m.group(0)))
-    if not negative and not positive:
-        return None
-    statement = resolve_answer(_SHORT_FORM[question[0]] + (" not" if negative else ""), question)
-    if not statement or sensitive_category(statement):
-        return None
-    if not negative:
-        statement = re.sub(r"\bany\s+", "", statement)  # "Do you have any hobbies?" → "Yeah" → "User has hobbies"
-        # "Did you learn anything on the trip?" → "Yeah" → "User did learn something on the trip"
-        statement = re.sub(r"\bany(thing|one|body|where)\b", r"some\1", statement)
-    return m.group(0).strip(" ,"), statement
-
-
-def is_bare_answer(quote: str) -> bool:
-    """"No.", "Yes!", "Nope, not yet": a bare answer (bare_answer's quote), nothing more."""
-    m = _BARE_ANSWER_RE.match(quote)
-    return bool(m) and not quote[m.end():].strip()

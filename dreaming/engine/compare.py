@@ -13,6 +13,7 @@ import re
 from dataclasses import replace
 
 from dreaming.engine import slots
+from dreaming.engine.habits import habit_ended
 from dreaming.engine.language import content_tokens, is_chinese
 from dreaming.protocol import Comparison, MemoryRef
 
@@ -230,7 +231,7 @@ def _contradiction(statement: str, memory: str) -> str | None:
     changed = slots.single_valued_change(statement, memory)  # "User is a teacher now" after "User works as a nurse"
     if changed:
         return changed
-    over = slots.ended(statement, memory) or slots.status_change(statement, memory)  # "User is divorced" after "… married"
+    over = slots.ended(statement, memory) or slots.status_change(statement, memory) or habit_ended(statement, memory)
     if over:
         return over
     shared = _topic(statement) & _topic(memory)

@@ -188,9 +188,9 @@ _EN_TRAILING_RE = re.compile(
     r"usually|often|every day|everyday|by the way|btw))+\s*$",
     re.IGNORECASE,
 )
+_COUNTED_RATE_RE = re.compile(r"\b(?:\d+|two|three|four|five|six|seven|eight|nine|ten|a few|several) [a-z]+ every ?day\s*$", re.I)
 
 PRONOUN_ONLY = frozenset("it that this those these them one ones so too much lot there here together".split())
-_EN_PRONOUN_ONLY = PRONOUN_ONLY
 
 _RELATION_EN_RE = re.compile(
     r"\b(?:wife|husband|spouse|partner|boyfriend|girlfriend|fiance|fiancee|fiancé|fiancée|sisters?|brothers?|"
@@ -412,7 +412,7 @@ def _not_a_disclosure(stripped: str) -> bool:
     if len(words) < 2 or (len(words) == 2 and not re.match(r"^(?:I'm|I’m|Im)\s", stripped)):
         return True
     rest = [w.lower() for w in words[1:]]
-    if not [w for w in content_tokens(" ".join(rest)) if w not in _EN_PRONOUN_ONLY]:
+    if not [w for w in content_tokens(" ".join(rest)) if w not in PRONOUN_ONLY]:
         return True
     return bool(EN_NOT_ABOUT_USER_RE.search(stripped)) and not _RELATION_EN_RE.search(stripped)
 
@@ -442,7 +442,7 @@ def en_statement(quote: str) -> str:
     text = _EN_FILLER_WORDS_RE.sub("", text)
     text = re.sub(r"\s+by\s+myself\s*$", " alone", text)  # "I live in a condo by myself"
     text = re.sub(r"(?<!\bof)(?<!\bfor)(?<!\bwith)\s+myself\s*$", "", text)  # "proud of myself" keeps its object
-    text = _EN_TRAILING_RE.sub("", text)
+    text = text if _COUNTED_RATE_RE.search(text) else _EN_TRAILING_RE.sub("", text)  # "3 cups every day": a rate
     text = _DANGLING_RE.sub("", text)
     text = re.sub(r"\s+", " ", text).strip(" ,;:-")
     text = re.sub(r"\b[Oo]ur\b", "their", to_third_person_en(text))  # "I took our kids" → "… their kids"

@@ -60,13 +60,18 @@ _REQUEST_TAIL_RE = re.compile(r"\s*,\s*(?=(?:(?:and|but|so)\s+)?(?:please|pls|ca
                               re.IGNORECASE)
 
 
+# "I got a puppy on Sunday, we named him Rocky": the naming is its own clause (es.pronoun_name reads it with the pet).
+_NAMING_TAIL_RE = re.compile(r"\s*[,;]\s*(?=(?:and\s+)?(?:[Ww]e|I) (?:named|called) (?:her|him|it) [A-Z])")
+
+
 class _ClauseSplitter:
-    """EN_CLAUSE_SPLIT_RE's separators, where a first-person clause runs on without one (_RUN_ON_I_RE), and where a
-    request follows a comma (_REQUEST_TAIL_RE)."""
+    """EN_CLAUSE_SPLIT_RE's separators, where a first-person clause runs on without one (_RUN_ON_I_RE), where a
+    request follows a comma (_REQUEST_TAIL_RE) and where a pet or child is named after one (_NAMING_TAIL_RE)."""
 
     def finditer(self, text: str, start: int, end: int) -> list[re.Match]:
         found = list(en.EN_CLAUSE_SPLIT_RE.finditer(text, start, end))
         found += list(_REQUEST_TAIL_RE.finditer(text, start, end))
+        found += list(_NAMING_TAIL_RE.finditer(text, start, end))
         found += [m for m in _RUN_ON_I_RE.finditer(text, start, end) if _runs_on(text, m)]
         return sorted(found, key=lambda m: m.start())
 

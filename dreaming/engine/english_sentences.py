@@ -267,8 +267,8 @@ _NAMEABLE_RE = re.compile(
 )
 
 
-# "I got a puppy yesterday, her name is Luna": the name said after a comma of the same sentence.
-_LATE_PRONOUN_NAME_RE = re.compile(r"[,;]\s+(?:and\s+)?(?P<q>(?:(?:[Hh]er|[Hh]is|[Ii]ts) name is|(?:[Ww]e|I) (?:named|called) "
+# "I got a puppy yesterday, her name is Luna", "… and we named her Mochi": the name said later in the same sentence.
+_LATE_PRONOUN_NAME_RE = re.compile(r"(?:[,;]\s+(?:and\s+)?|\s+and\s+)(?P<q>(?:(?:[Hh]er|[Hh]is|[Ii]ts) name is|(?:[Ww]e|I) (?:named|called) "
                                    r"(?:her|him|it)) (?P<name>[A-Z][\w'-]+))")
 
 

@@ -20,7 +20,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
-from dreaming.engine import answers, dates, multilingual, resolve
+from dreaming.engine import answers, bare_answers, dates, multilingual, resolve
 from dreaming.engine import chinese as zh
 from dreaming.engine.chinese_answers import answer_subject, zh_answer
 from dreaming.engine import english as en
@@ -28,6 +28,7 @@ from dreaming.engine import english_clause as ec
 from dreaming.engine import english_sentences as es
 from dreaming.engine.quotes import questions_asked, quote_too_short
 from dreaming.engine.application_letters import candidacy, self_marketing
+from dreaming.engine.carried_objects import carried_object
 from dreaming.engine.categories import category_by_definition
 from dreaming.engine.likely_reading import likely_statement
 from dreaming.engine.second_predicates import second_predicates
@@ -184,7 +185,7 @@ def _turn_clauses(
     foreign = None if chinese else multilingual.language_of(text)  # Russian, Spanish, Arabic…: multilingual.py reads them
     # "Mine is …" borrows its thing from a question the other side asked, never from their statement.
     asked = questions_asked((previous_assistant or "")[-300:])
-    bare = answers.bare_answer(text, assistant_question) if previous_assistant else None
+    bare = bare_answers.bare_answer(text, assistant_question) if previous_assistant else None
     for s_start, s_end in spans:
         sentence = text[s_start:s_end]
         first_sentence = s_start == first_start
@@ -303,6 +304,10 @@ def _english_clauses(reading: _TurnReading, s_start: int, s_end: int, *, first_s
             quote, statement, clause = together[0], together[1], together[0]
             category = en.category_en(statement)
         lead = clause[: clause.find(quote)] if quote in clause else ""
+        carried = carried_object(statement, quote, before=text[max(0, c_start - 200) : c_start + clause.find(quote)]) \
+            if quote in clause else None
+        if carried:
+            quote, statement, category = carried[0], carried[1], en.category_en(carried[1])
         before = text[s_start:c_start] if not together else ""
         if before.strip() and not en.LEAD_FILLER_RE.sub("", before).strip() and dates.plan_phrase_en(before):
             # "Tomorrow, I'm flying to Denver": the plan's time was split off with the comma. (A past time split off
@@ -429,7 +434,7 @@ def extract_candidates(turns: list[Turn], *, limit: int = MAX_CANDIDATES) -> lis
 def _long_enough(quote: str, text: str) -> str:
     """A quote too short to prove anything ("my dog", "I'm Ali") widened to its sentence (quotes.py). Not a
     short answer's ("No." → "User is not married"): the question proves it, the rest of the sentence does not."""
-    if not quote_too_short(quote) or answers.is_bare_answer(quote):
+    if not quote_too_short(quote) or bare_answers.is_bare_answer(quote):
         return quote
     at = text.find(quote)
     for start, end in sentences(text):

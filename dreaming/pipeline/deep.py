@@ -28,6 +28,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from chat.models import Message
+from dreaming.engine.habits import ends_a_habit, habit_ended
 from dreaming.engine.quotes import quote_in_message
 from dreaming.memory.context import memory_md_render_all
 from dreaming.memory.diary import DiaryLines, diary_append, night_language
@@ -373,11 +374,13 @@ def _cluster_promote(night: _Night, cluster: Cluster, *, score: float, breakdown
     night.counters["promoted"] += 1
     night.named.append(memory)
     night.memories.added(memory)
-    if contradicts is not None:
-        _memory_supersede(night, old=contradicts, new=memory, at=cluster.first_said_at, reason=reason)
-        night.changes.changed.append((contradicts.statement, memory.statement))
-        night.diary.add("changed", [contradicts.statement, memory.statement], memory_ids=[contradicts.pk, memory.pk])
-    else:
+    replaced = [(contradicts, reason)] if contradicts is not None else []
+    replaced += _habits_ended(night, memory, contradicts)  # "User quit coffee" also ends "User drinks 4 cups of coffee a day"
+    for old, why in replaced:
+        _memory_supersede(night, old=old, new=memory, at=cluster.first_said_at, reason=why)
+        night.changes.changed.append((old.statement, memory.statement))
+        night.diary.add("changed", [old.statement, memory.statement], memory_ids=[old.pk, memory.pk])
+    if not replaced:
         night.changes.learned.append(memory.statement)
         night.diary.add("learned", [memory.statement], memory_ids=[memory.pk])
     for plan, why in plans_settled_by(memory=memory, replaced=contradicts, plans=night.plans):
@@ -388,6 +391,15 @@ def _cluster_promote(night: _Night, cluster: Cluster, *, score: float, breakdown
         night.changes.changed.append((plan.statement, memory.statement))
         night.diary.add("changed", [plan.statement, memory.statement], memory_ids=[plan.pk, memory.pk])
     night.plans.added(memory)
+
+
+def _habits_ended(night: _Night, memory: Memory, contradicted: Memory | None) -> list[tuple[Memory, str]]:
+    """The active habits of the scope, said before it, that the new memory says the user quit (engine.habits)."""
+    if not ends_a_habit(memory.statement):
+        return []
+    return [(m, f"{why} ('{memory.statement}')") for m in night.memories.active(memory.persona_id)
+            if m.pk != memory.pk and m is not contradicted and m.first_seen <= memory.last_seen
+            and (why := habit_ended(memory.statement, m.statement))]
 
 
 def _cluster_pending(night: _Night, cluster: Cluster, *, score: float, breakdown: dict,

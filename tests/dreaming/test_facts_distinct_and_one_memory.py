@@ -87,6 +87,17 @@ def test_a_renamed_pet_replaces_its_old_name_and_leaves_the_other_pet_alone(user
     assert mango.status == Memory.Status.ACTIVE
 
 
+@pytest.mark.django_db
+def test_quitting_coffee_ends_the_love_of_it_and_the_four_cups_a_day(user):
+    said_on(user, 0, "I love coffee, I drink 4 cups a day. I also play tennis every Sunday.")
+    said_on(user, 30, "Big news: I quit coffee last week.")
+
+    ended = Memory.objects.filter(user=user, status=Memory.Status.SUPERSEDED).order_by("pk")
+    assert [m.statement for m in ended] == ["User loves coffee", "User drinks 4 cups of coffee a day"]
+    assert {m.superseded_by.statement for m in ended} == {"User quit coffee in the week before 1 April 2026"}
+    assert "coffee a day" not in memory_md(user) and "tennis" in memory_md(user)
+
+
 def _candidate(pk, statement, vector):
     return Candidate(pk=pk, statement=statement, category="relation", persona_id=None, session_id=1,
                      embedding=np.asarray(vector, dtype=float), said_at=DAY0 + timedelta(minutes=pk))

@@ -73,6 +73,15 @@ def test_a_weak_secret_key_is_refused_outside_debug_and_tests(secret):
     assert _manage("check", env=_clean_env(DJANGO_SECRET_KEY=secret, DJANGO_DEBUG="1")).returncode == 0
 
 
+@pytest.mark.parametrize("env, named", [({"DJANGO_DEBUG": "0"}, "DJANGO_SECRET_KEY must be set"),
+                                        ({"DJANGO_DEBUG": "maybe"}, "DJANGO_DEBUG must be true/false")])
+def test_a_missing_or_malformed_setting_is_one_readable_line(env, named):
+    result = _manage("export_user", "ada", env={k: v for k, v in _clean_env(**env).items() if k != "DJANGO_SECRET_KEY"})
+    assert result.returncode != 0 and "Traceback" not in result.stderr
+    assert result.stderr.strip().splitlines() == [result.stderr.strip()]
+    assert result.stderr.startswith(f"error: {named}")
+
+
 @pytest.mark.django_db
 def test_pages_carry_a_strict_csp_and_signed_in_pages_are_never_stored(client):
     anonymous = client.get(reverse("login"))

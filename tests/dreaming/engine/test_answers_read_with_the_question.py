@@ -3,7 +3,8 @@ your favorite season?", a bare "No, not yet." after "Are you married?" — the q
 the statement the question's."""
 import pytest
 
-from dreaming.engine.answers import antecedent, bare_answer, is_bare_answer, mine_statement
+from dreaming.engine.answers import antecedent, mine_statement
+from dreaming.engine.bare_answers import bare_answer, is_bare_answer
 from dreaming.providers.local import LocalDreamer
 from dreaming.protocol import CallContext, Turn
 

@@ -17,7 +17,7 @@ def active(user) -> list[str]:
 @pytest.mark.django_db
 @pytest.mark.parametrize("asked,answer,statement", [
     ("好的。顺便问一下，你结婚了吗？", "结了，去年结的", "用户结婚了"),
-    ("Sure! Are you married?", "Yes, for 7 years", "User is married"),
+    ("Sure! Are you married?", "Yes, for 7 years", "User has been married for 7 years"),
 ])
 def test_a_short_answer_about_the_users_life_is_remembered_the_first_night(user, asked, answer, statement):
     chat(user, START, "Can you help me plan a weekend?", ("assistant", asked), answer)
