@@ -53,9 +53,11 @@ _NOT_HELD_BEFORE_RE = re.compile(
     r"split (?:up )?with|dumped|cheated on)\s+(?:(?:all|both|one|of|some)\s+)*$",
     re.IGNORECASE,
 )
-_NOT_HELD_MODS = frozenset(
-    "dream future ideal ex ex- late former previous old dead deceased imaginary first last next "
-    "favorite favourite least".split()
+# Words before a thing that make it not the user's own now, or not a real thing: "my dream car", "my late dog",
+# "my Minecraft house" (pursuits.py reads "my … car" with the same words).
+NOT_HELD_MODS = frozenset(
+    "dream future ideal ex ex- late former previous old dead deceased imaginary fantasy virtual fictional first last "
+    "next favorite favourite least minecraft sims roblox".split()
 )
 _NOT_HELD_AFTER_RE = re.compile(r"\s*(?:died|passed|is gone|was gone|ran away|got stolen|was stolen|is dead|was dead|"
                                 r"(?:are|is)?\s*(?:on (?:the|their|its) way|due)\b|"
@@ -102,7 +104,7 @@ def possessions(sentence: str) -> list[tuple[str, str, str]]:
         mods, noun = m.group("mods").strip().lower(), m.group("noun").lower()
         if m.group("our") and not re.match(rf"(?:{_FAMILY}|{_PETS}|farm|house|ranch|business|shop|store|restaurant)$", noun):
             continue  # "our car" / "our garden" may be anyone's household; "our kids" / "our dog" are the user's
-        if set(mods.split()) & _NOT_HELD_MODS or _NOT_HELD_BEFORE_RE.search(sentence[max(0, m.start() - 30): m.start()]):
+        if set(mods.split()) & NOT_HELD_MODS or _NOT_HELD_BEFORE_RE.search(sentence[max(0, m.start() - 30): m.start()]):
             continue
         if _NOT_HELD_AFTER_RE.match(sentence, m.end()):
             continue

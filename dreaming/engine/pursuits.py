@@ -23,6 +23,8 @@ from __future__ import annotations
 
 import re
 
+from dreaming.engine.possessions import NOT_HELD_MODS
+
 # "I am <doing> …": the work or the project the user is on, not the task's state ("I'm getting an error", "I'm
 # using node.js", "I'm trying to fix it").
 DOING = (
@@ -82,8 +84,7 @@ _MY_BELONGING_RE = re.compile(
     re.IGNORECASE,
 )
 # Words before the thing that make it not the user's own, or not a thing: "my dream car", "my dad's car".
-_NOT_OWN_MODIFIER_RE = re.compile(r"\b(?:dream|ideal|future|next|first|old|former|previous|late|favou?rite|imaginary|fantasy|\w+['’]s|"
-                                  r"virtual|fictional|minecraft|sims|roblox)\b", re.IGNORECASE)
+_NOT_OWN_MODIFIER_RE = re.compile(rf"\b(?:{'|'.join(sorted(NOT_HELD_MODS))}|\w+['’]s)(?!\w)", re.IGNORECASE)
 
 
 def plays(text: str) -> list[tuple[str, str]]:
