@@ -20,9 +20,12 @@ _MEASURE_RE = re.compile(
 # "User drinks it every morning": the verb's thing is only "it" / "them"
 _POINTED_RE = re.compile(
     r"^(?P<head>User (?:drinks|drank|eats|ate|plays|played|watches|watched|reads|makes|made|cooks|cooked|bakes|baked|"
-    r"listens to|listened to|grows|grew|wears|wore|rides|rode|practices|practiced|collects|collected|orders|ordered)) "
+    r"listens to|listened to|grows|grew|wears|wore|rides|rode|practices|practiced|collects|collected|orders|ordered|"
+    r"has seen|saw|sees|has met|met|has visited|visited|has watched|has read|has played|has heard)) "
     r"(?:it|them)(?P<rest>\b.*)$"
 )
+# "My favorite band is Radiohead, I've seen them live 3 times": the favourite just named
+_FAVOURITE_RE = re.compile(r"\bfavou?rite [a-z]+(?: [a-z]+)? (?:is|was|are) (?P<x>[\w' -]{2,40}?)\s*[,;.!]?\s*$", re.I)
 _NOT_A_THING_RE = re.compile(r"\b(?:my|your|his|her|their|our|it|them|you|this|that|doing|being)\b", re.IGNORECASE)
 
 
@@ -32,7 +35,8 @@ def carried_object(statement: str, quote: str, *, before: str) -> tuple[str, str
     m = _MEASURE_RE.match(statement) or _POINTED_RE.match(statement)
     if not m:
         return None
-    thing = antecedent(before)
+    favourite = _FAVOURITE_RE.search(before)
+    thing = favourite.group("x") if favourite else antecedent(before)
     if not thing or _NOT_A_THING_RE.search(thing) or len(thing.split()) > 3:
         return None
     at = before.rfind(thing)

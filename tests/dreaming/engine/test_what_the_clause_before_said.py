@@ -28,6 +28,8 @@ def _statements(*turns: tuple[str, str]) -> list[str]:
     ("I love tea. I drink it every morning.", "User drinks tea every morning"),
     ("I really like green tea, I have like 3 cups every day.", "User has about 3 cups of green tea every day"),
     ("I play tennis. I watch it on TV too.", "User watches tennis on TV"),
+    ("My favorite band is Radiohead, I've seen them live 3 times.", "User has seen Radiohead live 3 times"),
+    ("My favorite city is Paris. I visited it twice last year.", "User visited Paris twice in 2025"),
 ])
 def test_a_measure_or_an_it_carries_the_thing_of_the_clause_before(said, carried):
     assert carried in _statements(("user", said))
@@ -36,6 +38,7 @@ def test_a_measure_or_an_it_carries_the_thing_of_the_clause_before(said, carried
 @pytest.mark.parametrize("said,alone", [
     ("I drink 4 cups a day.", "User drinks 4 cups a day"),  # nothing before: nothing to carry
     ("I love my sister. I drink 2 cups a day.", "User drinks 2 cups a day"),  # a person is no thing drunk
+    ("My favorite show is my guilty pleasure, I watch it daily.", "User watches it daily"),
 ])
 def test_nothing_is_carried_when_nothing_fits(said, alone):
     assert alone in _statements(("user", said))
