@@ -8,9 +8,12 @@ from dreaming.engine.language import CJK_RE
 from dreaming.engine.third_person import _KIN_ZH, to_third_person_zh
 
 # "我的爱好有很多，比如滑板、书法和烘焙": the examples after 比如 / 包括 belong to the clause before them; so does
-# the name after a comma ("我养了一只猫，叫Milo", "我有个妹妹，她叫小美"), never "，叫我小雪就好".
+# the name after a comma ("我养了一只猫，叫Milo", "我有个妹妹，她叫小美"), never "，叫我小雪就好"; and how often, said
+# with no thing of its own ("我最近开始学游泳，每周去两次").
 ZH_CLAUSE_SPLIT_RE = re.compile(
-    r"[，,：:](?!\s*(?:(?:比如|例如|譬如|包括|像是)[\u4e00-\u9fff]|(?:它|他|她)?(?:的名字|名字)?(?:名)?叫(?!我)))"
+    r"[，,：:](?!\s*(?:(?:比如|例如|譬如|包括|像是)[\u4e00-\u9fff]|(?:它|他|她)?(?:的名字|名字)?(?:名)?叫(?!我)|"
+    r"(?:每天|每周|每星期|每个?月|每年|一周|一个?月|一年)(?:都|会|大概|差不多)*[去来练喝吃跑游打上做]?"
+    r"[一两二三四五六七八九十\d]+(?:次|杯|趟|回|个?小时|公里)(?:左右)?(?:[。！!~～，,]|$)))"
 )
 
 _ZH_LEAD_FILLER_RE = re.compile(
@@ -89,7 +92,7 @@ ZH_CONTINUATION_RE = re.compile(
     r"下个月|下周|明年|马上|快要|要|有空(?:的时候|时)?|业余时间|空闲时间|闲暇时)*"
     r"(?:在[\u4e00-\u9fffA-Za-z]{1,15}?(?:工作|上班|上学|读书|住|做|当|教)|\d{1,3}岁|"
     r"住在|喜欢|爱上|讨厌|养了|是一名|是个|当了?|开了|买了|搬到|搬去|换了|开始|去(?!年)|会去|打算|准备|计划|正在学|"
-    r"学了|有一个|有两个|有一只)"
+    r"学了|有一个|有两个|有一只|老家(?:在|是))"
 )
 # Chinese drops the subject when it is obvious: a turn that opens with how the speaker feels is about
 # the speaker ("最近压力好大，感觉有点累").
@@ -220,14 +223,30 @@ def zh_value(clause: str) -> tuple[str, str] | None:
 ZH_SUBJECT_RE = re.compile(rf"^我(?:的)?(?:{_KIN_ZH})|^我")
 
 
+# "我们下个月要去日本旅游", "我们搬到深圳了", "我们结婚五年了": a 我们 that moves, marries or travels takes the user
+# along (our company's or a class's 我们 does none of these).
+_ZH_WE_LIFE_RE = re.compile(
+    r"^(?:(?:今天|昨天|明天|最近|前段时间|上个?月|下个?月|这个月|去年|今年|明年|上周|下周|周末|这周末|年底|月底|暑假|寒假|"
+    r"春节|国庆)[，,]?)*我们(?P<who>俩|两个|两人|一家人?)?(?=(?:今天|昨天|明天|最近|上个?月|下个?月|去年|今年|明年|下周|"
+    r"周末|年底|都|也|已经|刚刚?|终于|就|还|马上)*(?:要|打算|准备|计划)?(?:搬|结婚|订婚|领养|收养|养了|生了|怀孕|买了房|"
+    r"买了车|去.{1,8}(?:旅游|旅行|度假|玩)|装修|离婚))"
+)
+
+
 def clause_reading(clause: str, *, subject: str | None) -> tuple[str, str] | None:
     quote = zh_clause(clause)
     if quote:
         return quote, zh_statement(quote)
-    if subject and ZH_CONTINUATION_RE.match(clause):
+    we = _ZH_WE_LIFE_RE.match(_ZH_LEAD_FILLER_RE.sub("", clause))
+    said = zh_clause(we.string[: we.start("who") if we.group("who") else we.end()].replace("我们", "我")
+                     + we.string[we.end():]) if we else None
+    if said:
+        return clause.rstrip("。！!~～ "), zh_statement(said)
+    bare = _ZH_LEAD_FILLER_RE.sub("", clause)  # "…，但是老家在湖南"
+    if subject and ZH_CONTINUATION_RE.match(bare):
         # "我最近搬到了杭州，在一家游戏公司工作": the second clause keeps the first one's 我; "我妹妹在上海工作，
         # 喜欢画画" keeps its 我妹妹 — it is the sister who likes painting.
-        implicit = zh_clause(subject + clause)
+        implicit = zh_clause(subject + bare)
         if implicit:
             return clause.rstrip("。！!~～ "), zh_statement(implicit)
     return None

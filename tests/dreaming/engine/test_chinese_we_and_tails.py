@@ -1,0 +1,39 @@
+"""Issue #16, Chinese: a 我们 that moves, marries or travels takes the user along; a clause after 但是 keeps the
+user as its subject; how often, said with no thing of its own, stays with the clause before. Examples invented."""
+import pytest
+
+from dreaming.engine.extract import extract_candidates
+from dreaming.protocol import Turn
+
+
+def _statements(text: str) -> list[str]:
+    found = extract_candidates([Turn(seq=0, role="assistant", content="最近怎么样？"), Turn(seq=1, role="user", content=text)])
+    assert all(c.quote in text for c in found)  # the quote stays the user's own words
+    return [c.statement for c in found]
+
+
+@pytest.mark.parametrize("said,statement", [
+    ("我们下个月要去日本旅游。", "用户下个月要去日本旅游"),
+    ("我们结婚五年了。", "用户结婚五年了"),
+    ("我们搬到深圳了。", "用户搬到深圳了"),
+    ("我们一家下周去三亚度假。", "用户下周去三亚度假"),
+])
+def test_a_we_that_moves_marries_or_travels_is_the_user(said, statement):
+    assert statement in _statements(said)
+
+
+@pytest.mark.parametrize("said", ["我们公司要搬到深圳。", "我们需要一个方案。", "我们俩去年在一起的。"])
+def test_a_company_a_request_or_a_couple_alone_is_not_read_as_the_user(said):
+    assert _statements(said) == []
+
+
+def test_a_clause_after_but_keeps_the_user_as_its_subject():
+    assert _statements("我在上海工作，但是老家在湖南。") == ["用户在上海工作", "用户老家在湖南"]
+
+
+@pytest.mark.parametrize("said,statement", [
+    ("我最近开始学游泳，每周去两次。", "用户最近开始学游泳，每周去两次"),
+    ("我每天跑步，每周五次。", "用户每天跑步，每周五次"),
+])
+def test_how_often_stays_with_the_thing_it_counts(said, statement):
+    assert _statements(said) == [statement]
