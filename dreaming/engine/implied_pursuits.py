@@ -35,7 +35,7 @@ _LEARN_RE = re.compile(
     r"|\b(?:best|fastest|quickest|easiest|good|effective|efficient|right) (?:way|ways|method|methods|approach|"
     r"resources|apps?|books?|courses?|strategy|strategies) (?:to|for) "
     r"|\btips (?:to|for|on) |\bplan (?:to|for) |\bhelp me |\bteach me to "
-    r"|\b(?P<lead>I (?:want|need|would like|'d like|’d like|wanna|am trying|'m trying|’m trying|have decided) to) )"
+    r"|\b(?P<lead>(?:I (?:want|need|would like|wanna|have decided)|I(?: am|['’]m) trying|I['’]d like) to) )"
     r"(?:start |begin |get started |self-)?(?P<verb>learn(?:ing)?|study(?:ing)?|master(?:ing)?|practi[cs](?:e|ing)) "
     rf"(?P<what>(?-i:{_LEARNT}))(?![\w+#-])",
     re.IGNORECASE,
@@ -80,6 +80,7 @@ _APPLICATION_RE = re.compile(
     r"statement of purpose|SOP)s?\b[^.?!\n]{0,25}?\bfor (?P<role>(?:an? |the )?(?!(?:my|his|her|their|your|this|"
     r"that|him|me)\b)(?:[\w&'’/+.-]+ ){0,5}?(?:position|role|job|post|internship|vacancy|opening|program|programme|"
     r"master['’]?s|MBA|PhD|degree|scholarship|fellowship|residency|apprenticeship|exchange)"
+    r"(?! (?:program|programme|degree|course|position|role|job|internship|scholarship)\b)"
     r"(?: (?:in|of|at|with) (?:[A-Z][\w&'’.-]*|[a-z][\w-]*)(?: (?:[A-Z][\w&'’.-]*|and [a-z]+|"
     r"(?!(?:and|or|but|to|for|with|please|that|which|who|so|because|as|from|i|me|my)\b)[a-z][\w-]*))"
     r"{0,3}(?: (?:at|in) [A-Z][\w&'’.-]*(?: [A-Z][\w&'’.-]*){0,2})?)?)(?![\w'’-])",
@@ -121,6 +122,7 @@ INFERRED_WORDS: dict[str, re.Pattern] = {
                         r"statement of purpose|\bSOP\b", re.IGNORECASE),
     "writ": re.compile(r"\b(?:thesis|dissertation)\b", re.IGNORECASE),
     "teach": re.compile(_TAUGHT_RE.pattern),
+    "revis": re.compile(r"\brevision\b", re.IGNORECASE),
     "prepar": re.compile(r"\b(?:pass|passing|prep|prepping|tips for|my)\b (?:(?:the|my|next|upcoming) )?(?:[\w-]+ )?"
                          rf"(?-i:{EXAMS})\b", re.IGNORECASE),
     "写": re.compile(r"论文"),
@@ -146,7 +148,7 @@ def learning(text: str) -> list[tuple[str, str, int]]:
         ing = verb if verb.endswith("ing") else _ING.get(verb, "studying" if verb == "study" else verb + "ing")
         lead = m.group("lead")
         if lead:
-            wish = re.sub(r"^I (?:'d|’d) like", "I would like", lead)
+            wish = re.sub(r"^I['’]d like", "I would like", re.sub(r"^I['’]m trying", "I am trying", lead))
             said = re.sub(r"^I (want|need|wanna)", lambda w: f"User {'wants' if w.group(1) == 'wanna' else w.group(1) + 's'}",
                           wish)
             said = re.sub(r"^I (?:am|'m|’m) trying", "User is trying", re.sub(r"^I would", "User would", said))
@@ -210,7 +212,8 @@ def ventures(text: str) -> list[tuple[str, str, int]]:
     found = []
     for m in _OUR_VENTURE_RE.finditer(text):
         what = m.group("what")
-        found.append((m.group(0), f"User has {'an' if what[0].lower() in 'aeiou' else 'a'} {what}", m.start()))
+        has = "is in" if what.endswith("band") else "has"  # "our band's gig" → "User is in a band"
+        found.append((m.group(0), f"User {has} {'an' if what[0].lower() in 'aeiou' else 'a'} {what}", m.start()))
     return found
 
 
@@ -294,7 +297,7 @@ _ZH_LEARNT = (r"英语口语|英语|英文|日语|韩语|法语|德语|西班牙
               r"钢琴|吉他|小提琴|尤克里里|架子鼓|画画|绘画|素描|游泳|做饭|书法|摄影")
 # "怎么才能快速学好日语", "我想学钢琴": what the user asks how to learn.
 _ZH_LEARN_RE = re.compile(
-    rf"(?:怎么|如何|怎样|想|要|开始|正在|打算)(?:才能|可以|能|去)?(?:快速|更好地?|高效地?|自学|好好|尽快)?"
+    rf"(?P<lead>怎么|如何|怎样|想|要|开始|正在|打算)(?:才能|可以|能|去)?(?:快速|更好地?|高效地?|自学|好好|尽快)?"
     rf"(?P<verb>学好|学习|自学|学|练好|练习|练)(?P<what>{_ZH_LEARNT})"
 )
 # "我的毕业论文", "我的论文是关于人工智能伦理的", "帮我写硕士论文": the thesis the user writes.
@@ -312,8 +315,9 @@ _ZH_APPLY_RE = re.compile(
 # "做一个智宠U家创新创业的PPT": the presentation the user has to give.
 _ZH_SLIDES_RE = re.compile(r"(?:做|制作)(?:一个|一份|个|份)?(?P<what>[^，。！？,.!?的]{2,24})的(?:PPT|ppt|演示文稿|幻灯片)")
 # Someone else's learning, exam or work, a story, or a supposition.
-_ZH_NOT_THE_USER_RE = re.compile(r"儿子|女儿|孩子|朋友|同学|同事|老公|老婆|学生|客户|老板|妈妈|爸爸|父母|他|她|别人|宝宝|"
+_ZH_NOT_THE_USER_RE = re.compile(r"儿子|女儿|孩子|朋友|同学|同事|老公|老婆|学生|客户|老板|妈妈|爸爸|父母|(?<!吉)他|她|别人|宝宝|"
                                  r"弟弟|妹妹|哥哥|姐姐|故事|小说|剧本|扮演|角色|如果|假如|假设|范文|例文")
+_ZH_LEAD = {"想": "想", "要": "想", "打算": "打算", "开始": "开始"}  # "我想学钢琴": wanted, not yet begun
 _ZH_SENTENCE_RE = re.compile(r"[^。！？!?\n]+")
 
 
@@ -327,8 +331,8 @@ def zh_implied(text: str) -> list[tuple[str, str, int]]:
             continue
         found += [(m.group(0), f"用户在{m.group('verb')}{m.group('exam')}", s.start() + m.start())
                   for m in _ZH_EXAM_RE.finditer(sentence)]
-        found += [(m.group(0), f"用户在{m.group('verb').rstrip('好')}{m.group('what')}", s.start() + m.start())
-                  for m in _ZH_LEARN_RE.finditer(sentence)]
+        found += [(m.group(0), f"用户{_ZH_LEAD.get(m.group('lead'), '在')}{m.group('verb').rstrip('好')}{m.group('what')}",
+                   s.start() + m.start()) for m in _ZH_LEARN_RE.finditer(sentence)]
         found += [(m.group(0), f"用户在写{'关于' + m.group('about') + '的' if m.group('about') else ''}{m.group('level') or ''}论文",
                    s.start() + m.start()) for m in _ZH_THESIS_RE.finditer(sentence)]
         found += [(m.group(0), f"用户写了{m.group('what')}", s.start() + m.start()) for m in _ZH_WROTE_RE.finditer(sentence)]
