@@ -37,7 +37,7 @@ _LEARN_RE = re.compile(
     r"|\btips (?:to|for|on) |\bplan (?:to|for) |\bhelp me |\bteach me to "
     r"|\b(?P<lead>(?:I (?:want|need|would like|wanna|have decided)|I(?: am|['’]m) trying|I['’]d like) to) )"
     r"(?:start |begin |get started |self-)?(?P<verb>learn(?:ing)?|study(?:ing)?|master(?:ing)?|practi[cs](?:e|ing)) "
-    rf"(?P<what>(?-i:{_LEARNT}))(?![\w+#-])",
+    rf"(?P<what>{_LEARNT})(?![\w+#-])",
     re.IGNORECASE,
 )
 # "how do I improve my English speaking", "tips for practising my German": a language the user already works on.
@@ -79,11 +79,11 @@ _APPLICATION_RE = re.compile(
     r"\b(?:cover letter|motivation letter|application letter|letter of motivation|personal statement|"
     r"statement of purpose|SOP)s?\b[^.?!\n]{0,25}?\bfor (?P<role>(?:an? |the )?(?!(?:my|his|her|their|your|this|"
     r"that|him|me)\b)(?:[\w&'’/+.-]+ ){0,5}?(?:position|role|job|post|internship|vacancy|opening|program|programme|"
-    r"master['’]?s|MBA|PhD|degree|scholarship|fellowship|residency|apprenticeship|exchange)"
+    r"master['’]?s|MBA|PhD|MS|MSc|MA|MEng|MPH|MFA|LLM|degree|scholarship|fellowship|residency|apprenticeship|exchange)"
     r"(?! (?:program|programme|degree|course|position|role|job|internship|scholarship)\b)"
     r"(?: (?:in|of|at|with) (?:[A-Z][\w&'’.-]*|[a-z][\w-]*)(?: (?:[A-Z][\w&'’.-]*|and [a-z]+|"
-    r"(?!(?:and|or|but|to|for|with|please|that|which|who|so|because|as|from|i|me|my)\b)[a-z][\w-]*))"
-    r"{0,3}(?: (?:at|in) [A-Z][\w&'’.-]*(?: [A-Z][\w&'’.-]*){0,2})?)?)(?![\w'’-])",
+    r"(?!(?:and|or|but|to|for|with|please|that|which|who|so|because|as|from|at|in|i|me|my)\b)[a-z][\w-]*))"
+    r"{0,3}(?: (?:at|in) [A-Z][\w&'’.-]*(?: (?:of |de |the )?[A-Z][\w&'’.-]*){0,3})?)?)(?![\w'’-])",
 )
 # "a quiz for my 5th graders", "report card comments for my kindergarten students": whom the user teaches.
 _TAUGHT_RE = re.compile(
@@ -311,7 +311,8 @@ _ZH_WROTE_RE = re.compile(
 )
 # "帮我写一封求职信，应聘数据分析师岗位": the job the user applies for.
 _ZH_APPLY_RE = re.compile(
-    r"求职信|自荐信|(?P<verb>应聘|申请)(?P<role>[^，。！？,.!?的]{2,20}?(?:岗位|职位|实习))")
+    r"求职信|自荐信|申请信|(?P<verb>应聘|申请)(?P<role>[^，。！？,.!?]{2,20}?(?:岗位|职位|实习|项目|专业|硕士|博士|研究生)(?:项目|专业|课程)?)")
+_ZH_LETTER_RE = re.compile(r"求职信|自荐信|申请信|简历|个人陈述|文书|推荐信")  # "申请…项目" only beside the letter for it
 # "做一个智宠U家创新创业的PPT": the presentation the user has to give.
 _ZH_SLIDES_RE = re.compile(r"(?:做|制作)(?:一个|一份|个|份)?(?P<what>[^，。！？,.!?的]{2,24})的(?:PPT|ppt|演示文稿|幻灯片)")
 # Someone else's learning, exam or work, a story, or a supposition.
@@ -336,11 +337,11 @@ def zh_implied(text: str) -> list[tuple[str, str, int]]:
         found += [(m.group(0), f"用户在写{'关于' + m.group('about') + '的' if m.group('about') else ''}{m.group('level') or ''}论文",
                    s.start() + m.start()) for m in _ZH_THESIS_RE.finditer(sentence)]
         found += [(m.group(0), f"用户写了{m.group('what')}", s.start() + m.start()) for m in _ZH_WROTE_RE.finditer(sentence)]
-        applied = [m for m in _ZH_APPLY_RE.finditer(sentence)]
+        applied = [m for m in _ZH_APPLY_RE.finditer(sentence)] if _ZH_LETTER_RE.search(text) else []
         roles = [m for m in applied if m.group("role")]
         found += [(m.group(0), f"用户在{m.group('verb')}{m.group('role')}", s.start() + m.start()) for m in roles]
         if applied and not roles:
-            found.append((applied[0].group(0), "用户在求职", s.start() + applied[0].start()))
+            found += [(m.group(0), "用户在求职", s.start() + m.start()) for m in applied[:1] if "求职" in m.group(0)]
         found += [(m.group(0), f"用户要做{m.group('what')}的PPT" if "PPT" in m.group(0).upper() else
                    f"用户要做{m.group('what')}的{m.group(0)[m.end('what') - m.start() + 1:]}", s.start() + m.start())
                   for m in _ZH_SLIDES_RE.finditer(sentence)]

@@ -155,3 +155,17 @@ def test_the_code_itself_says_nothing_of_the_users_pursuits():
     text = "Why does this fail?\n```python\n# how to learn Spanish faster\ndef cover_letter_for(position): ...\n```"
     found = self_statements([Turn(seq=0, role="user", content=text)], kind="coding")
     assert found == []
+
+
+@pytest.mark.parametrize(("text", "statement"), [
+    ("how do i learn python if i have no experience", "User is learning python"),
+    ("please write a SOP for MS in Data Science at University of Texas",
+     "User is applying for MS in Data Science at University of Texas"),
+    ("帮我写一封申请信，申请英国的硕士项目", "用户在申请英国的硕士项目"),
+])
+def test_lower_case_names_degrees_and_programmes_applied_for(text, statement):
+    assert statement in _said(text), _said(text)
+
+
+def test_applying_in_chinese_needs_the_letter_for_it():
+    assert _said("怎么申请这个项目的资金") == []
