@@ -144,7 +144,7 @@ _MY_SCHOOLWORK_RE = re.compile(
     r"\b[Mm]y (?P<work>(?!(?:next|last|first|previous|new|own|whole|entire|other|current|upcoming|dream|unit|test|"
     r"this|that|daily|weekly|big|little|small|latest|recent|old)\b)(?!final (?!year))"
     r"(?:(?!(?:for|the|a|an|of|to|in|on|at|with|and|or|my|this|that|about|from|by|is|was)\b)[\w&+#-]+ ){1,3}?"
-    r"(?:homework|assignment|coursework|exam|midterm|quiz|project|essay|thesis|dissertation|"
+    r"(?:homework|assignment|coursework|exam|midterm|quiz|project|essay|"
     r"term paper|research paper|lab report|presentation))\b(?![\w-])"
 )
 _UNCOUNTED = ("homework", "coursework")

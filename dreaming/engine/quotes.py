@@ -10,6 +10,7 @@ from dreaming.engine.answers import frame_words
 from dreaming.engine.chinese_answers import zh_frame_words
 from dreaming.engine.credentials import mask_secrets
 from dreaming.engine.dates import DATE_PHRASE_RE
+from dreaming.engine.implied_pursuits import INFERRED_WORDS
 from dreaming.engine.language import CJK_RE, STOP_WORDS, is_chinese, words
 from dreaming.engine.multilingual import SAID
 from dreaming.engine.sensitive import sensitive_spans
@@ -277,6 +278,9 @@ def _short_and_complete(*, statement: str, quote: str) -> bool:
         and not _missing_words(statement, quote=quote, context="")
 
 
+_NEVER = re.compile(r"(?!)")
+
+
 def _missing_words(statement: str, *, quote: str, context: str) -> list[str]:
     """Content words of the statement the quote does not say. A few may come from the user's own
     words before it: any name, plus what a pronoun of the quote stands for (two words) or the object
@@ -289,6 +293,8 @@ def _missing_words(statement: str, *, quote: str, context: str) -> list[str]:
     own = statement.replace("自己", "") if "我" in quote else statement  # "我跟我的朋友" → "用户跟自己的朋友"
     missing += [ch for ch in dict.fromkeys(CJK_RE.findall(own))
                 if ch not in quote_chars and ch not in _ZH_REWRITE_CHARS and ch not in _ZH_DIGITS]
+    # "a cover letter for a nurse position" → "User is applying for …": a word the request implies (implied_pursuits.py)
+    missing = [w for w in missing if not (INFERRED_WORDS.get(_stem(w)) or INFERRED_WORDS.get(w, _NEVER)).search(quote)]
     if not missing or not context:
         return missing
     names = {w.lower() for w in re.findall(r"\b[A-Z][a-z]+\b", context)}

@@ -30,6 +30,7 @@ from dreaming.engine.application_letters import candidacy
 from dreaming.engine.categories import category_by_definition
 from dreaming.engine.dates import with_date
 from dreaming.engine.extract import _importance  # the one importance rule of the engine
+from dreaming.engine.implied_pursuits import implied
 from dreaming.engine.language import STOP_WORDS, sentences
 from dreaming.engine.others_words import not_the_user
 from dreaming.engine.own_drafts import request_of, signed_name
@@ -109,12 +110,12 @@ _NOT_THE_USER_RE = re.compile(
 _HYPOTHETICAL_LEAD_RE = re.compile(r"\b(?:if|when|whether|unless|once)\s*$|\b(?:if|when|whether|unless)\b[^,]*$", re.I)
 _MY_VENTURE_RE = re.compile(
     r"\bmy (?!favou?rite\b|dream\b|ideal\b|future\b)((?:(?![\w-]+['’]s )(?:[A-Z][\w'-]+ |[a-z][\w'-]+ )){0,2}(?:shop|store|business|company|startup|channel|blog|website|podcast|"
-    r"restaurant|bakery|salon|clinic|brand|agency|studio|farm|thesis|dissertation|novel))\b(?![\w-])"
+    r"restaurant|bakery|salon|clinic|brand|agency|studio|farm|novel))\b(?![\w-])"
 )
 # "my notes for a presentation in French", "my thesis on coral reefs", "my trip to Japan": what the user is working
 # on or heading to, with what it is for or about (without it, "my homework" says little).
 _MY_WORK_RE = re.compile(
-    r"\bmy (?P<work>(?:[\w-]+ ){0,2}?(?:notes|slides|presentation|speech|talk|thesis|dissertation|research|paper|"
+    r"\bmy (?P<work>(?:[\w-]+ ){0,2}?(?:notes|slides|presentation|speech|talk|research|paper|"
     r"assignment|project|report|portfolio|cover letter|cv|resume|application|interview|exam|course|trip|"
     r"wedding|app|game|book)) (?P<about>(?:for|on|about|in|at|(?:(?<=trip )|(?<=application ))to) (?:[\w'’-]+ ){0,5}?[\w'’-]+)"
     r"(?=\s*(?:[.,;:!?)\n]|$)|\s+(?:and|but|so|which|that|because|please|pls|can|could|would|will|with|i|I)\b)"
@@ -235,6 +236,9 @@ def weak_disclosures(text: str) -> list[tuple[str, str]]:
     found += [(_phrase_quote(text, text.find(q), text.find(q) + len(q)), said) for q, said in plays(text) + platforms(text)
               if not _not_had(text, text.find(q))]
     found += zh_possessions(text)
+    # what a request for help shows the user is busy with: "how can I learn Spanish faster" (implied_pursuits.py)
+    found += [(_phrase_quote(text, start, start + len(words)), said) for words, said, start in implied(text)
+              if not _not_had(text, start)]
     return [(quote, said) for quote, said in found if not statement_unsupported(statement=said, quote=quote)]
 
 

@@ -96,7 +96,7 @@ def test_a_role_play_still_hides_the_users_things():
 @pytest.mark.parametrize(("text", "wrong", "right"), [
     ("I'm building a website for my dad's restaurant, how do I add a menu?", "User has a dad's restaurant", None),
     ("Check my thesis about coral reefs, please.", "User has thesis about coral reefs",
-     "User has a thesis about coral reefs"),
+     "User is writing a thesis about coral reefs"),  # implied_pursuits.py: the thesis the user writes
 ])
 def test_possessives_read_right(text, wrong, right):
     assert wrong not in _statements(text)
