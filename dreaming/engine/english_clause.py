@@ -279,6 +279,9 @@ def _says_something(rest: str) -> bool:
 
 
 EMPTY_STATEMENT_RE = re.compile(r"^User (?:goes|does|has|gets|makes|takes|is|was|did|had|can't|can|will|works|tries|knows)$"
+                                 # "I have 6 weeks until my driving test" once "until …" was cut: time for nothing
+                                 r"|^User (?:has|had) (?:\d+|a few|a couple of|two|three|four|five|six|seven|eight|nine|ten) "
+                                 r"(?:minutes|hours|days|weeks|months|years)(?: left)?$"
                                  # "I want to but …" once the rest of the sentence was taken out: "User wants to"
                                  r"|^User (?:[\w']+ ){1,3}to$")
 

@@ -206,3 +206,9 @@ def test_a_month_resolved_to_its_year_still_passes_the_truth_guard():
     (found,) = extract_candidates([Turn(seq=0, role="user", content=text, created_at=SAID)])
     assert found.statement == "User is planning to run a half marathon in October 2026"
     assert statement_unsupported(statement=found.statement, quote=found.quote, message=text) is None
+
+
+def test_time_left_is_not_kept_without_what_it_is_left_for():
+    found = _statements(("user", "I have 6 weeks until my driving test, any tips?"))
+    assert "User has 6 weeks" not in found and "User has 6 weeks until their driving test" in found
+    assert "User has 3 days off next week" in _statements(("user", "I have 3 days off next week."))
