@@ -223,7 +223,7 @@ _EVENT_EN_RE = re.compile(
     r"\b(?:yesterday|today|tonight|last (?:week|month|year|night|weekend|summer|winter)|this (?:week|month|"
     r"year|weekend|morning)|recently|just (?:got|moved|started|finished|bought|came|went|had|graduated)|"
     r"went|moved|got|started|finished|graduated|retired|bought|visited|traveled|travelled|adopted|met|won|"
-    r"lost|quit|joined|married|will|going to|gonna|next (?:week|month|year))\b",
+    r"lost|quit|joined|married|will|going to|gonna|flying to|driving to|heading to|next (?:week|month|year))\b",
     re.IGNORECASE,
 )
 

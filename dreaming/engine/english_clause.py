@@ -154,7 +154,8 @@ WE_DID_RE = re.compile(
 WE_PLAN_RE = re.compile(
     r"^(?:[Ww]e(?:'re|’re| are))\s+(?:(?:also|now|still|finally|even)\s+)?(?P<verb>putting together|planning|considering|"
     r"thinking about|thinking of|going to|hoping to|organizing|organising|hosting|adopting|starting|opening|launching|"
-    r"building|renovating|saving up for|saving for|moving|getting|expecting|trying to)\b(?P<rest>.+)$"
+    r"building|renovating|saving up for|saving for|moving|getting|expecting|trying to|flying|driving to|heading to|"
+    r"traveling|travelling|visiting)\b(?P<rest>.+)$"
 )
 
 # "We develop apps for dentists", "we sell handmade soap on Etsy": the work the user does with their company or

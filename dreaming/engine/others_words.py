@@ -219,5 +219,6 @@ def _is_title(quote: str) -> bool:
     words = _TITLE_WORD_RE.findall(quote)
     if len(words) < 4:
         return False
-    capitalised = sum(1 for w in words if w[0].isupper())
-    return capitalised / len(words) >= 0.75
+    # the first word is capitalised in any sentence ("We're flying to Florida for Christmas" is no title)
+    capitalised = sum(1 for w in words[1:] if w[0].isupper())
+    return capitalised / (len(words) - 1) >= 0.75

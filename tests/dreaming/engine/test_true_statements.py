@@ -212,3 +212,27 @@ def test_time_left_is_not_kept_without_what_it_is_left_for():
     found = _statements(("user", "I have 6 weeks until my driving test, any tips?"))
     assert "User has 6 weeks" not in found and "User has 6 weeks until their driving test" in found
     assert "User has 3 days off next week" in _statements(("user", "I have 3 days off next week."))
+
+
+@pytest.mark.parametrize("said,statement", [
+    ("We're flying to Florida for Christmas.", "User is flying to Florida for Christmas"),
+    ("We're flying to my parents' place in Florida for Christmas.",
+     "User is flying to their parents' place in Florida for Christmas"),
+    ("We're visiting my grandma in Ohio next week.", "User is visiting their grandma in Ohio next week"),
+])
+def test_a_trip_the_user_takes_with_we_is_the_users_plan(said, statement):
+    assert statement in _statements(("user", said))
+
+
+@pytest.mark.parametrize("said", ["We're spending too much time on this.", "We're heading out now."])
+def test_what_we_do_this_minute_is_no_plan(said):
+    assert _statements(("user", said)) == []
+
+
+def test_a_sentence_with_proper_names_is_not_taken_for_a_title():
+    from dreaming.engine.others_words import not_the_user
+
+    said = "We're flying to Florida for Christmas."
+    assert not not_the_user(said, said[:-1])
+    title = "I Spent 24 Hours with the World's Shortest Woman"
+    assert not_the_user(title, title)
