@@ -177,6 +177,10 @@ _ANSWER_FRAMES = [
     (re.compile(r"where (?:are|were) you (?:originally )?from\b", re.I), "User is from {f}"),
     (re.compile(r"where do you (?:live|stay|reside)\b|where are you (?:based|living)\b", re.I), "User lives in {f}"),
     (re.compile(r"where do you work\b", re.I), "User works at {f}"),
+    (re.compile(r"where did you grow up\b|where were you raised\b", re.I), "User grew up in {f}"),
+    (re.compile(r"where were you born\b", re.I), "User was born in {f}"),
+    (re.compile(r"what did you study\b|what was your major\b", re.I), "User studied {f}"),
+    (re.compile(r"what are you studying\b|what(?:'s| is) your major\b", re.I), "User is studying {f}"),
     (re.compile(r"how old are you\b", re.I), "User is {f}"),
     (re.compile(r"what do you do (?:for (?:a )?(?:living|work|job)|professionally)|"
                 r"what(?:'s| is) (?:your|the) (?:new )?(?:job|profession|occupation|line of work|role|position)|"
@@ -362,6 +366,7 @@ def answer_to_wh_question(fragment: str, question_text: str | None) -> tuple[str
             verb = f"{conjugate(head)} {particle}".strip()
         if template.endswith(" {f}") and template.split()[-2] in ("in", "at", "from"):
             fragment = re.sub(rf"^{template.split()[-2]}\s+", "", fragment, flags=re.I)  # "In california" → "lives in california"
+        fragment = re.sub(r"^(?:A|An|The)\b", lambda w: w.group(0).lower(), fragment)  # "A small town in Ohio"
         statement = template.format(f=to_third_person_en(fragment), k=(groups.get("k") or "").replace("your", "their"), v=verb)
         return said, re.sub(r"\s+", " ", statement).strip()
     return None
@@ -426,3 +431,22 @@ BARE_NEGATIVE_RE = re.compile(r"\b(?:no|nope|nah|not|never)\b|n't", re.IGNORECAS
 # What the asker adds about the asking, not about the user: "… like me?", "… by chance?", "… at all?"
 ASKED_TAIL_RE = re.compile(r"(?:,?\s+(?:like me|like I do|by (?:any )?chance|at all|then|too|as well|either|yet|now|"
                             r"these days|right now))+\s*$", re.IGNORECASE)
+
+
+# "How old are your kids?" → "Mia is 7 and Leo just turned 4": each child named with their age.
+_AGES_ASKED_RE = re.compile(r"\bhow old (?:are|is) your (?P<k>kids|children|sons|daughters|boys|girls|grandkids|grandchildren|"
+                            r"dogs|cats|pets|kid|son|daughter|dog|cat)\b", re.I)
+_NAMED_AGE_RE = re.compile(r"\b(?P<name>(?!I\b)[A-Z][a-z]+) (?:is|'s|’s|just turned|turned|is turning|will be|is almost) "
+                           r"(?P<n>\d{1,2}|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)\b(?: (?:years|months) old)?")
+_ONE_OF = {"kids": "kid", "children": "child", "grandkids": "grandkid", "grandchildren": "grandchild"}
+
+
+def named_ages(sentence: str, *, asked: str) -> list[tuple[str, str]]:
+    """(quote, statement) for each child or pet named with an age in answer to "How old are your …?"."""
+    m = _AGES_ASKED_RE.search(asked)
+    if not m:
+        return []
+    kind = m.group("k").lower()
+    one = _ONE_OF.get(kind) or (kind[:-1] if kind.endswith("s") else kind)
+    return [(a.group(0), f"User's {one} {a.group('name')} is {a.group('n')}") for a in _NAMED_AGE_RE.finditer(sentence)]
+

@@ -341,7 +341,7 @@ def _sentence_readings(reading: _TurnReading, sentence: str, *, head: str, volun
                 appositive_predicate(sentence),
                 es.love_of(sentence), es.pronoun_name(sentence, before=before, nearer=head), candidacy(sentence.strip()),
                 pronoun_subject(sentence, said=f"{reading.earlier} {head}", asked=(reading.previous_assistant or "")[-300:])]
-    for said in readings + es.introduced_statements(sentence):
+    for said in readings + es.introduced_statements(sentence) + answers.named_ages(sentence, asked=before[-300:]):
         if said and said[0] not in quoted:
             reading.add(said[0], said[1], en.category_en(said[1]), is_zh=False, initiated=volunteered,
                         lead=sentence[: max(0, sentence.find(said[0]))])

@@ -192,3 +192,24 @@ def test_a_yes_with_the_count_gives_the_count_alone():
     found = _found(("assistant", "Do you have kids?"), ("user", "Yes, two."))
     assert "User has two kids" in found and "User has kids" not in found
     assert "User is a student" in _found(("assistant", "Are you a student?"), ("user", "Yes! I study biology at UCLA."))
+
+
+@pytest.mark.parametrize("asked,answer,statements", [
+    ("How old are your kids?", "Mia is 7 and Leo just turned 4.", ["User's kid Mia is 7", "User's kid Leo is 4"]),
+    ("How old is your dog?", "Max is 3 years old.", ["User's dog Max is 3"]),
+    ("Where did you grow up?", "A small town in Ohio, but I've lived in Seattle for 10 years.",
+     ["User grew up in a small town in Ohio", "User has lived in Seattle for 10 years"]),
+    ("Where were you born?", "Manila.", ["User was born in Manila"]),
+])
+def test_ages_birthplaces_and_where_the_user_grew_up_are_read_with_the_question(asked, answer, statements):
+    from dreaming.engine.extract import extract_candidates
+    from dreaming.protocol import Turn
+
+    found = extract_candidates([Turn(seq=0, role="assistant", content=asked), Turn(seq=1, role="user", content=answer)])
+    assert [c.statement for c in found if c.statement in statements] == statements
+
+
+def test_a_name_with_an_age_is_not_the_users_child_unless_asked_about_them():
+    from dreaming.engine.answers import named_ages
+
+    assert named_ages("Mia is 7 and Leo just turned 4.", asked="How was your day?") == []
