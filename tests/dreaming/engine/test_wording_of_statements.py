@@ -1,0 +1,54 @@
+"""The last touches to an English statement (wording.py) and the tail a clause carries along (english.EN_TAIL_RE):
+what stays is the fact, worded as the user would say it of themself."""
+import pytest
+
+from dreaming.engine.wording import tidy_en
+from dreaming.providers.local import LocalDreamer
+from dreaming.protocol import CallContext, Turn
+
+
+def _statements(text: str) -> set[str]:
+    return {c.statement for c in LocalDreamer().extract(turns=[Turn(seq=0, role="user", content=text)], ctx=CallContext())}
+
+
+@pytest.mark.parametrize("said,worded", [
+    ("User does like fruit", "User likes fruit"),
+    ("User does have two dogs", "User has two dogs"),
+    ("User also does ride horses competitively", "User also rides horses competitively"),
+    ("User really does teach fourth graders", "User really teaches fourth graders"),
+    ("User does miss the peacefulness of farm life", "User misses the peacefulness of farm life"),
+])
+def test_the_do_of_emphasis_gives_way_to_the_verb(said, worded):
+    assert tidy_en(said) == worded
+
+
+@pytest.mark.parametrize("said", [
+    "User does volunteer work",  # "volunteer work" is what the user does
+    "User does farm work",
+    "User does not like fruit",
+    "User does karate",
+])
+def test_does_as_the_verb_itself_or_a_negation_stays(said):
+    assert tidy_en(said) == said
+
+
+@pytest.mark.parametrize("text,kept,carried", [
+    ("Im a truck driver, not very glamorous I know.", "User is a truck driver", "glamorous"),
+    ("I'm always alone, it feels nice.", "User is always alone", "feels"),
+    ("Its interesting since I migrated here from Mars, a lot has changed.", "User migrated here from Mars", "changed"),
+    ("I still live with my folks, they're older.", "User still lives with their folks", "older"),
+])
+def test_a_comma_splice_about_something_else_is_not_carried_into_the_statement(text, kept, carried):
+    said = _statements(text)
+    assert kept in said
+    assert not [s for s in said if carried in s]
+
+
+@pytest.mark.parametrize("text,statement", [
+    ("I live in Ohio, it is a quiet place.", "User lives in Ohio"),
+    ("I have two kids, they keep me busy.", "User has two kids"),
+    ("I'm a vegetarian, not vegan.", "User is a vegetarian, not vegan"),  # a contrast is part of the fact
+    ("I have two cats, and they love me.", "User has two cats"),
+])
+def test_the_fact_before_the_comma_is_still_read(text, statement):
+    assert statement in _statements(text)
