@@ -99,7 +99,12 @@ _EN_GENERIC_RE = re.compile(
 
 # Replies to the other side's news or advice: "I'll have to try it", "I can't wait", "I would like to do that".
 _EN_REACTION_RE = re.compile(
-    r"^(?:I|i)(?:'ll|’ll| will| would| 'd|'d|’d)\s+(?:have to|check|look|try|give|keep|think about|love to (?:see|hear|try))\b|"
+    r"^(?:I|i)(?:'ll|’ll| will| would| 'd|'d|’d|'m going to|’m going to| am going to)\s+"
+    r"(?:(?:definitely|certainly|surely|for sure|really|totally|probably|absolutely)\s+)?"
+    r"(?:have to|check|look|try|give|keep|think about|consider|love to (?:see|hear|try))\b|"
+    # "I will remember that": advice taken, nothing of the user's own
+    r"^(?:I|i)(?:'ll|’ll| will)\s+(?:(?:definitely|certainly|surely|for sure|really|totally|always)\s+)?remember\s+"
+    r"(?:that|this|it|them)\b|"
     r"^(?:I|i)\s+(?:cant|can't|cannot)\s+wait\b|^(?:I|i)\s+(?:\w+\s+)?feel\s+(?:that way|the same)\b|"
     r"^(?:I|i)(?:'d|’d| would)\s+(?:like|love)\s+to\s+(?:do|try|see|hear|visit)\s+(?:that|it|this|them)\b",
     re.IGNORECASE,

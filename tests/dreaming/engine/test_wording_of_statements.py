@@ -52,3 +52,20 @@ def test_a_comma_splice_about_something_else_is_not_carried_into_the_statement(t
 ])
 def test_the_fact_before_the_comma_is_still_read(text, statement):
     assert statement in _statements(text)
+
+
+@pytest.mark.parametrize("text", [
+    "I will definitely keep that into consideration.",
+    "I will remember that.",
+    "I am going to have to look it up.",
+])
+def test_advice_taken_says_nothing_of_the_user(text):
+    assert not _statements(text)
+
+
+@pytest.mark.parametrize("text,statement", [
+    ("I will remember my trip to Peru forever.", "User will remember their trip to Peru forever"),
+    ("I'm going to study law next year.", "User is going to study law next year"),
+])
+def test_a_plan_or_a_memory_of_the_users_own_is_still_read(text, statement):
+    assert statement in _statements(text)
