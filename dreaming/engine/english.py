@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 
 from dreaming.engine.application_letters import self_marketing
+from dreaming.engine.clause_tails import cut_tail
 from dreaming.engine.language import content_tokens
 from dreaming.engine.third_person import age_in_years, to_third_person_en
 
@@ -269,26 +270,6 @@ def category_en(text: str) -> str:
     return "fact"
 
 
-# Where the main clause ends and a subordinate tail begins ("… so if he ever needs …", "… when I was a boy").
-EN_TAIL_RE = re.compile(
-    r"\s+(?:so|as|and|because|cause|since|while|when|whenever|until|unless|if|though|although|whereas|"
-    r"which|who|that)\s+(?=(?:if|I|i|he|she|we|they|it|you|my|his|her|their|our|there|this|that)\b)"
-    # ("the cause" / "a good cause" is a noun, not "'cause")
-    r"|(?<!\bthe)(?<!\ba)(?<!\bgood)(?<!\bworthy)(?<!\bour)(?<!\bmy)(?<!\bthis)"
-    r"\s+(?:because|'?cause|’cause|since|if|unless|although|though|whereas|which|whenever)\s+"
-    r"|\s+and\s+(?=(?:hoping|hope|wondering|wishing)\b)"
-    r"|\s+(?:that|who)\s+(?=(?:likes|loves|enjoys|is|was|has|makes|takes|goes|works|lives)\b)"
-    r"|,\s*(?=(?:\w+\s+){0,2}(?:is|are|was|were|it's|its)\b)"
-    # a comma splice whose new subject is not the user: "I'm always alone, it feels nice", "I wear a hat, they don't
-    # know why", "I migrated here, a lot has changed"; an aside on the user's words: "I'm a truck driver, not very
-    # glamorous I know"
-    r"|,\s*(?=(?:it|he|she|they)(?:['’](?:re|ll|d|ve))?\s+(?!(?:and|or|too|also)\b)[a-z'’]+\b|(?:\w+\s+){1,2}(?:has|have|had)\b|"
-    r"not\s+(?:very|that|so|too|what|the)\b)"
-    r"|,\s*(?=(?:maybe|perhaps|so|which|but|though|because|since|and|or|except|unless|nice|how|what|"
-    r"especially|mostly|mainly|particularly)\b)"
-    r"|\s*\((?:[^)]*)\)|\s+[—–]\s*|\s+-\s+|(?<=\w)[-–—]\s+|\s*[:;]-?[()DPp]\B|\s*[\U0001F300-\U0001FAFF]",
-)
-
 _EN_PRONOUN_OBJECT_RE = re.compile(
     r"^(?:I|i)\s+(?:\w+\s+){0,2}?(?:\w+)\s+(?:to\s+do\s+|doing\s+)?(?:it|that|this|them|those|these|one|"
     r"four|three|two|five)(?:\s+(?:anyway|too|as well|a lot|so much|very much|alot|either|also))?$|"
@@ -357,13 +338,6 @@ def habit_statement(quote: str) -> str | None:
     if m.group("activity"):
         return f"User goes {m.group('activity').lower()}"
     return f"User goes to {m.group('place').lower()}"
-
-
-def cut_tail(text: str) -> str:
-    m = EN_TAIL_RE.search(text)
-    if m and len(text[: m.start()].split()) >= 2:
-        return text[: m.start()].rstrip(" ,;:-")
-    return text
 
 
 def en_clause(clause: str, *, sentence: str) -> str | None:

@@ -1,4 +1,4 @@
-"""The last touches to an English statement (wording.py) and the tail a clause carries along (english.EN_TAIL_RE):
+"""The last touches to an English statement (wording.py) and the tail a clause carries along (clause_tails.py):
 what stays is the fact, worded as the user would say it of themself."""
 import pytest
 
