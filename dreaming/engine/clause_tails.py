@@ -15,11 +15,9 @@ EN_TAIL_RE = re.compile(
     r"|\s+and\s+(?=(?:hoping|hope|wondering|wishing)\b)"
     r"|\s+(?:that|who)\s+(?=(?:likes|loves|enjoys|is|was|has|makes|takes|goes|works|lives)\b)"
     r"|,\s*(?=(?:\w+\s+){0,2}(?:is|are|was|were|it's|its)\b)"
-    # a comma splice whose new subject is not the user: "I'm always alone, it feels nice", "I wear a hat, they don't
-    # know why", "I migrated here, a lot has changed"; an aside on the user's words: "I'm a truck driver, not very
-    # glamorous I know"
-    r"|,\s*(?=(?:it|he|she|they)(?:['’](?:re|ll|d|ve))?\s+(?!(?:and|or|too|also)\b)[a-z'’]+\b|(?:\w+\s+){1,2}(?:has|have|had)\b|"
-    r"not\s+(?:very|that|so|too|what|the)\b)"
+    # an aside on the user's words or a change said after them: "I'm a truck driver, not very glamorous I know", "I
+    # migrated here, a lot has changed" (not "it stands for freedom": what a thing means to the user is kept)
+    r"|,\s*(?=not\s+(?:very|that|so|too|what)\b|(?:a lot|lots|so much|much|everything|nothing)\s+(?:has|have|had)\b)"
     r"|,\s*(?=(?:maybe|perhaps|so|which|but|though|because|since|and|or|except|unless|nice|how|what|"
     r"especially|mostly|mainly|particularly)\b)"
     r"|\s*\((?:[^)]*)\)|\s+[—–]\s*|\s+-\s+|(?<=\w)[-–—]\s+|\s*[:;]-?[()DPp]\B|\s*[\U0001F300-\U0001FAFF]",

@@ -100,9 +100,12 @@ _EN_GENERIC_RE = re.compile(
 
 # Replies to the other side's news or advice: "I'll have to try it", "I can't wait", "I would like to do that".
 _EN_REACTION_RE = re.compile(
-    r"^(?:I|i)(?:'ll|’ll| will| would| 'd|'d|’d|'m going to|’m going to| am going to)\s+"
-    r"(?:(?:definitely|certainly|surely|for sure|really|totally|probably|absolutely)\s+)?"
-    r"(?:have to|check|look|try|give|keep|think about|consider|love to (?:see|hear|try))\b|"
+    r"^(?:I|i)(?:'ll|’ll| will| would| 'd|'d|’d)\s+(?:have to|check|look|try|give|keep|think about|love to (?:see|hear|try))\b|"
+    # the same said with an adverb, or "going to": "I will definitely keep that into consideration" (not "I'll
+    # definitely keep spreading positivity": a resolve of the user's own)
+    r"^(?:I|i)(?:'ll|’ll| will| would|'d|’d)\s+(?:definitely|certainly|surely|for sure|really|totally|probably|absolutely)\s+"
+    r"(?:have to|check|look|try|give|keep (?:that|it|this|them|those)|think about|consider)\b|"
+    r"^(?:I|i)(?:'m|’m| am) going to have to (?:look|check|think)\b|"
     # "I will remember that": advice taken, nothing of the user's own
     r"^(?:I|i)(?:'ll|’ll| will)\s+(?:(?:definitely|certainly|surely|for sure|really|totally|always)\s+)?remember\s+"
     r"(?:that|this|it|them)\b|"

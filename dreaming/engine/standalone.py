@@ -57,7 +57,8 @@ def says_nothing_alone(statement: str) -> bool:
     """True when the statement, read alone, says nothing about the user (see the module docstring)."""
     if EMPTY_STATEMENT_RE.match(statement) or _REQUEST_STATEMENT_RE.match(statement) or _NO_SUBJECT_RE.match(statement):
         return True
-    if _ELLIPTICAL_END_RE.search(statement) or _LEAVING_RE.search(statement):
+    # a short one only: in "User's kids have so much and others don't" the ellipsis is someone else's
+    if (_ELLIPTICAL_END_RE.search(statement) and len(statement.split()) <= 5) or _LEAVING_RE.search(statement):
         return True
     if _PRONOUN_SUBJECT_RE.match(statement) and not _TIME_IT_RE.match(statement):
         return True

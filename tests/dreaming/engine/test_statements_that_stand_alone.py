@@ -72,6 +72,8 @@ def test_an_auxiliary_for_an_unsaid_verb_or_a_goodbye_says_nothing_alone(stateme
     "User will go to Spain next year",
     "User can not swim",
     "User did a triathlon",
+    "User's kids have so much and others don't",  # the ellipsis is someone else's
+    "User waits to hear back about how the first one did",
 ])
 def test_a_statement_that_ends_on_its_own_verb_still_stands_alone(statement):
     assert not says_nothing_alone(statement)
