@@ -12,7 +12,9 @@ from dreaming.engine.sensitive import sensitive_category
 
 # "Are you married?" → "No. Not yet." → "User is not married"; "Do you have any kids?" → "Nope!"
 _BARE_ANSWER_RE = re.compile(
-    r"^\W*(?P<word>yes|yeah|yep|yup|of course|definitely|absolutely|no|nope|nah|not yet|not really|never)\b"
+    # "Sadly yeah I did": how the user feels about the answer, said before it
+    r"^\W*(?:(?:sadly|unfortunately|luckily|fortunately|actually|honestly|well|oh|haha+|lol)\W+)?"
+    r"(?P<word>yes|yeah|yep|yup|of course|definitely|absolutely|no|nope|nah|not yet|not really|never)\b"
     r"(?:[\s,.!]+(?P<more>not yet|not really|never|i (?:do|am|have|did)(?: not|n't)?)\b)?[\s,.!…]*",
     re.IGNORECASE,
 )

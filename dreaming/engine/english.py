@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 
 from dreaming.engine.application_letters import self_marketing
+from dreaming.engine.clause_tails import cut_tail
 from dreaming.engine.language import content_tokens
 from dreaming.engine.third_person import age_in_years, to_third_person_en
 
@@ -100,6 +101,14 @@ _EN_GENERIC_RE = re.compile(
 # Replies to the other side's news or advice: "I'll have to try it", "I can't wait", "I would like to do that".
 _EN_REACTION_RE = re.compile(
     r"^(?:I|i)(?:'ll|’ll| will| would| 'd|'d|’d)\s+(?:have to|check|look|try|give|keep|think about|love to (?:see|hear|try))\b|"
+    # the same said with an adverb, or "going to": "I will definitely keep that into consideration" (not "I'll
+    # definitely keep spreading positivity": a resolve of the user's own)
+    r"^(?:I|i)(?:'ll|’ll| will| would|'d|’d)\s+(?:definitely|certainly|surely|for sure|really|totally|probably|absolutely)\s+"
+    r"(?:have to|check|look|try|give|keep (?:that|it|this|them|those)|think about|consider)\b|"
+    r"^(?:I|i)(?:'m|’m| am) going to have to (?:look|check|think)\b|"
+    # "I will remember that": advice taken, nothing of the user's own
+    r"^(?:I|i)(?:'ll|’ll| will)\s+(?:(?:definitely|certainly|surely|for sure|really|totally|always)\s+)?remember\s+"
+    r"(?:that|this|it|them)\b|"
     r"^(?:I|i)\s+(?:cant|can't|cannot)\s+wait\b|^(?:I|i)\s+(?:\w+\s+)?feel\s+(?:that way|the same)\b|"
     r"^(?:I|i)(?:'d|’d| would)\s+(?:like|love)\s+to\s+(?:do|try|see|hear|visit)\s+(?:that|it|this|them)\b",
     re.IGNORECASE,
@@ -264,21 +273,6 @@ def category_en(text: str) -> str:
     return "fact"
 
 
-# Where the main clause ends and a subordinate tail begins ("… so if he ever needs …", "… when I was a boy").
-EN_TAIL_RE = re.compile(
-    r"\s+(?:so|as|and|because|cause|since|while|when|whenever|until|unless|if|though|although|whereas|"
-    r"which|who|that)\s+(?=(?:if|I|i|he|she|we|they|it|you|my|his|her|their|our|there|this|that)\b)"
-    # ("the cause" / "a good cause" is a noun, not "'cause")
-    r"|(?<!\bthe)(?<!\ba)(?<!\bgood)(?<!\bworthy)(?<!\bour)(?<!\bmy)(?<!\bthis)"
-    r"\s+(?:because|'?cause|’cause|since|if|unless|although|though|whereas|which|whenever)\s+"
-    r"|\s+and\s+(?=(?:hoping|hope|wondering|wishing)\b)"
-    r"|\s+(?:that|who)\s+(?=(?:likes|loves|enjoys|is|was|has|makes|takes|goes|works|lives)\b)"
-    r"|,\s*(?=(?:\w+\s+){0,2}(?:is|are|was|were|it's|its)\b)"
-    r"|,\s*(?=(?:maybe|perhaps|so|which|but|though|because|since|and|or|except|unless|nice|how|what|"
-    r"especially|mostly|mainly|particularly)\b)"
-    r"|\s*\((?:[^)]*)\)|\s+[—–]\s*|\s+-\s+|(?<=\w)[-–—]\s+|\s*[:;]-?[()DPp]\B|\s*[\U0001F300-\U0001FAFF]",
-)
-
 _EN_PRONOUN_OBJECT_RE = re.compile(
     r"^(?:I|i)\s+(?:\w+\s+){0,2}?(?:\w+)\s+(?:to\s+do\s+|doing\s+)?(?:it|that|this|them|those|these|one|"
     r"four|three|two|five)(?:\s+(?:anyway|too|as well|a lot|so much|very much|alot|either|also))?$|"
@@ -347,13 +341,6 @@ def habit_statement(quote: str) -> str | None:
     if m.group("activity"):
         return f"User goes {m.group('activity').lower()}"
     return f"User goes to {m.group('place').lower()}"
-
-
-def cut_tail(text: str) -> str:
-    m = EN_TAIL_RE.search(text)
-    if m and len(text[: m.start()].split()) >= 2:
-        return text[: m.start()].rstrip(" ,;:-")
-    return text
 
 
 def en_clause(clause: str, *, sentence: str) -> str | None:

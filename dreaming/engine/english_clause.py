@@ -80,7 +80,7 @@ CLAUSE_SPLITTER = _ClauseSplitter()
 
 # "After finishing my screenplay I got a rejection letter", "When I was younger, we had money problems": the
 # main clause after a subordinate opening says what happened. (A sentence ending in a subordinate tail is cut by
-# en.EN_TAIL_RE instead.)
+# clause_tails.EN_TAIL_RE instead.)
 _SUBORDINATE_OPENING_RE = re.compile(
     r"(?:[A-Z][a-z]+,\s+|(?:oh|well|yeah|yes|so|and|but|then|also|anyway),?\s+)?"
     r"(?P<sub>(?:(?:especially|right|just|even|ever|only)\s+)?(?:after|when|once|since|before|while|as soon as)\s+"

@@ -7,7 +7,9 @@ A memory is read without the conversation it came from. Some statements lean on 
 - a request still: "Make a workout plan for User's daughter" (what it names about the user, self_disclosure.py
   states on its own);
 - a comparison without its subject: "Better than User expected";
-- a verb left alone once the fillers went: "User goes", "User wants to" (english_clause.EMPTY_STATEMENT_RE).
+- a verb left alone once the fillers went: "User goes", "User wants to" (english_clause.EMPTY_STATEMENT_RE);
+- an auxiliary standing for a verb the other side said: "User wishes they could", "User can not", "Yeah User did";
+- taking leave of the chat: "User has to run now", "User will go now, see ya", "Been a pleasure, hope User helped".
 """
 from __future__ import annotations
 
@@ -35,10 +37,28 @@ _PRONOUN_OBJECT_RE = re.compile(
 )
 _PRONOUNS = frozenset("it her him them one that this".split())
 
+# "I wish I could", "I know I can not either", "Sadly yeah I did": the verb stayed in the other side's words.
+# (Not "… things to do", "… all I can do": there "do" is the verb itself.)
+_ELLIPTICAL_END_RE = re.compile(
+    r"\b(?:could|can|can not|cannot|can't|did|didn't|does|doesn't|(?<!\bto )(?<!\bcan )do|don't|will|won't|would|"
+    r"wouldn't|should|shouldn't)(?:\s+(?:too|either|as well|though|again))?$",
+    re.IGNORECASE,
+)
+# Leaving the chat is not something to remember about the user.
+_LEAVING_RE = re.compile(
+    r"\b(?:see ya|see you|bye|take care|cheers|nice (?:chatting|talking)|hope User helped|been a pleasure)\b|"
+    r"^User (?:will|has to|must|needs to|should|is going to|is gonna) (?:go|run|leave|head out|get going|sign off)"
+    r"(?:\s+(?:now|soon))?$|^User (?:was|got) cut off$",
+    re.IGNORECASE,
+)
+
 
 def says_nothing_alone(statement: str) -> bool:
     """True when the statement, read alone, says nothing about the user (see the module docstring)."""
     if EMPTY_STATEMENT_RE.match(statement) or _REQUEST_STATEMENT_RE.match(statement) or _NO_SUBJECT_RE.match(statement):
+        return True
+    # a short one only: in "User's kids have so much and others don't" the ellipsis is someone else's
+    if (_ELLIPTICAL_END_RE.search(statement) and len(statement.split()) <= 5) or _LEAVING_RE.search(statement):
         return True
     if _PRONOUN_SUBJECT_RE.match(statement) and not _TIME_IT_RE.match(statement):
         return True

@@ -48,6 +48,9 @@ def test_mine_in_a_conversation_quotes_the_users_words_and_is_an_answer():
      "User does not have any pets"),
     ("Do you feel your work is your true calling?", "Yep! Been a teacher for a long time!",
      "User feels their work is their true calling"),
+    # how the user feels about the answer, said before it
+    ("I broke my arm once. Have you ever broken a bone?", "Sadly yeah I have. It hurts",
+     "User has broken a bone"),
 ])
 def test_a_bare_yes_or_no_takes_the_question_with_its_polarity(question, said, statement):
     found = _found(("assistant", question), ("user", said))

@@ -47,3 +47,40 @@ def test_a_new_puppy_chewing_shoes_gives_no_memory_about_he():
     )
     assert "User works at a library now" in statements
     assert not any(s.startswith(("He ", "It")) or s.endswith(" it") for s in statements), statements
+
+
+@pytest.mark.parametrize("statement", [
+    "User wishes they could",  # "I wish I could": the verb stayed in the other side's words
+    "User can not",
+    "Yeah User did",
+    "User's kids do",
+    "User does, sometimes they don't",
+    "User has to run now",  # taking leave of the chat
+    "User will go now, see ya",
+    "Been a pleasure, hope User helped",
+    "User was cut off",
+])
+def test_an_auxiliary_for_an_unsaid_verb_or_a_goodbye_says_nothing_alone(statement):
+    assert says_nothing_alone(statement)
+
+
+@pytest.mark.parametrize("statement", [
+    "User has a lot of things to do",  # there "do" is the verb itself
+    "User does what they can do",
+    "User likes chatting with strangers",
+    "User has to run a marathon in May",
+    "User will go to Spain next year",
+    "User can not swim",
+    "User did a triathlon",
+    "User's kids have so much and others don't",  # the ellipsis is someone else's
+    "User waits to hear back about how the first one did",
+])
+def test_a_statement_that_ends_on_its_own_verb_still_stands_alone(statement):
+    assert not says_nothing_alone(statement)
+
+
+def test_the_short_answers_and_the_goodbyes_of_a_chat_are_not_kept():
+    said = _statements(("assistant", "Do you sail?"), ("user", "I wish I could. I get sea sick."),
+                       ("assistant", "Great talking to you."), ("user", "Nice chatting with you. I've to run now. Bye"))
+    assert "User gets sea sick" in said
+    assert not [s for s in said if "could" in s or "run now" in s]

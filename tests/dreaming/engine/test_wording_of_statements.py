@@ -1,0 +1,74 @@
+"""The last touches to an English statement (wording.py) and the tail a clause carries along (clause_tails.py):
+what stays is the fact, worded as the user would say it of themself."""
+import pytest
+
+from dreaming.engine.wording import tidy_en
+from dreaming.providers.local import LocalDreamer
+from dreaming.protocol import CallContext, Turn
+
+
+def _statements(text: str) -> set[str]:
+    return {c.statement for c in LocalDreamer().extract(turns=[Turn(seq=0, role="user", content=text)], ctx=CallContext())}
+
+
+@pytest.mark.parametrize("said,worded", [
+    ("User does like fruit", "User likes fruit"),
+    ("User does have two dogs", "User has two dogs"),
+    ("User also does ride horses competitively", "User also rides horses competitively"),
+    ("User really does teach fourth graders", "User really teaches fourth graders"),
+    ("User does miss the peacefulness of farm life", "User misses the peacefulness of farm life"),
+])
+def test_the_do_of_emphasis_gives_way_to_the_verb(said, worded):
+    assert tidy_en(said) == worded
+
+
+@pytest.mark.parametrize("said", [
+    "User does volunteer work",  # "volunteer work" is what the user does
+    "User does farm work",
+    "User does not like fruit",
+    "User does karate",
+])
+def test_does_as_the_verb_itself_or_a_negation_stays(said):
+    assert tidy_en(said) == said
+
+
+@pytest.mark.parametrize("text,kept,carried", [
+    ("Im a truck driver, not very glamorous I know.", "User is a truck driver", "glamorous"),
+    ("Its interesting since I migrated here from Mars, a lot has changed.", "User migrated here from Mars", "changed"),
+])
+def test_a_comma_splice_about_something_else_is_not_carried_into_the_statement(text, kept, carried):
+    said = _statements(text)
+    assert kept in said
+    assert not [s for s in said if carried in s]
+
+
+@pytest.mark.parametrize("text,statement", [
+    ("I live in Ohio, it is a quiet place.", "User lives in Ohio"),
+    ("I'm a vegetarian, not vegan.", "User is a vegetarian, not vegan"),  # a contrast is part of the fact
+    ("I have two cats, and they love me.", "User has two cats"),
+    # what a thing means to the user is kept with it
+    ("I got the tattoo a few years ago, it stands for freedom.", "User got the tattoo a few years ago, it stands for freedom"),
+    ("I met this amazing woman, Jean, who had been through hard times.",
+     "User met this amazing woman, Jean, who had been through hard times"),
+])
+def test_the_fact_before_the_comma_is_still_read(text, statement):
+    assert statement in _statements(text)
+
+
+@pytest.mark.parametrize("text", [
+    "I will definitely keep that into consideration.",
+    "I will remember that.",
+    "I am going to have to look it up.",
+])
+def test_advice_taken_says_nothing_of_the_user(text):
+    assert not _statements(text)
+
+
+@pytest.mark.parametrize("text,statement", [
+    ("I will remember my trip to Peru forever.", "User will remember their trip to Peru forever"),
+    ("I'm going to study law next year.", "User is going to study law next year"),
+    ("I'm going to keep working hard on my novel.", "User is going to keep working hard on their novel"),
+    ("I'll definitely keep spreading positivity and kindness.", "User will keep spreading positivity and kindness"),
+])
+def test_a_plan_or_a_memory_of_the_users_own_is_still_read(text, statement):
+    assert statement in _statements(text)
