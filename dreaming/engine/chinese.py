@@ -233,6 +233,11 @@ _ZH_WE_LIFE_RE = re.compile(
 )
 
 
+_ZH_KIN_OPENING_RE = re.compile(r"^(?:大|小)?(?:女儿|儿子|老公|老婆|丈夫|妻子|爸爸|妈妈|爸|妈|哥哥|姐姐|弟弟|妹妹|孩子|老大|老二)"
+                                r"(?:今年|现在|已经|才|刚)?(?:\d{1,2}|[一二两三四五六七八九十]{1,3})岁")
+_ZH_AT_A_PLACE_RE = re.compile(r"^在(?P<place>一家[\u4e00-\u9fff]{1,10}?(?:公司|医院|学校|银行|工厂|餐厅|酒店|事务所|机构))$")
+
+
 def clause_reading(clause: str, *, subject: str | None) -> tuple[str, str] | None:
     quote = zh_clause(clause)
     if quote:
@@ -243,6 +248,14 @@ def clause_reading(clause: str, *, subject: str | None) -> tuple[str, str] | Non
     if said:
         return clause.rstrip("。！!~～ "), zh_statement(said)
     bare = _ZH_LEAD_FILLER_RE.sub("", clause)  # "…，但是老家在湖南"
+    if subject and subject.startswith("我") and _ZH_KIN_OPENING_RE.match(bare):
+        # "我儿子今年五岁，女儿三岁": the next relative of the same 我
+        kin = zh_clause("我" + bare)
+        if kin:
+            return clause.rstrip("。！!~～ "), zh_statement(kin)
+    at_work = _ZH_AT_A_PLACE_RE.match(bare)
+    if subject == "我" and at_work:  # "我是做设计的，在一家广告公司": where the user works
+        return clause.rstrip("。！!~～ "), f"用户在{at_work.group('place')}"
     if subject and ZH_CONTINUATION_RE.match(bare):
         # "我最近搬到了杭州，在一家游戏公司工作": the second clause keeps the first one's 我; "我妹妹在上海工作，
         # 喜欢画画" keeps its 我妹妹 — it is the sister who likes painting.

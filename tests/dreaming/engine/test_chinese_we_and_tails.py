@@ -37,3 +37,12 @@ def test_a_clause_after_but_keeps_the_user_as_its_subject():
 ])
 def test_how_often_stays_with_the_thing_it_counts(said, statement):
     assert _statements(said) == [statement]
+
+
+def test_the_next_relative_of_the_same_me_is_the_users():
+    assert _statements("我儿子今年五岁，女儿三岁。") == ["用户的儿子今年五岁", "用户的女儿三岁"]
+    assert _statements("他儿子五岁，女儿三岁。") == []
+
+
+def test_where_the_user_works_said_after_a_comma_is_kept_in_its_own_words():
+    assert "用户在一家广告公司" in _statements("我是做设计的，在一家广告公司。")
