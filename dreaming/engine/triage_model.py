@@ -238,6 +238,8 @@ def model_triage(model: TriageModel, turns: list[Turn], found: SessionSignals) -
         why = (f"personal: the user talks about themself (turn {', '.join(str(s) for s in found.personal[:3])})"
                if found.personal else "task or conversation")
         return TriageResult(kind="normal", reason=f"{why}; model P(skip) {skip:.2f}")
-    kind = max(SKIP_KINDS, key=lambda k: p[k])
+    # Fiction hides the user's own first person (self_statements.own_words), so it takes a sign of fiction: "I'm a
+    # teacher in Texas, give me ideas for a lesson" is a task the model may skip, never a role play.
+    kind = max((k for k in SKIP_KINDS if k != "roleplay" or found.signals["roleplay"]), key=lambda k: p[k])
     signals = ", ".join(found.signals[kind][:4]) or "word use"
     return TriageResult(kind=kind, reason=f"{kind} (model P(skip) {skip:.2f}, {found.share(kind):.0%} of the user's words): {signals}")

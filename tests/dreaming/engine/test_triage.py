@@ -238,3 +238,12 @@ def test_a_request_after_a_long_pasted_text_makes_it_a_document():
                "grow by twelve percent over the next five years, with most of the money going to bus lanes. ") * 5
     assert _rules(article + "\n\nSummarize the above in three sentences.", "The council…").kind == "document"
     assert _rules(article, "The council…").kind == "normal"  # no request at all: not the rule's call
+
+
+def test_a_task_with_the_users_own_job_is_never_taken_for_a_role_play():
+    said = "I'm a high school teacher in Texas, give me ideas for a lesson on volcanoes."
+    result = _triage(said)
+    assert result.kind != "roleplay"  # no sign of fiction: the first person is the user
+    if result.kind != "normal":
+        turns = [Turn(seq=0, role="user", content=said)]
+        assert "User is a high school teacher in Texas" in [c.statement for c in self_statements(turns, kind=result.kind)]
