@@ -263,7 +263,9 @@ _NAMEABLE_RE = re.compile(
     r"\b(?P<d>my|our|this|your|a|the|another)\s+(?P<m>(?:(?:new|little|cute|sweet|adorable|baby|rescue|tiny|second|third|"
     r"other|first|older|younger|\w+-year-old)\s+)*)(?P<n>pup|puppy|dog|cat|"
     r"kitten|kitty|bunny|rabbit|hamster|turtle|tortoise|bird|parrot|horse|pony|fish|snake|lizard|baby|son|daughter|"
-    r"guinea pig)\b", re.IGNORECASE,
+    r"guinea pig|best friend|friend|sister|brother|cousin|niece|nephew|boss|coworker|co-worker|colleague|neighbou?r|"
+    r"roommate|girlfriend|boyfriend|partner|wife|husband|fianc[eé]e?|grandson|granddaughter|stepson|stepdaughter)\b",
+    re.IGNORECASE,
 )
 
 
@@ -304,6 +306,8 @@ def pronoun_name(sentence: str, *, before: str, nearer: str = "") -> tuple[str, 
 
 def named_statement(sentence: str) -> tuple[str, str] | None:
     m = NAMED_RE.match(sentence)
+    if m and _NAMEABLE_RE.search(sentence, m.end("x"), m.start("name")):
+        return None  # "My sister has a cat, her name is Luna": the name is the cat's (pronoun_name reads which one)
     return (m.group(0), f"User's {m.group('x')} is named {m.group('name')}") if m else None
 
 

@@ -107,3 +107,18 @@ def test_quitting_a_habit_supersedes_the_habit_told_with_its_amount(new, old):
 ])
 def test_quitting_one_thing_leaves_other_habits(new, old):
     assert habit_ended(new, old) is None
+
+
+@pytest.mark.parametrize("said,named", [
+    ("Help me write a toast for my best friend's wedding, her name is Jess and we met in college.",
+     "User's best friend is named Jess"),
+    ("I have a new coworker. His name is Raj.", "User's coworker is named Raj"),
+    ("My boss is great, his name is Tom.", "User's boss is named Tom"),
+])
+def test_a_person_named_after_the_sentence_that_brings_them_in_keeps_the_name(said, named):
+    assert named in _statements(("user", said))
+
+
+def test_a_name_after_a_relative_and_their_pet_is_given_to_neither():
+    found = _statements(("user", "My sister has a cat, her name is Luna."))
+    assert not [s for s in found if "Luna" in s]  # whose name it is is not said plainly: the cat is the sister's
