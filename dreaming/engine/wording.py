@@ -3,7 +3,10 @@
 - a closed-class word the user typed with a capital in mid-sentence: "… for About eight years" → "for about";
 - a comma left between a liking verb and its object by a spoken "like,": "User likes, Frida Kahlo";
 - "like" before a number, said for "about": "User drinks like 4 cups a day" → "about 4 cups a day";
-- a spoken tag at the end: "User cooks usually, yeah" → "User cooks usually".
+- a spoken tag at the end: "User cooks usually, yeah" → "User cooks usually";
+- the "do" of emphasis, said back to someone ("I do have two dogs"): "User does have two dogs" → "User has two dogs";
+- "finally" and a leading "even", which lean on a wait or a clause the memory does not have: "User finally turned
+  18" → "User turned 18", "User even went hiking" → "User went hiking".
 """
 from __future__ import annotations
 
@@ -23,11 +26,38 @@ _LIKE_NUMBER_RE = re.compile(
 _TAG_RE = re.compile(r",\s*(?:yeah|yep|yes|lol|haha+|hehe|tbh|you know|i guess|ok|okay|right)\s*[.!]*$", re.IGNORECASE)
 
 
+# verb → (after "does", after "did"); only verbs that after "does" / "did" are never a noun ("does volunteer work",
+# "did security" keep their "do")
+_EMPHATIC_VERBS = {
+    "like": ("likes", "liked"), "love": ("loves", "loved"), "enjoy": ("enjoys", "enjoyed"), "have": ("has", "had"),
+    "get": ("gets", "got"), "wear": ("wears", "wore"), "teach": ("teaches", "taught"), "ride": ("rides", "rode"),
+    "play": ("plays", "played"), "miss": ("misses", "missed"), "remember": ("remembers", "remembered"),
+    "raise": ("raises", "raised"), "learn": ("learns", "learned"), "try": ("tries", "tried"),
+    "watch": ("watches", "watched"), "see": ("sees", "saw"), "want": ("wants", "wanted"), "need": ("needs", "needed"),
+    "know": ("knows", "knew"), "live": ("lives", "lived"), "go": ("goes", "went"), "make": ("makes", "made"),
+    "take": ("takes", "took"), "own": ("owns", "owned"), "prefer": ("prefers", "preferred"), "hate": ("hates", "hated"),
+    "eat": ("eats", "ate"), "drink": ("drinks", "drank"), "read": ("reads", "read"), "write": ("writes", "wrote"),
+    "think": ("thinks", "thought"), "feel": ("feels", "felt"), "believe": ("believes", "believed"),
+}
+_EMPHATIC_DO_RE = re.compile(r"^(?P<head>User(?:'s [a-z]+)? (?:still |also |really |sometimes |usually |often )?)"
+                             r"(?P<do>does|did) (?P<verb>" + "|".join(_EMPHATIC_VERBS) + r")\b")
+_LEANING_ADVERB_RE = re.compile(r"^(User (?:is |was |has |had )?)(?:finally|even) (?!(?:if|though|when|with|more|less|"
+                                r"better|worse|so|as|after|before|now|then)\b)")
+_FINALLY_RE = re.compile(r"(?:\band|\bbut|,) finally (?=[a-z])")
+
+
+def _plain_do(m: re.Match) -> str:
+    present, past = _EMPHATIC_VERBS[m.group("verb")]
+    return m.group("head") + (present if m.group("do") == "does" else past)
+
+
 def tidy_en(statement: str) -> str:
     # only after a word in lower case: "Gone With the Wind" is a title
     text = _MID_CAPITAL_RE.sub(lambda m: m.group("before") + (m.group("word").lower() if m.group("before").islower()
                                                               else m.group("word")), statement)
     text = _LIKING_COMMA_RE.sub(r"\1 ", text)
     text = _LIKE_NUMBER_RE.sub("about ", text)
+    text = _EMPHATIC_DO_RE.sub(_plain_do, text)
+    text = _FINALLY_RE.sub(lambda m: m.group(0).replace("finally ", ""), _LEANING_ADVERB_RE.sub(r"\1", text))
     tidied = _TAG_RE.sub("", text)
     return tidied if len(tidied.split()) >= 3 else text
