@@ -6,7 +6,11 @@
 - a spoken tag at the end: "User cooks usually, yeah" → "User cooks usually";
 - the "do" of emphasis, said back to someone ("I do have two dogs"): "User does have two dogs" → "User has two dogs";
 - "finally" and a leading "even", which lean on a wait or a clause the memory does not have: "User finally turned
-  18" → "User turned 18", "User even went hiking" → "User went hiking".
+  18" → "User turned 18", "User even went hiking" → "User went hiking";
+- the "so" of an exclamation: "User is so passionate about baking" → "User is passionate about baking" (not the "so"
+  of "so … that": "User is so tired they could sleep" keeps it);
+- "this" / "that" of a photo or a thing shown, past the subject: "User took this pic in Spain" → "a pic", "User
+  adopted this cute pup" → "a cute pup".
 """
 from __future__ import annotations
 
@@ -46,6 +50,19 @@ _LEANING_ADVERB_RE = re.compile(r"^(User (?:is |was |has |had )?)(?:finally|even
 _FINALLY_RE = re.compile(r"(?:\band|\bbut|,) finally (?=[a-z])")
 
 
+_EXCLAIMED_SO_RE = re.compile(r"^(User (?:is|was|feels|felt|has been|had been) )(?:so|soo+|super|sooo+) (?=[a-z]+(?:$|[,;]| (?:about|for|of|to|"
+                              r"with|at|in|on|by|and|but|now|lately|today)\b))")
+_EVALUATIVE = (r"amazing|awesome|cool|great|delicious|beautiful|gorgeous|incredible|fantastic|wonderful|lovely|cute|fun|"
+               r"neat|epic|sweet|nice|stunning|yummy|tasty|cozy|adorable|sunny|gorgeous")
+_SHOWN_THING_RE = re.compile(r"(?<=\w )(?:this|that) (?=(?:(?:super|really|so|pretty) )?(?:" + _EVALUATIVE + r")\b|"
+                             r"(?:pic|pics|photo|picture|shot|snap|selfie)\b)")
+
+
+def _shown_thing(m: re.Match) -> str:
+    rest = m.string[m.end():]
+    return "an " if rest[:1].lower() in "aeiou" and rest[:1] else "a "
+
+
 def _plain_do(m: re.Match) -> str:
     present, past = _EMPHATIC_VERBS[m.group("verb")]
     return m.group("head") + (present if m.group("do") == "does" else past)
@@ -58,6 +75,7 @@ def tidy_en(statement: str) -> str:
     text = _LIKING_COMMA_RE.sub(r"\1 ", text)
     text = _LIKE_NUMBER_RE.sub("about ", text)
     text = _EMPHATIC_DO_RE.sub(_plain_do, text)
+    text = _SHOWN_THING_RE.sub(_shown_thing, _EXCLAIMED_SO_RE.sub(r"\1", text))
     text = _FINALLY_RE.sub(lambda m: m.group(0).replace("finally ", ""), _LEANING_ADVERB_RE.sub(r"\1", text))
     tidied = _TAG_RE.sub("", text)
     return tidied if len(tidied.split()) >= 3 else text

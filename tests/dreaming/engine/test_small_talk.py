@@ -105,10 +105,16 @@ def test_a_fact_beside_the_feeling_still_lasts(statement):
     ("User is finally learning to drive", "User is learning to drive"),
     ("User saved for years and finally bought a kayak", "User saved for years and bought a kayak"),
     ("User even built a treehouse", "User built a treehouse"),
+    ("User is so proud of their garden", "User is proud of their garden"),
+    ("User is super shy", "User is shy"),
+    ("User took this pic at Lake Tahoe", "User took a pic at Lake Tahoe"),
+    ("User baked this amazing lemon pie for their mom", "User baked an amazing lemon pie for their mom"),
     # "do" as the verb of its own, "even" that is part of what is said: kept
     ("User does volunteer work at a hospice", "User does volunteer work at a hospice"),
     ("User does not like olives", "User does not like olives"),
     ("User is even more careful now", "User is even more careful now"),
+    ("User is so tired they could sleep all day", "User is so tired they could sleep all day"),
+    ("User loves this book", "User loves this book"),
 ])
 def test_emphasis_and_leaning_adverbs_are_worded_away(statement, tidied):
     assert tidy_en(statement) == tidied
