@@ -8,7 +8,7 @@ the words, not a topic:
 - `how_it_goes_reason`: how things go, with nothing named that goes so ("User has been doing great lately",
   "User didn't do too great", "User has been having some tough times lately", "User got some great news to
   share", "User had a good laugh", "User has been decompressing"), or said to the other side ("User loves to help",
-  "User won't let anything get them down"). A vague reason: deep sleep never promotes it (vagueness.vague_reason);
+  "User won't let anything get them down", "User is gonna keep chasing after those dreams"). A vague reason: deep sleep never promotes it (vagueness.vague_reason);
 - `pointed_at_reason`: a pet, a person or a thing only pointed at ("that little guy", "these little ones",
   "this one"): who or what was shown or said before, the statement does not say. Also a vague reason;
 - `passing_mood`: the feeling of the moment is the point ("User is so pumped for the launch tomorrow", "User is
@@ -67,6 +67,17 @@ _SAID_TO_SOMEONE_RE = re.compile(
     re.IGNORECASE,
 )
 
+# "User is gonna keep chasing after those dreams", "User is going to keep working hard on it and see what happens": a
+# resolve told to a friend who cheers the user on; what the user keeps at was said elsewhere, and is remembered there.
+_KEEP_AT_IT_RE = re.compile(
+    r"^User (?:is gonna|is going to|will|'ll|is|won't stop|will never stop|is determined to) (?:always |just )?"
+    r"(?P<p>keep (?:on )?(?:chasing|working hard|working|pushing|going|trying|fighting|grinding|believing|hustling|at it))"
+    r"(?P<rest>.*)$",
+    re.IGNORECASE,
+)
+_KEEP_AT_IT_LIGHT = frozenset("""on it at it after those these their dreams dream goals goal and see what happens hard
+    to make a success forward through harder every day no matter what way all""".split())
+
 # A pet or a person only pointed at: "that little guy", "these little ones", "this one", "those cuties".
 _POINTED_AT_RE = re.compile(
     r"\b(?P<p>(?:this|that|these|those) (?:(?:little|lil|tiny|cute|sweet|new|old|adorable|furry)\s+)?(?:guy|guys|one|ones|"
@@ -100,6 +111,9 @@ def how_it_goes_reason(statement: str) -> str | None:
     m = _HOW_IT_GOES_RE.match(main) or _A_KIND_OF_TIME_RE.match(main) or _RESTING_RE.match(main)
     if m:
         return f"'{m.group('p')}' says how things go, not what"
+    keep = _KEEP_AT_IT_RE.match(main)
+    if keep and not set(re.findall(r"[a-z']+", keep.group("rest").lower())) - _KEEP_AT_IT_LIGHT:
+        return f"'{keep.group('p')}' is a resolve with nothing named in it"
     said = _SAID_TO_SOMEONE_RE.match(main)
     return f"'{said.group('p') or said.group('q')}' is said to someone, not about the user" if said else None
 

@@ -37,6 +37,14 @@ def test_an_offer_or_a_cheer_said_to_the_other_side_is_vague(statement):
     assert "said to someone" in (vague_reason(statement) or "")
 
 
+@pytest.mark.parametrize("statement", [
+    "User is gonna keep chasing after those dreams",
+    "User is going to keep working hard on it and see what happens",
+])
+def test_a_resolve_to_keep_at_it_with_nothing_named_is_vague(statement):
+    assert "is a resolve" in (vague_reason(statement) or "")
+
+
 @pytest.mark.parametrize("statement, pointer", [
     ("User will love that little guy forever", "that little guy"),
     ("User keeps a few of these little ones on their desk", "these little ones"),
@@ -64,6 +72,7 @@ def test_a_pronoun_before_yet_or_a_preposition_left_at_the_end_is_vague(statemen
     "User had a blast at the Lisbon jazz festival",
     "User has been relaxing at the lake house in Vermont",
     "User loves to help kids learn to read",
+    "User will keep working at the bakery on weekends",
     "User adopted this little guy named Biscuit",
     "User is not very good at skating",
     "User is passionate about woodworking",
@@ -126,3 +135,10 @@ def test_an_emphatic_do_in_a_turn_becomes_the_plain_verb():
     statements = {c.statement for c in LocalDreamer().extract(turns=turns, ctx=CallContext())}
     assert "User has two parrots" in statements
     assert not any("does have" in s for s in statements)
+
+
+def test_the_me_of_me_time_is_not_rewritten():
+    from dreaming.engine.third_person import to_third_person_en
+
+    assert "\"me-time\" walks" in to_third_person_en('I take "me-time" walks at the park')
+    assert to_third_person_en("My sister called me yesterday").endswith("called them yesterday")
