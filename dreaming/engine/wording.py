@@ -18,7 +18,8 @@ import re
 
 _MID_CAPITAL_RE = re.compile(
     r"\b(?P<before>[\w'’]+,? )(?P<word>About|Around|Almost|Nearly|Over|Under|Maybe|Probably|Like|Just|Only|Since|For|With|And|But|The|"
-    r"A|An|Of|To|In|On|At|Every|Each|Some|Most|Many|Few|Last|Next|This|That|These|Those)\b(?= [a-z0-9])"
+    r"A|An|Of|To|In|On|At|Every|Each|Some|Most|Many|Few|Last|Next|This|That|These|Those|"
+    r"Two|Three|Four|Five|Six|Seven|Eight|Nine|Ten)\b(?= [a-z0-9])"
 )
 _LIKING_COMMA_RE = re.compile(r"^(User (?:\w+ )?(?:likes|loves|enjoys|prefers|hates|adores)),\s+")
 _NUMBER_WORD = r"(?:\d|a (?:couple|few|dozen|hundred|thousand)\b|(?:one|two|three|four|five|six|seven|eight|nine|ten|" \
@@ -68,13 +69,17 @@ def _plain_do(m: re.Match) -> str:
     return m.group("head") + (present if m.group("do") == "does" else past)
 
 
+# "Retired now" → "User retired now": the "I'm" of a state was dropped, not a verb said.
+_STATE_NOW_RE = re.compile(r"^User (?=(?:retired|married|divorced|engaged|widowed|unemployed|single) now\b)")
+
+
 def tidy_en(statement: str) -> str:
     # only after a word in lower case: "Gone With the Wind" is a title
     text = _MID_CAPITAL_RE.sub(lambda m: m.group("before") + (m.group("word").lower() if m.group("before").islower()
                                                               else m.group("word")), statement)
     text = _LIKING_COMMA_RE.sub(r"\1 ", text)
     text = _LIKE_NUMBER_RE.sub("about ", text)
-    text = _EMPHATIC_DO_RE.sub(_plain_do, text)
+    text = _STATE_NOW_RE.sub("User is ", _EMPHATIC_DO_RE.sub(_plain_do, text))
     text = _SHOWN_THING_RE.sub(_shown_thing, _EXCLAIMED_SO_RE.sub(r"\1", text))
     text = _FINALLY_RE.sub(lambda m: m.group(0).replace("finally ", ""), _LEANING_ADVERB_RE.sub(r"\1", text))
     tidied = _TAG_RE.sub("", text)

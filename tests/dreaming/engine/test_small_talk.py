@@ -116,6 +116,8 @@ def test_a_fact_beside_the_feeling_still_lasts(statement):
     ("User even built a treehouse", "User built a treehouse"),
     ("User is so proud of their garden", "User is proud of their garden"),
     ("User is super shy", "User is shy"),
+    ("User has Three goats", "User has three goats"),
+    ("User retired now", "User is retired now"),
     ("User took this pic at Lake Tahoe", "User took a pic at Lake Tahoe"),
     ("User baked this amazing lemon pie for their mom", "User baked an amazing lemon pie for their mom"),
     # "do" as the verb of its own, "even" that is part of what is said: kept
@@ -142,3 +144,9 @@ def test_the_me_of_me_time_is_not_rewritten():
 
     assert "\"me-time\" walks" in to_third_person_en('I take "me-time" walks at the park')
     assert to_third_person_en("My sister called me yesterday").endswith("called them yesterday")
+
+
+def test_a_leading_me_before_i_is_dropped():
+    from dreaming.engine.third_person import to_third_person_en
+
+    assert to_third_person_en("Me, I was a sailor for ten years") == "User was a sailor for ten years"
