@@ -1,6 +1,6 @@
-"""Small talk told as if it were a fact about the user: how things are going, a mood, a thing only pointed at.
+"""Small talk told as if it were a fact about the user: how things are going, a cheer, a thing only pointed at.
 
-A friend's "How have you been?" gets "I've been doing great lately!", "So pumped for the launch tomorrow!",
+A friend's "How have you been?" gets "I've been doing great lately!", "Gonna keep chasing those dreams!",
 "I'll cherish that little guy with all my heart!". Rewritten in the third person they read like facts, yet a
 month later, in MEMORY.md, they tell the user nothing they would want remembered. Each rule is a shape of
 the words, not a topic:
@@ -8,17 +8,15 @@ the words, not a topic:
 - `how_it_goes_reason`: how things go, with nothing named that goes so ("User has been doing great lately",
   "User didn't do too great", "User has been having some tough times lately", "User got some great news to
   share", "User had a good laugh", "User has been decompressing"), or said to the other side ("User loves to help",
-  "User won't let anything get them down", "User is gonna keep chasing after those dreams"). A vague reason: deep sleep never promotes it (vagueness.vague_reason);
+  "User won't let anything get them down", "User is gonna keep chasing after those dreams"). A vague reason:
+  deep sleep never promotes it (vagueness.vague_reason);
 - `pointed_at_reason`: a pet, a person or a thing only pointed at ("that little guy", "these little ones",
-  "this one"): who or what was shown or said before, the statement does not say. Also a vague reason;
-- `passing_mood`: the feeling of the moment is the point ("User is so pumped for the launch tomorrow", "User is
-  stoked about this new script", "User has been getting so stressed lately"). Deep sleep reads it as a state
-  of the moment (stability 0, dreaming.memory.scoring): it waits as pending until it comes up again.
+  "this one"): who or what was shown or said before, the statement does not say. Also a vague reason.
 
 What still stands: a thing that goes well or badly, named ("User's bakery is doing great", "User is doing well
 in their chemistry class"), a lasting trait ("User is passionate about dancing", "User is not very good at
-swimming"), and a mood with a plan or a fact beside it in a clause of its own ("User is so excited, they start
-at Google on Monday" keeps "they start at Google on Monday" as its own candidate).
+swimming"). A mood of the moment with its reason ("User is so pumped for the launch tomorrow") is not handled here:
+read as a state of the moment it cost LoCoMo evidence turns whose only memory it was (see the h14/weak report).
 """
 from __future__ import annotations
 
@@ -87,20 +85,6 @@ _POINTED_AT_RE = re.compile(
 )
 _NAMED_BEFORE_RE = re.compile(r"\b(?:called|named)\b|\b(?!User\b)[A-Z][a-z]{2,}")
 
-_MOOD = (r"pumped|stoked|thrilled|psyched|hyped|excited|thankful|grateful|relieved|overwhelmed|stressed(?: out)?|"
-         r"nervous|anxious|bummed|gutted|heartbroken|devastated|exhausted|drained|burnt out|burned out|frazzled|"
-         r"over the moon|on cloud nine|blown away|ecstatic|elated|buzzing|"
-         r"giddy|jazzed|fired up|amped")
-_PASSING_MOOD_RE = re.compile(
-    r"^User (?:(?:is|was|am|'s|has been|had been|feels|felt|is feeling|has been feeling|got|gets|is getting|"
-    r"has been getting|has gotten|was getting|will be|is gonna be)\s+)" + _INTENSIFIER
-    + r"(?:(?:than ever|now|still|also|just|absolutely|beyond)\s+)*(?P<p>" + _MOOD + r")\b"
-    # "User is grateful to have a job they love", "User is thrilled to be a mentor now": a fact beside the feeling
-    r"(?!\s+to (?:be|have|work|live|study|own|start|join|move)\b)",
-    re.IGNORECASE,
-)
-
-
 def _main_clause(statement: str) -> str:
     return re.split(r"[,;]", statement.strip(), maxsplit=1)[0].strip().rstrip(".!")
 
@@ -125,8 +109,3 @@ def pointed_at_reason(statement: str) -> str | None:
     if not m or _NAMED_BEFORE_RE.search(main[4:m.start()]):
         return None
     return f"depends on '{m.group('p')}', which it does not name"
-
-
-def passing_mood(statement: str) -> bool:
-    """"User is so pumped for the launch tomorrow": the feeling of the moment is the point."""
-    return bool(_PASSING_MOOD_RE.match(_main_clause(statement)))

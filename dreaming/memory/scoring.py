@@ -42,7 +42,6 @@ from django.conf import settings
 from dreaming.engine.dates import DATE_PHRASE_RE, DAY_PRECISE_RE, PLAN_WORDS, is_plan  # noqa: F401 — re-exported
 from dreaming.engine.language import CJK_RE, in_own_words
 from dreaming.engine.life_answers import answers_about_own_life
-from dreaming.engine.small_talk import passing_mood
 from dreaming.engine.vagueness import vague_reason
 
 CONFIDENCE_MIN = 0.05
@@ -114,7 +113,7 @@ def stability(*, statement: str, category: str) -> float:
     moment or a feeling, 0.25 the news of the day ("yesterday", "this morning"), 0.5 anything else (events
     included: they fade by their own half-life)."""
     habit = bool(_HABIT_RE.search(statement))
-    if (_MOMENT_RE.search(statement) or passing_mood(statement)) and not habit:
+    if _MOMENT_RE.search(statement) and not habit:
         return 0.0
     if category == "event" and is_milestone(statement):
         return 1.0  # "won their first tournament", "moved to Tokyo": part of the user's story from now on
