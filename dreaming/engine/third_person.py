@@ -121,7 +121,8 @@ def to_third_person_en(text: str) -> str:
     text = re.sub(r"\b(?:[Mm]y)\b", "their", text)
     text = re.sub(r"\b(?:[Mm]yself)\b", "themself", text)
     text = re.sub(r"\b(?:[Mm]ine)\b", "theirs", text)
-    text = re.sub(r"\b(?:[Mm]e)\b", "them", text)
+    text = re.sub(r"^(?:[Mm]e|Them),?\s+(?=(?:User|they)\b)", "", text)  # "Me, I was in the navy": the "I" says it
+    text = re.sub(r"(?<![-'])\b(?:[Mm]e)\b(?![-'])", "them", text)  # not the "me" of "me-time", "me-too"
     return text
 
 

@@ -8,7 +8,9 @@ threshold and the score's breakdown says why (`vague`). The shapes, each a rule 
 - the statement does not stand on its own (`dangling_reason`, round 5 in docs/engine.md): its only object is
   a pronoun it never names ("User has put lots of hard work into it", 用户很喜欢这个), an exclamation fills
   the place of the fact ("User has Woohoo, Nate"), a list was cut short, it ends with a name said to someone;
-- its opening leans on what it does not say (`dreaming.engine.openings`: "They're User's biggest motivation").
+- its opening leans on what it does not say (`dreaming.engine.openings`: "They're User's biggest motivation");
+- small talk (`dreaming.engine.small_talk`): how things go with nothing named ("User has been doing great lately"),
+  someone only pointed at ("User will cherish that little guy").
 """
 from __future__ import annotations
 
@@ -17,6 +19,7 @@ import re
 from dreaming.engine.dates import DATE_PHRASE_RE
 from dreaming.engine.openings import later_own_clause, opening_reason
 from dreaming.engine.resolve import trailing_address
+from dreaming.engine.small_talk import how_it_goes_reason, pointed_at_reason
 
 _LATIN_WORD = re.compile(r"[A-Za-z0-9']+")
 
@@ -25,7 +28,7 @@ _EN_SUBJECT = r"^(?:the )?user(?:'s [a-z]+(?: [A-Z][\w-]+)?)?\s+"
 _EN_ADVERBS = r"(?:(?:still|also|really|just|now|always|usually|often|sometimes|already|so|totally|truly|definitely|" \
               r"can't|cannot|could|would|will|is|was|has been|had been|does|did|doesn't|didn't)\s+)*"
 _EN_TRAILING = (
-    r"(?:\s+(?:a lot|so much|very much|too|again|anymore|any more|already|though|now|lol|sometimes|a bit|"
+    r"(?:\s+(?:a lot|so much|very much|too|again|anymore|any more|already|though|now|lol|sometimes|a bit|yet|either|"
     r"a little|every day|all the time|badly|(?:last|next|this) (?:week|month|year|night|weekend|summer|winter)|"
     r"yesterday|today|tonight|tomorrow|(?:on|in) (?:the (?:week|weekend) (?:before|after|of) )?"
     r"(?:\d{1,2} )?[A-Z][a-z]+ \d{4}))*\s*$"  # the last line: a date from dreaming.engine.dates
@@ -243,9 +246,19 @@ def _them_is_the_user(body: str) -> bool:
 
 # "User enjoys yourself" ("Enjoy yourself!"): a wish said to someone, rewritten as if it were the user's.
 _SECOND_PERSON_EN = re.compile(r"\b(?P<p>yourself|yourselves)\b", re.IGNORECASE)
-# "User rode a bike to work, speaking of": a phrase cut before its noun. (Not "and" / "but" / "with": "User lives in
+# "User rode a bike to work, speaking of", "User still remembers this story from": a phrase cut before its noun. (Not "and" / "but" / "with": "User lives in
 # ohio but" still says where, "User's wife and kids come with" is how people talk.)
-_CUT_AT_END_EN = re.compile(r"\s(?P<p>the|a|an|their|his|my|of)$", re.IGNORECASE)
+_CUT_AT_END_EN = re.compile(
+    r"\s(?P<p>the|a|an|their|his|my|of|into|called|named)$"
+    # "this story from", "excited about": a preposition right after its noun or its feeling. (Not one a relative
+    # clause left at the end: "something they're passionate about", "a lot of books to choose from".)
+    r"|\b(?:this|that|these|those|the|a|an|their|his|her|some)\s+(?:[\w'-]+\s+)?"
+    r"(?!(?:came|come|comes|went|got|grew|heard|learned|learnt|bought|took|moved|escaped|talk|talked|cares?|cared|"
+    r"knows?|knew|thinks?|thought|wrote|read)\b)[\w'-]+\s+(?P<q>from|about)$"
+    r"|\b(?:is|are|was|were|feels?|felt)\s+(?:\w+\s+)?(?:excited|nervous|worried|curious|sure|unsure|happy|sad|"
+    r"thinking|talking|passionate|serious|crazy|mad)\s+(?P<r>about)$",
+    re.IGNORECASE,
+)
 # "User was a kid": the time of a story ("when I was a kid"), not a fact.
 _ONLY_A_TIME_EN = re.compile(r"^User (?:was|were) (?P<p>(?:a |just a |only a )?(?:kid|child|teenager|teen|baby|little|young|"
                              r"younger|small))$", re.IGNORECASE)
@@ -256,7 +269,7 @@ def _cut_or_misread(text: str) -> str | None:
     if m := _SECOND_PERSON_EN.search(text):
         return f"speaks to someone ('{m.group('p')}'), not about the user"
     if m := _CUT_AT_END_EN.search(text):
-        return f"cut short after '{m.group('p')}'"
+        return f"cut short after '{m.group('p') or m.group('q') or m.group('r')}'"
     if m := _ONLY_A_TIME_EN.match(text):
         return f"'{m.group('p')}' is when, not what"
     return None
@@ -350,6 +363,7 @@ def vague_reason(statement: str) -> str | None:
         pointer = m and (m.group("p") or m.groupdict().get("q") or m.groupdict().get("r"))
         if pointer and not _compares_with_the_user(main, pointer):
             return why.format(p=pointer)
-    reason = _resolve_only(main) or dangling_reason(statement) or opening_reason(statement)
+    reason = (_resolve_only(main) or dangling_reason(statement) or opening_reason(statement)
+              or how_it_goes_reason(statement) or pointed_at_reason(statement))
     later = None if reason else later_own_clause(statement)
     return vague_reason(later) if later else reason

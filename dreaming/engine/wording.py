@@ -4,17 +4,22 @@
 - a comma left between a liking verb and its object by a spoken "like,": "User likes, Frida Kahlo";
 - "like" before a number, said for "about": "User drinks like 4 cups a day" → "about 4 cups a day";
 - a spoken tag at the end: "User cooks usually, yeah" → "User cooks usually";
-- the "do" of emphasis, which stresses a word the memory does not need: "User does like fruit" → "User likes fruit".
+- the "do" of emphasis, said back to someone ("I do have two dogs"): "User does have two dogs" → "User has two dogs";
+- "finally" and a leading "even", which lean on a wait or a clause the memory does not have: "User finally turned
+  18" → "User turned 18", "User even went hiking" → "User went hiking";
+- the "so" of an exclamation: "User is so passionate about baking" → "User is passionate about baking" (not the "so"
+  of "so … that": "User is so tired they could sleep" keeps it);
+- "this" / "that" of a photo or a thing shown, past the subject: "User took this pic in Spain" → "a pic", "User
+  adopted this cute pup" → "a cute pup".
 """
 from __future__ import annotations
 
 import re
 
-from dreaming.engine.third_person import conjugate
-
 _MID_CAPITAL_RE = re.compile(
     r"\b(?P<before>[\w'’]+,? )(?P<word>About|Around|Almost|Nearly|Over|Under|Maybe|Probably|Like|Just|Only|Since|For|With|And|But|The|"
-    r"A|An|Of|To|In|On|At|Every|Each|Some|Most|Many|Few|Last|Next|This|That|These|Those)\b(?= [a-z0-9])"
+    r"A|An|Of|To|In|On|At|Every|Each|Some|Most|Many|Few|Last|Next|This|That|These|Those|"
+    r"Two|Three|Four|Five|Six|Seven|Eight|Nine|Ten)\b(?= [a-z0-9])"
 )
 _LIKING_COMMA_RE = re.compile(r"^(User (?:\w+ )?(?:likes|loves|enjoys|prefers|hates|adores)),\s+")
 _NUMBER_WORD = r"(?:\d|a (?:couple|few|dozen|hundred|thousand)\b|(?:one|two|three|four|five|six|seven|eight|nine|ten|" \
@@ -23,12 +28,51 @@ _NUMBER_WORD = r"(?:\d|a (?:couple|few|dozen|hundred|thousand)\b|(?:one|two|thre
 _LIKE_NUMBER_RE = re.compile(
     rf"(?<!\bUser )(?<!\bwould )(?<!\bto )(?<!n't )(?<!\bdo )(?<!\bdoes )(?<!\bdid )(?<!\bthey )(?<!\bwe )\blike,?\s+(?={_NUMBER_WORD})"
 )
-# Only verbs that are not also nouns after "does" ("User does volunteer work", "does farm work" keep their "does").
-_EMPHATIC_DO_RE = re.compile(
-    r"^(User (?:(?:also|really|still|sure|definitely|certainly) )?)does (like|love|enjoy|have|miss|hate|prefer|ride|"
-    r"wear|teach|play|want|need|eat|drink|cook|bake|read|watch|listen|know|live|get|own|go|try|collect)\b"
-)
 _TAG_RE = re.compile(r",\s*(?:yeah|yep|yes|lol|haha+|hehe|tbh|you know|i guess|ok|okay|right)\s*[.!]*$", re.IGNORECASE)
+
+
+# verb → (after "does", after "did"); only verbs that after "does" / "did" are never a noun ("does volunteer work",
+# "did security" keep their "do")
+_EMPHATIC_VERBS = {
+    "like": ("likes", "liked"), "love": ("loves", "loved"), "enjoy": ("enjoys", "enjoyed"), "have": ("has", "had"),
+    "get": ("gets", "got"), "wear": ("wears", "wore"), "teach": ("teaches", "taught"), "ride": ("rides", "rode"),
+    "play": ("plays", "played"), "miss": ("misses", "missed"), "remember": ("remembers", "remembered"),
+    "raise": ("raises", "raised"), "learn": ("learns", "learned"), "try": ("tries", "tried"),
+    "watch": ("watches", "watched"), "see": ("sees", "saw"), "want": ("wants", "wanted"), "need": ("needs", "needed"),
+    "know": ("knows", "knew"), "live": ("lives", "lived"), "go": ("goes", "went"), "make": ("makes", "made"),
+    "take": ("takes", "took"), "own": ("owns", "owned"), "prefer": ("prefers", "preferred"), "hate": ("hates", "hated"),
+    "eat": ("eats", "ate"), "drink": ("drinks", "drank"), "read": ("reads", "read"), "write": ("writes", "wrote"),
+    "think": ("thinks", "thought"), "feel": ("feels", "felt"), "believe": ("believes", "believed"),
+    "cook": ("cooks", "cooked"), "bake": ("bakes", "baked"), "listen": ("listens", "listened"),
+    "collect": ("collects", "collected"),
+}
+_EMPHATIC_DO_RE = re.compile(r"^(?P<head>User(?:'s [a-z]+)? (?:still |also |really |sometimes |usually |often )?)"
+                             r"(?P<do>does|did) (?P<verb>" + "|".join(_EMPHATIC_VERBS) + r")\b")
+_LEANING_ADVERB_RE = re.compile(r"^(User (?:is |was |has |had )?)(?:finally|even) (?!(?:if|though|when|with|more|less|"
+                                r"better|worse|so|as|after|before|now|then)\b)")
+_FINALLY_RE = re.compile(r"(?:\band|\bbut|,) finally (?=[a-z])")
+
+
+_EXCLAIMED_SO_RE = re.compile(r"^(User (?:is|was|feels|felt|has been|had been) )(?:so|soo+|super|sooo+) (?=[a-z]+(?:$|[,;]| (?:about|for|of|to|"
+                              r"with|at|in|on|by|and|but|now|lately|today)\b))")
+_EVALUATIVE = (r"amazing|awesome|cool|great|delicious|beautiful|gorgeous|incredible|fantastic|wonderful|lovely|cute|fun|"
+               r"neat|epic|sweet|nice|stunning|yummy|tasty|cozy|adorable|sunny|gorgeous")
+_SHOWN_THING_RE = re.compile(r"(?<=\w )(?:this|that) (?=(?:(?:super|really|so|pretty) )?(?:" + _EVALUATIVE + r")\b|"
+                             r"(?:pic|pics|photo|picture|shot|snap|selfie)\b)")
+
+
+def _shown_thing(m: re.Match) -> str:
+    rest = m.string[m.end():]
+    return "an " if rest[:1].lower() in "aeiou" and rest[:1] else "a "
+
+
+def _plain_do(m: re.Match) -> str:
+    present, past = _EMPHATIC_VERBS[m.group("verb")]
+    return m.group("head") + (present if m.group("do") == "does" else past)
+
+
+# "Retired now" → "User retired now": the "I'm" of a state was dropped, not a verb said.
+_STATE_NOW_RE = re.compile(r"^User (?=(?:retired|married|divorced|engaged|widowed|unemployed|single) now\b)")
 
 
 def tidy_en(statement: str) -> str:
@@ -37,6 +81,8 @@ def tidy_en(statement: str) -> str:
                                                               else m.group("word")), statement)
     text = _LIKING_COMMA_RE.sub(r"\1 ", text)
     text = _LIKE_NUMBER_RE.sub("about ", text)
-    text = _EMPHATIC_DO_RE.sub(lambda m: m.group(1) + conjugate(m.group(2)), text)
+    text = _STATE_NOW_RE.sub("User is ", _EMPHATIC_DO_RE.sub(_plain_do, text))
+    text = _SHOWN_THING_RE.sub(_shown_thing, _EXCLAIMED_SO_RE.sub(r"\1", text))
+    text = _FINALLY_RE.sub(lambda m: m.group(0).replace("finally ", ""), _LEANING_ADVERB_RE.sub(r"\1", text))
     tidied = _TAG_RE.sub("", text)
     return tidied if len(tidied.split()) >= 3 else text

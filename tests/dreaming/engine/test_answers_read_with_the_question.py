@@ -186,7 +186,7 @@ def test_a_job_or_an_origin_answered_in_a_word_reads_as_a_person_would_say_it(qu
 
 
 def test_a_yes_to_did_you_learn_anything_learned_something_and_a_no_learned_nothing():
-    assert "User did learn something meaningful during their trip" in _found(
+    assert "User learned something meaningful during their trip" in _found(
         ("assistant", "Did you learn anything meaningful during your trip?"), ("user", "Yeah, it was eye-opening."))
     assert "User did not learn anything" in _found(("assistant", "Did you learn anything?"), ("user", "No."))
 
