@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 
 from dreaming.engine.dates import is_plan
+from dreaming.engine.english import category_en
 
 _FEELING_RE = re.compile(
     r"^(?:the )?user (?:(?:is|was|has been|feels|felt|has felt|gets|got|is feeling|has been feeling|still|so|very|"
@@ -18,6 +19,19 @@ _FEELING_RE = re.compile(
     r"|^用户(?:很|非常|特别|有点|有些|总是|经常|最近|一直)*(?:想家|思乡|想念家乡|想念家人|孤单|孤独|寂寞)",
     re.I,
 )
+# The user's own feeling, whoever it is about: "User is so happy for their brother", "User is worried about
+# their mum", "用户为自己的哥感到高兴", "用户搬到这里以后觉得很孤单" (a feeling, not a move).
+_FEELS_RE = re.compile(
+    r"^(?:the )?user (?:is|was|feels|felt|has been|is feeling|gets|got)(?: (?:so|very|really|a bit|quite|kind of|super|"
+    r"incredibly|extremely|truly|pretty|a little|always|still|getting))* (?:happy|proud|worried|excited|sad|nervous|"
+    r"anxious|scared|stressed|upset|thrilled|grateful|relieved|disappointed|jealous|angry|frustrated|overwhelmed|"
+    r"lonely|heartbroken|homesick|ecstatic|devastated)\b"
+    r"|^用户(?!的)[^，。,]{0,14}?(?:感到|觉得|感觉)(?:很|非常|特别|真|好|有点|有些|太|挺|十分)*(?:高兴|开心|快乐|难过|伤心|"
+    r"孤单|孤独|寂寞|焦虑|紧张|害怕|担心|失望|骄傲|自豪|幸福|沮丧|委屈|激动|兴奋)",
+    re.I,
+)
+# "since they were a kid" says when, not who: "User has been swimming since they were a kid" is no relation.
+_CHILDHOOD_RE = re.compile(r"\b(?:since|when) (?:they were|user was) (?:a |an )?(?:kid|child|baby|boy|girl|teen)\b", re.I)
 # What makes a statement a relation whatever else it says: who someone is to the user.
 _DEFINES_RELATION_RE = re.compile(
     r"\b(?:named|called|married|engaged|divorced|dating|is (?:the )?user's|are (?:the )?user's|has (?:a|an|two|three|"
@@ -27,8 +41,10 @@ _DEFINES_RELATION_RE = re.compile(
 
 
 def category_by_definition(*, statement: str, category: str) -> str:
-    if category != "emotion" and _FEELING_RE.search(statement):
+    if category != "emotion" and (_FEELING_RE.search(statement) or _FEELS_RE.search(statement)):
         return "emotion"
+    if category == "relation" and _CHILDHOOD_RE.search(statement):
+        return category_en(_CHILDHOOD_RE.sub("", statement))
     if category == "relation" and is_plan(statement) and not _DEFINES_RELATION_RE.search(statement):
         return "event"
     return category

@@ -11,15 +11,15 @@ import re
 
 from dreaming.engine.application_letters import self_marketing
 from dreaming.engine.language import content_tokens
-from dreaming.engine.third_person import age_in_years, to_third_person_en
+from dreaming.engine.third_person import SINCE_NOT_AN_AGE, age_in_years, to_third_person_en
 
 _SUBJ = r"(?:I|i|I'm|I’m|i'm|Im|im|I m|[Ii]am|I've|I’ve|i've|Ive|I'd|I’d|I'll|I’ll|[Mm]y|MY)"
 
 # Where a new first-person clause starts inside a sentence.
 EN_CLAUSE_SPLIT_RE = re.compile(
-    rf"(?:,|;|:|\s-\s|\s–\s|(?<=\w)[-–—]\s+)\s*(?:(?:and|but|so|because|cause|since|though|although|plus|then|now)\s+)?"
+    rf"(?:,|;|:|\s-\s|\s–\s|(?<=\w)[-–—]\s+)\s*(?:(?:and|but|so|because|cause|{SINCE_NOT_AN_AGE}|though|although|plus|then|now)\s+)?"
     rf"(?={_SUBJ}\b)|(?<=\w)[-–—]\s+(?=[Ww]e\b(?!'d|’d| would| could| should| might| can))"
-    rf"|\s+(?:and|but|so|because|cause|since|though|although|plus|while|as|now that|&)\s+(?:(?:yes|yeah|no|well|also|now),?\s+)?(?=(?:{_SUBJ}|[Ww]e|[Ww]e've)\b)"
+    rf"|\s+(?:and|but|so|because|cause|{SINCE_NOT_AN_AGE}|though|although|plus|while|as|now that|&)\s+(?:(?:yes|yeah|no|well|also|now),?\s+)?(?=(?:{_SUBJ}|[Ww]e|[Ww]e've)\b)"
     r"|\s+and\s+(?=(?:also\s+|usually\s+|often\s+|really\s+)?(?:am|have|love|like|enjoy|hate|prefer|play|watch|"
     r"listen|read|work|live|own|go|do|take|spend|make|cook|bake|write|run|ride|drive|teach|study|collect|sing|"
     r"dance|draw|paint|travel|hike|swim|fish|hunt|volunteer|got|went|moved|started|bought|"
@@ -220,10 +220,10 @@ _EMOTION_EN_RE = re.compile(
 )
 
 _EVENT_EN_RE = re.compile(
-    r"\b(?:yesterday|today|tonight|last (?:week|month|year|night|weekend|summer|winter)|this (?:week|month|"
-    r"year|weekend|morning)|recently|just (?:got|moved|started|finished|bought|came|went|had|graduated)|"
-    r"went|moved|got|started|finished|graduated|retired|bought|visited|traveled|travelled|adopted|met|won|"
-    r"lost|quit|joined|married|will|going to|gonna|next (?:week|month|year))\b",
+    r"\b(?:yesterday|today|tonight|last (?:week|month|year|night|weekend|summer|winter)|this (?:week|month|year|weekend|"
+    r"morning)|recently|just (?:got|moved|started|finished|bought|came|went|had|graduated)|went|moved|got|started|finished|"
+    r"graduated|retired|bought|visited|traveled|travelled|adopted|met|won|lost|quit|joined|married|will|going to|gonna|"
+    r"next (?:week|weekend|month|year|summer|winter|spring|fall|autumn)|planning (?:a|our|my|the|their) trip|in (?:a|two|three|four|\d+|a few|a couple of) (?:days|weeks|months))\b",
     re.IGNORECASE,
 )
 
@@ -266,11 +266,11 @@ def category_en(text: str) -> str:
 
 # Where the main clause ends and a subordinate tail begins ("… so if he ever needs …", "… when I was a boy").
 EN_TAIL_RE = re.compile(
-    r"\s+(?:so|as|and|because|cause|since|while|when|whenever|until|unless|if|though|although|whereas|"
+    r"\s+(?:so|as|and|because|cause|" + SINCE_NOT_AN_AGE + r"|while|when|whenever|until|unless|if|though|although|whereas|"
     r"which|who|that)\s+(?=(?:if|I|i|he|she|we|they|it|you|my|his|her|their|our|there|this|that)\b)"
     # ("the cause" / "a good cause" is a noun, not "'cause")
     r"|(?<!\bthe)(?<!\ba)(?<!\bgood)(?<!\bworthy)(?<!\bour)(?<!\bmy)(?<!\bthis)"
-    r"\s+(?:because|'?cause|’cause|since|if|unless|although|though|whereas|which|whenever)\s+"
+    r"\s+(?:because|'?cause|’cause|" + SINCE_NOT_AN_AGE + r"|if|unless|although|though|whereas|which|whenever)\s+"
     r"|\s+and\s+(?=(?:hoping|hope|wondering|wishing)\b)"
     r"|\s+(?:that|who)\s+(?=(?:likes|loves|enjoys|is|was|has|makes|takes|goes|works|lives)\b)"
     r"|,\s*(?=(?:\w+\s+){0,2}(?:is|are|was|were|it's|its)\b)"

@@ -35,6 +35,7 @@ from dreaming.engine.others_words import not_the_user
 from dreaming.engine.possessions import not_yet_said, possessions
 from dreaming.engine.pronoun_subjects import pronoun_subject
 from dreaming.engine.standalone import says_nothing_alone
+from dreaming.engine.then_and_now import then_and_now_en, then_and_now_zh
 from dreaming.engine.wording import tidy_en
 from dreaming.engine.appositive_predicates import appositive_predicate
 from dreaming.engine.language import CJK_RE, content_tokens, in_own_words, sentences
@@ -132,8 +133,6 @@ _REACTION_RE = re.compile(
 # Past this many characters a message is a paste, not a conversation: the rest is not read for memories.
 MAX_CHARS_READ = 30_000
 
-
-
 @dataclass
 class _TurnReading:
     """What is known while one user turn is read, and the clauses found so far (see _turn_clauses)."""
@@ -202,6 +201,7 @@ def _turn_clauses(
             continue  # the English readings would take "I benefici…" for an "I"
         if CJK_RE.search(sentence):
             _chinese_sentence(reading, s_start, s_end, first_sentence=first_sentence, volunteered=volunteered)
+            _then_and_now(reading, sentence, is_zh=True, volunteered=volunteered)
             continue
         before = len(reading.found)
         if first_sentence and previous_assistant:
@@ -216,10 +216,21 @@ def _turn_clauses(
             _sentence_readings(reading, sentence, head=text[:s_start], volunteered=volunteered)
         _possessions(reading, sentence, volunteered=volunteered)
         _whole_sentence(reading, sentence, before=before, volunteered=volunteered)
+        _then_and_now(reading, sentence, is_zh=False, volunteered=volunteered)
     _bare_answer(reading, bare)
     if not reading.found and not chinese and not foreign:
         _likely_disclosure(reading, spans)
     return reading.found
+
+
+def _then_and_now(reading: _TurnReading, sentence: str, *, is_zh: bool, volunteered: bool) -> None:
+    """"I used to hate olives, now I love them": the change, said as one statement, replaces its "used to" half."""
+    change = then_and_now_zh(sentence) if is_zh else then_and_now_en(sentence)
+    if change:
+        reading.found = [c for c in reading.found
+                         if c.seq != reading.turn.seq or (c.quote not in change.then and change.then not in c.quote)]
+        category = zh.category_zh(change.statement) if is_zh else en.category_en(change.statement)
+        reading.add(change.quote, change.statement, category, is_zh=is_zh, initiated=volunteered)
 
 
 def _bare_answer(reading: _TurnReading, bare: tuple[str, str] | None) -> None:

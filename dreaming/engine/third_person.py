@@ -132,6 +132,12 @@ _BARE_AGE_RE = re.compile(rf"^User is (?:only |just |almost |nearly |about |arou
                           r"(?: (?:years?|yrs?) old| yo)?(?P<rest>,.*)?$", re.IGNORECASE)
 
 
+# "since I was 6" / "since I was a kid" says since when, not why: no clause break before it (english.py).
+SINCE_NOT_AN_AGE = (r"since(?!\s+(?:I|i)\s+was\s+(?:(?:a|an|about|around|only|just)\s+)?(?:\d|one|two|three|four|five|six|"
+                    r"seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|kid|child|little|young|small|"
+                    r"teen|baby|boy|girl|toddler|in\s+(?:high school|middle school|primary school|college|school|uni)))")
+
+
 def age_in_years(statement: str) -> str:
     """"User is only 19" → "User is 19 years old": said as a memory says an age (and as compare.py's age slot reads it)."""
     m = _BARE_AGE_RE.match(statement)

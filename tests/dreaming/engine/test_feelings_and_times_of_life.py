@@ -1,0 +1,53 @@
+"""A feeling is an emotion whoever it is about; "since I was 6" is when a habit began, not a second clause."""
+import pytest
+
+from dreaming.engine.categories import category_by_definition
+from dreaming.protocol import CallContext, Turn
+from dreaming.providers.local import LocalDreamer
+
+
+def _statements(message: str) -> dict[str, str]:
+    found = LocalDreamer().extract(turns=[Turn(seq=0, role="user", content=message)], ctx=CallContext())
+    return {c.statement: c.category for c in found}
+
+
+@pytest.mark.parametrize("message, statement", [
+    ("I'm so happy for my brother.", "User is so happy for their brother"),
+    ("I'm really worried about my mum.", "User is worried about their mum"),
+    ("我为我哥感到高兴。", "用户为自己的哥感到高兴"),
+    ("我搬到这里以后觉得很孤单。", "用户搬到这里以后觉得很孤单"),
+])
+def test_a_feeling_about_someone_is_an_emotion(message, statement):
+    assert _statements(message).get(statement) == "emotion"
+
+
+@pytest.mark.parametrize("statement, category", [
+    ("User's sister is so happy", "relation"),  # her feeling, said of the user's sister: who she is to the user
+    ("用户的妈妈很开心", "relation"),
+    ("User has a brother", "relation"),
+])
+def test_someone_elses_feeling_stays_where_the_rules_put_it(statement, category):
+    assert category_by_definition(statement=statement, category=category) == category
+
+
+@pytest.mark.parametrize("message, statement, category", [
+    ("I've played piano since I was 6.", "User has played piano since they were 6", "fact"),
+    ("I have been swimming since I was a kid.", "User has been swimming since they were a kid", "fact"),
+    ("I've been vegetarian since I was 12, and I love tofu.", "User has been vegetarian since they were 12", "fact"),
+])
+def test_since_an_age_stays_with_the_habit(message, statement, category):
+    found = _statements(message)
+    assert found.get(statement) == category
+    assert not [s for s in found if s.startswith("User was ")]
+
+
+def test_since_as_because_still_ends_the_clause():
+    assert "User was up all night" in _statements("I'm tired since I was up all night.")
+
+
+@pytest.mark.parametrize("message, statement", [
+    ("We're planning a trip to Iceland next summer.", "User is planning a trip to Iceland next summer"),
+    ("I'm going to Portugal in two weeks.", "User is going to Portugal in two weeks"),
+])
+def test_a_trip_ahead_is_an_event(message, statement):
+    assert _statements(message).get(statement) == "event"
