@@ -23,9 +23,7 @@ from dataclasses import dataclass, field, replace
 from dreaming.engine import answers, dates, multilingual, resolve
 from dreaming.engine import chinese as zh
 from dreaming.engine.chinese_answers import answer_subject, zh_answer
-from dreaming.engine import english as en
-from dreaming.engine import english_clause as ec
-from dreaming.engine import english_sentences as es
+from dreaming.engine import english as en, english_clause as ec, english_sentences as es
 from dreaming.engine.quotes import questions_asked, quote_too_short
 from dreaming.engine.application_letters import candidacy, self_marketing
 from dreaming.engine.categories import category_by_definition
@@ -35,6 +33,7 @@ from dreaming.engine.others_words import not_the_user
 from dreaming.engine.possessions import not_yet_said, possessions
 from dreaming.engine.pronoun_subjects import pronoun_subject
 from dreaming.engine.standalone import says_nothing_alone
+from dreaming.engine.family_lists import family_list_en, family_list_zh
 from dreaming.engine.then_and_now import then_and_now_en, then_and_now_zh
 from dreaming.engine.wording import tidy_en
 from dreaming.engine.appositive_predicates import appositive_predicate
@@ -201,7 +200,7 @@ def _turn_clauses(
             continue  # the English readings would take "I benefici…" for an "I"
         if CJK_RE.search(sentence):
             _chinese_sentence(reading, s_start, s_end, first_sentence=first_sentence, volunteered=volunteered)
-            _then_and_now(reading, sentence, is_zh=True, volunteered=volunteered)
+            _read_whole(reading, sentence, is_zh=True, volunteered=volunteered)
             continue
         before = len(reading.found)
         if first_sentence and previous_assistant:
@@ -216,21 +215,22 @@ def _turn_clauses(
             _sentence_readings(reading, sentence, head=text[:s_start], volunteered=volunteered)
         _possessions(reading, sentence, volunteered=volunteered)
         _whole_sentence(reading, sentence, before=before, volunteered=volunteered)
-        _then_and_now(reading, sentence, is_zh=False, volunteered=volunteered)
+        _read_whole(reading, sentence, is_zh=False, volunteered=volunteered)
     _bare_answer(reading, bare)
     if not reading.found and not chinese and not foreign:
         _likely_disclosure(reading, spans)
     return reading.found
 
 
-def _then_and_now(reading: _TurnReading, sentence: str, *, is_zh: bool, volunteered: bool) -> None:
-    """"I used to hate olives, now I love them": the change, said as one statement, replaces its "used to" half."""
-    change = then_and_now_zh(sentence) if is_zh else then_and_now_en(sentence)
-    if change:
-        reading.found = [c for c in reading.found
-                         if c.seq != reading.turn.seq or (c.quote not in change.then and change.then not in c.quote)]
-        category = zh.category_zh(change.statement) if is_zh else en.category_en(change.statement)
-        reading.add(change.quote, change.statement, category, is_zh=is_zh, initiated=volunteered)
+def _read_whole(reading: _TurnReading, sentence: str, *, is_zh: bool, volunteered: bool) -> None:
+    """A sentence read whole replaces the clause readings of the part it reads (then_and_now.py, family_lists.py)."""
+    readers = (family_list_zh, then_and_now_zh) if is_zh else (family_list_en, then_and_now_en)
+    for done in filter(None, (read(sentence) for read in readers)):
+        reading.found = [c for c in reading.found if c.seq != reading.turn.seq or not done.replaces
+                         or (c.quote not in done.replaces and done.replaces not in c.quote)]
+        for quote, statement in done.said:
+            category = zh.category_zh(statement) if is_zh else en.category_en(statement)
+            reading.add(quote, statement, category, is_zh=is_zh, initiated=volunteered)
 
 
 def _bare_answer(reading: _TurnReading, bare: tuple[str, str] | None) -> None:

@@ -23,13 +23,14 @@ _THEN_NOW_ZH_RE = re.compile(
 )
 
 
-class Change(NamedTuple):
-    quote: str
-    statement: str
-    then: str  # the quote's "before" half, whose reading on its own the change replaces
+class Rewrite(NamedTuple):
+    """What a sentence read whole says, and the part of it whose clause-by-clause readings it replaces."""
+
+    replaces: str
+    said: tuple[tuple[str, str], ...]  # (quote, statement)
 
 
-def then_and_now_en(sentence: str) -> Change | None:
+def then_and_now_en(sentence: str) -> Rewrite | None:
     """The change in "I used to …, (but) now I …"; None when the sentence says no such change."""
     m = _THEN_NOW_EN_RE.search(sentence)
     if not m or "?" in sentence:
@@ -38,14 +39,15 @@ def then_and_now_en(sentence: str) -> Change | None:
     if not now.startswith("User "):
         return None
     then = to_third_person_en(f"I used to {m.group('then').strip()}")
-    return Change(m.group("quote").strip(), f"{then}, but now {now[len('User '):]}", sentence[m.start("quote"):m.end("then")])
+    said = (m.group("quote").strip(), f"{then}, but now {now[len('User '):]}")
+    return Rewrite(replaces=sentence[m.start("quote"):m.end("then")], said=(said,))
 
 
-def then_and_now_zh(sentence: str) -> Change | None:
+def then_and_now_zh(sentence: str) -> Rewrite | None:
     """The change in 我以前…，现在…; None when the sentence says no such change."""
     m = _THEN_NOW_ZH_RE.search(sentence)
     if not m or re.search(r"[吗呢？?]", m.group("quote")):
         return None
     # "现在用户住在上海" reads as a second subject: the first 用户 carries on
     statement = re.sub(r"(现在|如今|这几年|后来)用户", r"\1", to_third_person_zh(m.group("quote")))
-    return Change(m.group("quote"), statement, sentence[m.start("quote"):m.end("then")])
+    return Rewrite(replaces=sentence[m.start("quote"):m.end("then")], said=((m.group("quote"), statement),))
