@@ -89,7 +89,7 @@ ZH_CONTINUATION_RE = re.compile(
     r"下个月|下周|明年|马上|快要|要|有空(?:的时候|时)?|业余时间|空闲时间|闲暇时)*"
     r"(?:在[\u4e00-\u9fffA-Za-z]{1,15}?(?:工作|上班|上学|读书|住|做|当|教)|\d{1,3}岁|"
     r"住在|喜欢|爱上|讨厌|养了|是一名|是个|当了?|开了|买了|搬到|搬去|换了|开始|去(?!年)|会去|打算|准备|计划|正在学|"
-    r"学了|有一个|有两个|有一只)"
+    r"学了|有一个|有两个|有一只|从[\d一二两三四五六七八九十]{1,3}岁(?:起|开始))"
 )
 # Chinese drops the subject when it is obvious: a turn that opens with how the speaker feels is about
 # the speaker ("最近压力好大，感觉有点累").

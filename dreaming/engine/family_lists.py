@@ -1,17 +1,19 @@
-"""The members of a family counted and then named: each one's name and age is a memory of its own.
+"""A family counted and then named: the names and ages are kept with the count, in one memory.
 
 "I have two older sisters, Maya who is 34 and Priya who is 31, and a younger brother named Dev" kept only
 "User has two older sisters"; "We have three kids: Lily is 7, Sam is 5 and baby Noah just turned one" kept
-"User's household has three kids: Lily is 7"; "我有两个孩子，儿子8岁，女儿5岁" kept "用户有两个孩子". The names
-and ages are what a user expects to be remembered, and one memory per person is what a later "Lily turned 8"
-updates. Read whole: "User has three kids", "User's kid Lily is 7", "User's kid Sam is 5", "User's kid Noah is
-1"; "User's sister Maya is 34", …, "User has a younger brother named Dev"; "用户的儿子8岁", "用户的女儿5岁".
+"User's household has three kids: Lily is 7"; "我有两个孩子，儿子8岁，女儿5岁" kept "用户有两个孩子". The names and
+ages are what a user expects to be remembered. Read whole: "User has two older sisters: Maya (34) and Priya
+(31)" and "User has a younger brother named Dev"; "User has three kids: Lily (7), Sam (5) and Noah (1)";
+"用户有两个孩子，儿子8岁，女儿5岁". One memory per list, not one per person: a session keeps its ten most
+important candidates, and a family of five would crowd out the rest of what the user said.
 """
 from __future__ import annotations
 
 import re
 
 from dreaming.engine.then_and_now import Rewrite
+from dreaming.engine.third_person import to_third_person_zh
 
 _COUNT = r"(?:two|three|four|five|six|seven|\d)"
 _KIN_PLURALS = {"sisters": "sister", "brothers": "brother", "kids": "kid", "children": "child", "sons": "son",
@@ -38,21 +40,24 @@ _ANOTHER_EN_RE = re.compile(
 _LIST_SPLIT_RE = re.compile(r"\s*(?:,|;|\band\b|&)\s*(?=(?:and\s+|&\s+)?(?:(?:baby|little|my|our)\s+)?[A-Z]|(?:and\s+)?an?\s)")
 
 
-def _members_en(listed: str, kin: str) -> list[tuple[str, str]]:
-    """(quote, statement) for each member the list names; [] when any piece is not a member (the list is not one)."""
-    said = []
+def _members_en(listed: str) -> tuple[list[tuple[str, str]], list[tuple[str, str]]] | None:
+    """(members, others): each member as (piece, "Lily (7)" / "Tom"), and one more of another kind as (piece,
+    statement); None when a piece is neither (the list is not one)."""
+    members, others = [], []
     for piece in (p.strip(" .!,") for p in _LIST_SPLIT_RE.split(listed) if p.strip(" .!,")):
         member, another = _MEMBER_EN_RE.match(piece), _ANOTHER_EN_RE.match(piece)
         if another:
-            said.append((piece, f"User has {another.group('what')} named {another.group('name')}"))
-        elif member and member.group("age"):
+            others.append((piece, f"User has {another.group('what')} named {another.group('name')}"))
+        elif member and not others:
             age = member.group("age")
-            said.append((piece, f"User's {kin} {member.group('name')} is {_AGES.get(age.lower(), age)}"))
-        elif member:
-            said.append((piece, f"User has a {kin} named {member.group('name')}"))
+            members.append((piece, f"{member.group('name')} ({_AGES.get(age.lower(), age)})" if age else member.group("name")))
         else:
-            return []
-    return said
+            return None
+    return members, others
+
+
+def _and_list(items: list[str]) -> str:
+    return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} and {items[-1]}"
 
 
 def family_list_en(sentence: str) -> Rewrite | None:
@@ -60,12 +65,15 @@ def family_list_en(sentence: str) -> Rewrite | None:
     if not head or "?" in sentence:
         return None
     listed = sentence[head.end():].rstrip(" .!)")
-    members = _members_en(listed, _KIN_PLURALS[head.group("kin")])
-    if len(members) < 2:
+    read = _members_en(listed)
+    if not read or len(read[0]) < 2:
         return None
-    counted = f"User has {head.group('count')}{head.group('kind') or ''} {head.group('kin')}"
-    head_quote = sentence[head.start():head.end()].rstrip(" ,:(–—-")
-    return Rewrite(replaces=sentence[head.start():].rstrip(" .!"), said=((head_quote, counted), *members))
+    members, others = read
+    last = members[-1][0]
+    quote = sentence[head.start():sentence.index(last, head.end()) + len(last)]
+    kin = f"{head.group('count')}{head.group('kind') or ''} {head.group('kin')}"
+    said = (quote, f"User has {kin}: {_and_list([m for _, m in members])}")
+    return Rewrite(replaces=sentence[head.start():].rstrip(" .!"), said=(said, *others))
 
 
 _KIN_ZH = r"(?:大|二|小|老大|老二|老三)?(?:儿子|女儿|姐姐|哥哥|弟弟|妹妹|姐|哥|弟|妹)"
@@ -83,4 +91,5 @@ def family_list_zh(sentence: str) -> Rewrite | None:
     members = [p.strip() for p in pieces if _MEMBER_ZH_RE.match(p.strip())]
     if not members or len(members) != len(pieces):
         return None
-    return Rewrite(replaces="", said=tuple((m, "用户的" + m) for m in members))
+    quote = sentence[head.start():sentence.index(members[-1], head.end()) + len(members[-1])]
+    return Rewrite(replaces=head.group(0), said=((quote, to_third_person_zh(quote)),))
