@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 
 from dreaming.engine.dates import is_plan
+from dreaming.engine.chinese import category_zh
 from dreaming.engine.english import category_en
 
 _FEELING_RE = re.compile(
@@ -32,6 +33,12 @@ _FEELS_RE = re.compile(
 )
 # "since they were a kid" says when, not who: "User has been swimming since they were a kid" is no relation.
 _CHILDHOOD_RE = re.compile(r"\b(?:since|when) (?:they were|user was) (?:a |an )?(?:kid|child|baby|boy|girl|teen)\b", re.I)
+# "User goes climbing every Saturday with friends" is a habit done with someone, not who someone is to the user.
+_DONE_WITH_RE = re.compile(r"^user (?!is |was |has |had |lives |lived |lives? |married |dates )[a-z]+(?:s|ed)?\b", re.I)
+_WITH_SOMEONE_RE = re.compile(r"\s+with (?:their |his |her |a few |some |a |an |the |two |three )?(?:\w+ )?\w+\b"
+                              r"|(?<=[^的])(?:和|跟|与)(?:几个|一群)?(?:朋友|家人|同事|同学|室友|孩子|老公|老婆|男朋友|女朋友)(?:们)?(?:一起)?",
+                              re.I)
+_DONE_WITH_ZH_RE = re.compile(r"^用户(?!的|是|有|跟[^，。]{1,6}住|和[^，。]{1,6}住)[^，。]{0,8}?(?:和|跟|与)")
 # What makes a statement a relation whatever else it says: who someone is to the user.
 _DEFINES_RELATION_RE = re.compile(
     r"\b(?:named|called|married|engaged|divorced|dating|is (?:the )?user's|are (?:the )?user's|has (?:a|an|two|three|"
@@ -45,6 +52,10 @@ def category_by_definition(*, statement: str, category: str) -> str:
         return "emotion"
     if category == "relation" and _CHILDHOOD_RE.search(statement):
         return category_en(_CHILDHOOD_RE.sub("", statement))
+    if category == "relation" and _DONE_WITH_RE.match(statement) and not _DEFINES_RELATION_RE.search(statement):
+        return category_en(_WITH_SOMEONE_RE.sub("", statement))
+    if category == "relation" and _DONE_WITH_ZH_RE.match(statement) and not _DEFINES_RELATION_RE.search(statement):
+        return category_zh(_WITH_SOMEONE_RE.sub("", statement))
     if category == "relation" and is_plan(statement) and not _DEFINES_RELATION_RE.search(statement):
         return "event"
     return category

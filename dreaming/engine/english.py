@@ -11,7 +11,7 @@ import re
 
 from dreaming.engine.application_letters import self_marketing
 from dreaming.engine.language import content_tokens
-from dreaming.engine.third_person import SINCE_NOT_AN_AGE, age_in_years, to_third_person_en
+from dreaming.engine.third_person import SINCE_NOT_AN_AGE, WHEN_NOT_AN_AGE, age_in_years, to_third_person_en
 
 _SUBJ = r"(?:I|i|I'm|I’m|i'm|Im|im|I m|[Ii]am|I've|I’ve|i've|Ive|I'd|I’d|I'll|I’ll|[Mm]y|MY)"
 
@@ -266,7 +266,7 @@ def category_en(text: str) -> str:
 
 # Where the main clause ends and a subordinate tail begins ("… so if he ever needs …", "… when I was a boy").
 EN_TAIL_RE = re.compile(
-    r"\s+(?:so|as|and|because|cause|" + SINCE_NOT_AN_AGE + r"|while|when|whenever|until|unless|if|though|although|whereas|"
+    r"\s+(?:so|as|and|because|cause|" + SINCE_NOT_AN_AGE + r"|while|" + WHEN_NOT_AN_AGE + r"|whenever|until|unless|if|though|although|whereas|"
     r"which|who|that)\s+(?=(?:if|I|i|he|she|we|they|it|you|my|his|her|their|our|there|this|that)\b)"
     # ("the cause" / "a good cause" is a noun, not "'cause")
     r"|(?<!\bthe)(?<!\ba)(?<!\bgood)(?<!\bworthy)(?<!\bour)(?<!\bmy)(?<!\bthis)"

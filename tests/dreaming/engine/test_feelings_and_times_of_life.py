@@ -51,3 +51,26 @@ def test_since_as_because_still_ends_the_clause():
 ])
 def test_a_trip_ahead_is_an_event(message, statement):
     assert _statements(message).get(statement) == "event"
+
+
+@pytest.mark.parametrize("message, statement", [
+    ("I moved to Toronto when I was 12.", "User moved to Toronto when they were 12"),
+    ("I moved to Toronto when I was a kid.", "User moved to Toronto when they were a kid"),
+    ("When I was 12, I moved to Toronto.", "User moved to Toronto when they were 12"),
+    ("I started playing chess when I was 8.", "User started playing chess when they were 8"),
+])
+def test_when_at_an_age_stays_with_what_happened(message, statement):
+    assert statement in _statements(message)
+
+
+@pytest.mark.parametrize("message, statement", [
+    ("I go climbing every Saturday with friends.", "User goes climbing every Saturday with friends"),
+    ("I go hiking with my dad every Sunday.", "User goes hiking with their dad every Sunday"),
+    ("我每周六都和朋友去攀岩。", "用户每周六都和朋友去攀岩"),
+])
+def test_a_habit_done_with_someone_is_a_fact_not_a_relation(message, statement):
+    assert _statements(message).get(statement) == "fact"
+
+
+def test_living_with_someone_stays_a_relation():
+    assert _statements("I live with my parents.").get("User lives with their parents") == "relation"
