@@ -13,6 +13,7 @@ import re
 from dataclasses import replace
 
 from dreaming.engine import slots
+from dreaming.engine.frequency import without_frequency
 from dreaming.engine.language import content_tokens, is_chinese
 from dreaming.protocol import Comparison, MemoryRef
 
@@ -220,7 +221,9 @@ def _frequency_change(new: str, old: str) -> str | None:
     if not fn.often or not fo.often or fn.often == fo.often or fn.subject != fo.subject or fn.plan or fo.plan:
         return None
     hobbies = {c for c in fn.things if c.startswith("hobby:")}
-    if not hobbies or hobbies != {c for c in fo.things if c.startswith("hobby:")} or fn.negated or fo.negated:
+    same_habit = hobbies == {c for c in fo.things if c.startswith("hobby:")} and (
+        bool(hobbies) or similarity(without_frequency(new), without_frequency(old)) >= 0.75)  # "runs 5k": no lexicon word
+    if not same_habit or fn.negated or fo.negated:
         return None
     return f"same habit, another frequency: '{fo.often}' → '{fn.often}'"
 

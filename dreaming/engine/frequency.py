@@ -14,7 +14,7 @@ _UNITS = {"day": "day", "week": "week", "month": "month", "year": "year", "天":
           "礼拜": "week", "月": "month", "个月": "month", "年": "year"}
 FREQUENCY_RE = re.compile(
     r"\b(?P<n>once|twice|\d+|one|two|three|four|five|six|seven)(?: times?)? (?:a|per|each|every) (?P<unit>day|week|month|year)\b"
-    r"|(?:每|一)(?P<zunit>天|周|星期|礼拜|个月|月|年)(?P<verb>[\u4e00-\u9fff]{0,4}?)(?P<zn>\d+|[一两二三四五六七八九十])次",
+    r"|(?:每|一)(?P<zunit>天|周|星期|礼拜|个月|月|年)(?P<verb>[\u4e00-\u9fff＿]{0,4}?)(?P<zn>\d+|[一两二三四五六七八九十])次",
     re.I,
 )
 
@@ -30,5 +30,6 @@ def frequency_of(text: str) -> str | None:
 
 
 def without_frequency(text: str) -> str:
-    """The text with its frequency phrase taken out (the verb inside "每周打两次" stays)."""
+    """The text with its frequency phrase taken out (the verb inside "每周打两次" stays, or the ＿ slots.py put for
+    a lexicon word there: "每周＿两次")."""
     return FREQUENCY_RE.sub(lambda m: f" {m.group('verb') or ''} ", text)

@@ -132,9 +132,9 @@ LEXICON: dict[str, tuple[str, ...]] = {
     "hobby:cello": ("cello", "大提琴"),
     "hobby:drums": ("drums", "架子鼓"),
     "hobby:rock climbing": ("rock climbing", "climbing", "攀岩"),
-    "hobby:running": ("running", "jogging", "跑步"),
+    "hobby:running": ("running", "jogging", "jogs", "跑步"),
     "hobby:hiking": ("hiking", "徒步", "爬山"),
-    "hobby:swimming": ("swimming", "游泳"),
+    "hobby:swimming": ("swimming", "swim", "swims", "游泳"),
     "hobby:cycling": ("cycling", "biking", "骑行", "骑车"),
     "hobby:yoga": ("yoga", "瑜伽"),
     "hobby:painting": ("painting", "drawing", "画画", "绘画"),
@@ -388,7 +388,9 @@ def same_thing(a: str, b: str) -> bool:
         return False  # "User can teach others the joy that dancing brings them" is more than dancing
     if not fa.kinds and not fb.kinds and fa.things <= _STATUSES and _STATE_RE.match(a) and _STATE_RE.match(b):
         return True  # "User is married" / "用户结婚了": a state, said with no verb the kinds read
-    return bool(_kind_families(fa) & _kind_families(fb))
+    # "User swims twice a week" / "用户每周游泳两次": the hobby's own word is the verb, which no kind reads
+    return bool(_kind_families(fa) & _kind_families(fb)) or (not fa.kinds and not fb.kinds and all(
+        c.startswith("hobby:") for c in fa.things))
 
 
 _STATUSES = frozenset({"family:married", "family:divorced", "family:single"})

@@ -159,7 +159,7 @@ def to_third_person_zh(text: str) -> str:
     """Rewrite a first-person Chinese clause in the third person (我 → 用户)."""
     text = _ZH_KIN_RE.sub(lambda m: f"{USER_ZH}的{m.group(1)}", text)
     text = text.replace("我们家", f"{USER_ZH}家")  # the user's household
-    text = re.sub(r"(?<=[跟和与])我们(?=住|一起住)", f"{USER_ZH}一家", text)  # "我婆婆跟我们住在一起": lives with the household
+    text = re.sub(r"(?<=[跟和与])我们(?=住|一起住)", USER_ZH, text)  # "我婆婆跟我们住在一起": lives with the user
     text = re.sub(r"我们|自我|忘我", lambda m: {"我们": "\x00", "自我": "\x01", "忘我": "\x02"}[m.group(0)], text)
     text = text.replace("我的", f"{USER_ZH}的").replace("我", USER_ZH)
     text = _own_after_subject(text)

@@ -68,3 +68,14 @@ def test_a_detail_after_a_chinese_comma_stays_with_its_clause(message, statement
 ])
 def test_preparing_for_an_exam_is_no_plan(statement, plan):
     assert is_plan(statement) is plan
+
+
+def test_a_habit_no_lexicon_word_names_changes_with_its_frequency():
+    result = _compare("User runs 5k four times a week now", "User runs 5k twice a week")
+    assert result.relation == "contradicts" and "4/week" in result.reason
+    assert _compare("User runs a bakery", "User runs 5k twice a week").relation == "new"
+
+
+def test_a_hobby_said_by_its_own_verb_is_one_memory_across_languages():
+    assert _compare("User swims twice a week", "用户每周游泳两次").relation == "reinforces"
+    assert _compare("User swims in the sea every summer", "用户每周游泳两次").relation == "new"
