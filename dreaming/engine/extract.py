@@ -22,7 +22,7 @@ from dataclasses import dataclass, field, replace
 
 from dreaming.engine import answers, chinese as zh, dates, multilingual, resolve
 from dreaming.engine.chinese_answers import answer_subject, zh_answer
-from dreaming.engine.chinese_details import detail_after_zh
+from dreaming.engine.comma_details import detail_after_en, detail_after_zh
 from dreaming.engine import english as en, english_clause as ec, english_sentences as es
 from dreaming.engine.quotes import questions_asked, quote_too_short
 from dreaming.engine.application_letters import candidacy, self_marketing
@@ -224,7 +224,7 @@ def _turn_clauses(
 
 def _read_whole(reading: _TurnReading, sentence: str, *, is_zh: bool, volunteered: bool) -> None:
     """A sentence read whole replaces the clause readings of the part it reads (then_and_now.py, family_lists.py)."""
-    readers = (family_list_zh, then_and_now_zh, detail_after_zh) if is_zh else (family_list_en, then_and_now_en)
+    readers = (family_list_zh, then_and_now_zh, detail_after_zh) if is_zh else (family_list_en, then_and_now_en, detail_after_en)
     for done in filter(None, (read(sentence) for read in readers)):
         reading.found = [c for c in reading.found if c.seq != reading.turn.seq or not done.replaces
                          or (c.quote not in done.replaces and done.replaces not in c.quote)]

@@ -79,3 +79,18 @@ def test_a_habit_no_lexicon_word_names_changes_with_its_frequency():
 def test_a_hobby_said_by_its_own_verb_is_one_memory_across_languages():
     assert _compare("User swims twice a week", "用户每周游泳两次").relation == "reinforces"
     assert _compare("User swims in the sea every summer", "用户每周游泳两次").relation == "new"
+
+
+@pytest.mark.parametrize("message, statement", [
+    ("I play tennis on Sundays, I'm pretty average.", "User plays tennis on Sundays, and is pretty average at it"),
+    ("I'm preparing for IELTS, I need a 7.", "User is preparing for IELTS, and needs a 7"),
+    ("I play chess online, but I'm not very good.", "User plays chess online, but is not very good at it"),
+])
+def test_a_level_or_a_target_after_an_english_comma_stays_with_its_clause(message, statement):
+    found = _statements(message)
+    assert statement in found
+    assert not [s for s in found if s in ("User is average", "User needs a 7", "User plays tennis on Sundays")]
+
+
+def test_how_the_user_is_today_is_no_level():
+    assert not [s for s in _statements("I love my job, I'm good.") if "good at it" in s]
