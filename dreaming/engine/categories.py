@@ -34,7 +34,8 @@ _FEELS_RE = re.compile(
 # "since they were a kid" says when, not who: "User has been swimming since they were a kid" is no relation.
 _CHILDHOOD_RE = re.compile(r"\b(?:since|when) (?:they were|user was) (?:a |an )?(?:kid|child|baby|boy|girl|teen)\b", re.I)
 # "User goes climbing every Saturday with friends" is a habit done with someone, not who someone is to the user.
-_DONE_WITH_RE = re.compile(r"^user (?!is |was |has |had |lives |lived |lives? |married |dates )[a-z]+(?:s|ed)?\b", re.I)
+_DONE_WITH_RE = re.compile(r"^user (?!(?:(?:still|also|now|just|usually|often|always|sometimes|currently) )?"
+                           r"(?:is|was|has|had|lives?|lived|married|dates|and)\b)[a-z]+\b", re.I)
 _WITH_SOMEONE_RE = re.compile(r"\s+with (?:their |his |her |a few |some |a |an |the |two |three )?(?:\w+ )?\w+\b"
                               r"|(?<=[^的])(?:和|跟|与)(?:几个|一群)?(?:朋友|家人|同事|同学|室友|孩子|老公|老婆|男朋友|女朋友)(?:们)?(?:一起)?",
                               re.I)
@@ -50,12 +51,20 @@ _DEFINES_RELATION_RE = re.compile(
 def category_by_definition(*, statement: str, category: str) -> str:
     if category != "emotion" and (_FEELING_RE.search(statement) or _FEELS_RE.search(statement)):
         return "emotion"
-    if category == "relation" and _CHILDHOOD_RE.search(statement):
-        return category_en(_CHILDHOOD_RE.sub("", statement))
-    if category == "relation" and _DONE_WITH_RE.match(statement) and not _DEFINES_RELATION_RE.search(statement):
-        return category_en(_WITH_SOMEONE_RE.sub("", statement))
-    if category == "relation" and _DONE_WITH_ZH_RE.match(statement) and not _DEFINES_RELATION_RE.search(statement):
-        return category_zh(_WITH_SOMEONE_RE.sub("", statement))
+    if category == "relation" and not _DEFINES_RELATION_RE.search(statement):
+        category = _without_whom(statement) or category
     if category == "relation" and is_plan(statement) and not _DEFINES_RELATION_RE.search(statement):
         return "event"
     return category
+
+
+def _without_whom(statement: str) -> str | None:
+    """The category of what a relation-worded statement says once the kin word that only says when ("when they were a
+    kid") or with whom ("goes climbing with friends") is set aside; None when it is not worded so."""
+    if _CHILDHOOD_RE.search(statement):
+        return category_en(_CHILDHOOD_RE.sub("", statement))
+    chinese = bool(_DONE_WITH_ZH_RE.match(statement))
+    if not (chinese or _DONE_WITH_RE.match(statement)) or not _WITH_SOMEONE_RE.search(statement):
+        return None
+    rest = _WITH_SOMEONE_RE.sub("", statement)
+    return category_zh(rest) if chinese else category_en(rest)

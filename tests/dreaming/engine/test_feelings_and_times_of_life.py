@@ -74,3 +74,13 @@ def test_a_habit_done_with_someone_is_a_fact_not_a_relation(message, statement):
 
 def test_living_with_someone_stays_a_relation():
     assert _statements("I live with my parents.").get("User lives with their parents") == "relation"
+
+
+@pytest.mark.parametrize("statement, category", [
+    ("User still lives with their parents", "relation"),
+    ("User and their boyfriend are moving in together next weekend", "event"),
+    ("User starts business school next year to be a banker like parents", "event"),
+])
+def test_a_statement_without_a_with_phrase_keeps_the_plan_rule(statement, category):
+    from dreaming.engine.english import category_en
+    assert category_by_definition(statement=statement, category=category_en(statement)) == category
