@@ -23,6 +23,8 @@ def _statements(message: str) -> list[str]:
     ("我儿子叫乐乐，今年九月上小学。", "用户的儿子今年九月上小学"),
     ("我婆婆跟我们住在一起。", "用户的婆婆跟用户住在一起"),
     ("我每周打两次羽毛球，从六岁开始学钢琴。", "用户从六岁开始学钢琴"),
+    ("我每周游泳两次，从小就喜欢游泳。", "用户从小就喜欢游泳"),
+    ("我弟弟在北京工作，从小就喜欢画画。", "用户的弟弟从小就喜欢画画"),
 ])
 def test_school_results_routines_and_family_in_chinese_are_kept(message, statement):
     assert statement in _statements(message)
