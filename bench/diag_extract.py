@@ -22,7 +22,8 @@ from bench.eval_engine import _first_person, _gold_sentences, token_f1
 from bench.runner import django_setup
 from bench.split import PARTS, part_of
 from dreaming.engine.credentials import mask_secrets
-from dreaming.engine.extract import MAX_CANDIDATES, extract_candidates
+from dreaming.engine.extract import extract_candidates
+from dreaming.engine.selection import MAX_CANDIDATES
 from dreaming.engine.language import words
 from dreaming.engine.quotes import statement_unsupported
 from dreaming.engine.self_statements import own_words, self_statements

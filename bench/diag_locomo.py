@@ -78,7 +78,8 @@ def engine_buckets(conversations: list) -> dict[tuple[str, str], dict]:
     """(view, dia_id) → {"bucket", "statements"} from the local engine alone, prepared as light sleep does."""
     from datetime import datetime, timedelta, timezone
 
-    from dreaming.engine.extract import MAX_CANDIDATES, extract_candidates, most_important
+    from dreaming.engine.extract import extract_candidates
+    from dreaming.engine.selection import MAX_CANDIDATES, most_important
     from dreaming.protocol import Turn
     from dreaming.engine.credentials import mask_secrets
     from dreaming.engine.sensitive import sensitive_category

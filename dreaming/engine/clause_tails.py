@@ -5,13 +5,15 @@ from __future__ import annotations
 
 import re
 
+from dreaming.engine.third_person import SINCE_NOT_AN_AGE, WHEN_NOT_AN_AGE
+
 # Where the main clause ends and a subordinate tail begins ("… so if he ever needs …", "… when I was a boy").
 EN_TAIL_RE = re.compile(
-    r"\s+(?:so|as|and|because|cause|since|while|when|whenever|until|unless|if|though|although|whereas|"
+    r"\s+(?:so|as|and|because|cause|" + SINCE_NOT_AN_AGE + r"|while|" + WHEN_NOT_AN_AGE + r"|whenever|until|unless|if|though|although|whereas|"
     r"which|who|that)\s+(?=(?:if|I|i|he|she|we|they|it|you|my|his|her|their|our|there|this|that)\b)"
     # ("the cause" / "a good cause" is a noun, not "'cause")
     r"|(?<!\bthe)(?<!\ba)(?<!\bgood)(?<!\bworthy)(?<!\bour)(?<!\bmy)(?<!\bthis)"
-    r"\s+(?:because|'?cause|’cause|since|if|unless|although|though|whereas|which|whenever)\s+"
+    r"\s+(?:because|'?cause|’cause|" + SINCE_NOT_AN_AGE + r"|if|unless|although|though|whereas|which|whenever)\s+"
     r"|\s+and\s+(?=(?:hoping|hope|wondering|wishing)\b)"
     r"|\s+(?:that|who)\s+(?=(?:likes|loves|enjoys|is|was|has|makes|takes|goes|works|lives)\b)"
     r"|,\s*(?=(?:\w+\s+){0,2}(?:is|are|was|were|it's|its)\b)"

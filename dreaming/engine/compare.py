@@ -14,6 +14,7 @@ from dataclasses import replace
 
 from dreaming.engine import slots
 from dreaming.engine.habits import habit_ended
+from dreaming.engine.frequency import without_frequency
 from dreaming.engine.language import content_tokens, is_chinese
 from dreaming.protocol import Comparison, MemoryRef
 
@@ -43,8 +44,9 @@ _NAME_EN = re.compile(r"^(?:name is|is called|is named|goes by) (?P<v>\w+)", re.
 _FAVOURITE_EN = re.compile(rf"\bfavou?rite (?P<k>\w+(?: \w+)?) is {_V}", re.I)
 _FAVOURITE_FIRST_EN = re.compile(r"^(?P<v>[^,.;!?]+?) is (?:the )?user's (?:all-time )?favou?rite (?P<k>\w+(?: \w+)?)\b", re.I)
 _SLOTS_ZH = [
-    ("residence", re.compile(r"^(?:现在|目前|已经|还|一直|也|刚|刚刚|最近)*(?:住在|搬到了?|搬去了?|定居在?|生活在)"
-                             r"(?P<v>[\u4e00-\u9fffA-Za-z]{1,12}?)(?:了|住|生活|$|[，。])")),
+    # "搬到这里以后觉得很孤单": "here" names no place, and what follows 以后 is no part of one
+    ("residence", re.compile(r"^(?:现在|目前|已经|还|一直|也|刚|刚刚|最近)*(?:住在|搬到了?|搬去了?|定居在?|生活在)(?![这那])"
+                             r"(?P<v>[\u4e00-\u9fffA-Za-z]{1,12}?)(?:了|住|生活|以后|之后|$|[，。])")),
     ("workplace", re.compile(r"^(?:现在|目前|已经|还|一直|也)*在(?P<v>[\u4e00-\u9fffA-Za-z]{1,12}?)(?:工作|上班)")),
     ("occupation", re.compile(r"^(?:现在|目前|已经|还|一直|也)*(?:职业是|工作是|是一名|是一个|当)(?P<v>[\u4e00-\u9fff]{1,8}?)(?:$|[，。了])")),
     ("name", re.compile(r"^叫(?P<v>[\u4e00-\u9fffA-Za-z]{2,4})$")),
@@ -213,13 +215,28 @@ def _topic(text: str) -> set[str]:
     return {t for t in content_tokens(text) if t not in _FUNCTION_WORDS}
 
 
+def _frequency_change(new: str, old: str) -> str | None:
+    """The same habit done as often as another number says: "用户现在每周打三次羽毛球了" after "User plays badminton
+    twice a week"."""
+    fn, fo = slots.facts_of(new), slots.facts_of(old)
+    if not fn.often or not fo.often or fn.often == fo.often or fn.subject != fo.subject or fn.plan or fo.plan:
+        return None
+    hobbies = {c for c in fn.things if c.startswith("hobby:")}
+    same_habit = hobbies == {c for c in fo.things if c.startswith("hobby:")} and (
+        bool(hobbies) or similarity(without_frequency(new), without_frequency(old)) >= 0.75)  # "runs 5k": no lexicon word
+    if not same_habit or fn.negated or fo.negated:
+        return None
+    return f"same habit, another frequency: '{fo.often}' → '{fn.often}'"
+
+
 def _contradiction(statement: str, memory: str) -> str | None:
     renamed = slots.renames(statement, memory)
     if renamed:
         return renamed
     if is_chinese(statement) != is_chinese(memory):
         # "lives in Berlin" vs "住在北京": only values the bilingual lexicon knows can be compared
-        return slots.single_valued_change(statement, memory) or slots.status_change(statement, memory)
+        return (slots.single_valued_change(statement, memory) or slots.status_change(statement, memory)
+                or _frequency_change(statement, memory))
     if not _same_subject(_subject(statement), _subject(memory)):
         return None  # "User moved to Tokyo" says nothing about where the user's sister lives
     new_slots, old_slots = _slots(statement), _slots(memory)
@@ -231,7 +248,8 @@ def _contradiction(statement: str, memory: str) -> str | None:
     changed = slots.single_valued_change(statement, memory)  # "User is a teacher now" after "User works as a nurse"
     if changed:
         return changed
-    over = slots.ended(statement, memory) or slots.status_change(statement, memory) or habit_ended(statement, memory)
+    over = (slots.ended(statement, memory) or slots.status_change(statement, memory)  # "User is divorced" after "… married"
+            or habit_ended(statement, memory) or _frequency_change(statement, memory))
     if over:
         return over
     shared = _topic(statement) & _topic(memory)

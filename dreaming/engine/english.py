@@ -12,15 +12,15 @@ import re
 from dreaming.engine.application_letters import self_marketing
 from dreaming.engine.clause_tails import cut_tail
 from dreaming.engine.language import content_tokens
-from dreaming.engine.third_person import age_in_years, to_third_person_en
+from dreaming.engine.third_person import SINCE_NOT_AN_AGE, WHEN_NOT_AN_AGE, age_in_years, to_third_person_en
 
 _SUBJ = r"(?:I|i|I'm|I’m|i'm|Im|im|I m|[Ii]am|I've|I’ve|i've|Ive|I'd|I’d|I'll|I’ll|[Mm]y|MY)"
 
 # Where a new first-person clause starts inside a sentence.
 EN_CLAUSE_SPLIT_RE = re.compile(
-    rf"(?:,|;|:|\s-\s|\s–\s|(?<=\w)[-–—]\s+)\s*(?:(?:and|but|so|because|cause|since|though|although|plus|then|now)\s+)?"
+    rf"(?:,|;|:|\s-\s|\s–\s|(?<=\w)[-–—]\s+)\s*(?:(?:and|but|so|because|cause|{SINCE_NOT_AN_AGE}|though|although|plus|then|now)\s+)?"
     rf"(?={_SUBJ}\b)|(?<=\w)[-–—]\s+(?=[Ww]e\b(?!'d|’d| would| could| should| might| can))"
-    rf"|\s+(?:and|but|so|because|cause|since|though|although|plus|while|as|now that|&)\s+(?:(?:yes|yeah|no|well|also|now),?\s+)?(?=(?:{_SUBJ}|[Ww]e|[Ww]e've)\b)"
+    rf"|\s+(?:and|but|so|because|cause|{SINCE_NOT_AN_AGE}|though|although|plus|while|as|now that|&)\s+(?:(?:yes|yeah|no|well|also|now),?\s+)?(?=(?:{_SUBJ}|[Ww]e|[Ww]e've)\b)"
     r"|\s+and\s+(?=(?:also\s+|usually\s+|often\s+|really\s+)?(?:am|have|love|like|enjoy|hate|prefer|play|watch|"
     r"listen|read|work|live|own|go|do|take|spend|make|cook|bake|write|run|ride|drive|teach|study|collect|sing|"
     r"dance|draw|paint|travel|hike|swim|fish|hunt|volunteer|got|went|moved|started|bought|"
@@ -229,10 +229,11 @@ _EMOTION_EN_RE = re.compile(
 )
 
 _EVENT_EN_RE = re.compile(
-    r"\b(?:yesterday|today|tonight|last (?:week|month|year|night|weekend|summer|winter)|this (?:week|month|"
-    r"year|weekend|morning)|recently|just (?:got|moved|started|finished|bought|came|went|had|graduated)|"
-    r"went|moved|got|started|finished|graduated|retired|bought|visited|traveled|travelled|adopted|met|won|"
-    r"lost|quit|joined|married|will|going to|gonna|flying to|driving to|heading to|next (?:week|month|year))\b",
+    r"\b(?:yesterday|today|tonight|last (?:week|month|year|night|weekend|summer|winter)|this (?:week|month|year|weekend|"
+    r"morning)|recently|just (?:got|moved|started|finished|bought|came|went|had|graduated)|went|moved|got|started|finished|"
+    r"graduated|retired|bought|visited|traveled|travelled|adopted|met|won|lost|quit|joined|married|will|going to|gonna|"
+    r"flying to|driving to|heading to|"
+    r"next (?:week|weekend|month|year|summer|winter|spring|fall|autumn)|planning (?:a|our|my|the|their) trip)\b",
     re.IGNORECASE,
 )
 

@@ -96,7 +96,8 @@ _SUBORDINATE_DEED_RE = re.compile(r"(?:I|i)\s+(?:(?:just|recently|finally)\s+)?(
                                   r"left|quit|began|ran|wrote|bought|found|gave|sold|built|drove|flew)\b")
 # "when I was younger" / "when I was a kid": when the main clause happened, kept in its statement.
 _CHILDHOOD_RE = re.compile(r"when (?:I|i) was (?P<x>younger|little|young|a kid|a child|a teenager|a teen|a boy|a girl|"
-                           r"growing up|in (?:high school|middle school|college|school))$", re.IGNORECASE)
+                           r"growing up|in (?:high school|middle school|college|school)|\d{1,2}|eight|nine|ten|eleven|twelve)$",
+                           re.IGNORECASE)
 
 
 _SUBORDINATE_ONLY_RE = re.compile(

@@ -17,25 +17,26 @@ For each user turn:
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
 from dreaming.engine import answers, bare_answers, dates, multilingual, resolve
 from dreaming.engine import chinese as zh
 from dreaming.engine.chinese_answers import answer_subject, zh_answer
-from dreaming.engine import english as en
-from dreaming.engine import english_clause as ec
-from dreaming.engine import english_sentences as es
+from dreaming.engine.comma_details import detail_after_en, detail_after_zh
+from dreaming.engine import english as en, english_clause as ec, english_sentences as es
 from dreaming.engine.quotes import questions_asked, quote_too_short
 from dreaming.engine.application_letters import candidacy, self_marketing
 from dreaming.engine.carried_objects import carried_object
 from dreaming.engine.categories import category_by_definition
 from dreaming.engine.likely_reading import likely_statement
 from dreaming.engine.second_predicates import second_predicates
+from dreaming.engine.selection import MAX_CANDIDATES, most_important
 from dreaming.engine.others_words import not_the_user
 from dreaming.engine.possessions import not_yet_said, possessions
 from dreaming.engine.pronoun_subjects import pronoun_subject
 from dreaming.engine.standalone import says_nothing_alone
+from dreaming.engine.family_lists import family_list_en, family_list_zh
+from dreaming.engine.then_and_now import then_and_now_en, then_and_now_zh
 from dreaming.engine.wording import tidy_en
 from dreaming.engine.appositive_predicates import appositive_predicate
 from dreaming.engine.language import CJK_RE, content_tokens, in_own_words, sentences
@@ -43,9 +44,6 @@ from dreaming.engine.life_answers import answers_about_own_life
 from dreaming.protocol import ExtractedCandidate, Turn
 from dreaming.engine.sensitive import redact_sensitive, sensitive_category
 
-MAX_CANDIDATES = 10
-LONG_TURN_CHARS = 1500  # a turn this long is mostly pasted or drafted text, not talk
-FROM_A_LONG_TURN = 3
 
 
 @dataclass(frozen=True)
@@ -133,8 +131,6 @@ _REACTION_RE = re.compile(
 # Past this many characters a message is a paste, not a conversation: the rest is not read for memories.
 MAX_CHARS_READ = 30_000
 
-
-
 @dataclass
 class _TurnReading:
     """What is known while one user turn is read, and the clauses found so far (see _turn_clauses)."""
@@ -203,6 +199,7 @@ def _turn_clauses(
             continue  # the English readings would take "I benefici…" for an "I"
         if CJK_RE.search(sentence):
             _chinese_sentence(reading, s_start, s_end, first_sentence=first_sentence, volunteered=volunteered)
+            _read_whole(reading, sentence, is_zh=True, volunteered=volunteered)
             continue
         before = len(reading.found)
         if first_sentence and previous_assistant:
@@ -217,10 +214,22 @@ def _turn_clauses(
             _sentence_readings(reading, sentence, head=text[:s_start], volunteered=volunteered)
         _possessions(reading, sentence, volunteered=volunteered)
         _whole_sentence(reading, sentence, before=before, volunteered=volunteered)
+        _read_whole(reading, sentence, is_zh=False, volunteered=volunteered)
     _bare_answer(reading, bare)
     if not reading.found and not chinese and not foreign:
         _likely_disclosure(reading, spans)
     return reading.found
+
+
+def _read_whole(reading: _TurnReading, sentence: str, *, is_zh: bool, volunteered: bool) -> None:
+    """A sentence read whole replaces the clause readings of the part it reads (then_and_now.py, family_lists.py)."""
+    readers = (family_list_zh, then_and_now_zh, detail_after_zh) if is_zh else (family_list_en, then_and_now_en, detail_after_en)
+    for done in filter(None, (read(sentence) for read in readers)):
+        reading.found = [c for c in reading.found if c.seq != reading.turn.seq or not done.replaces
+                         or (c.quote not in done.replaces and done.replaces not in c.quote)]
+        for quote, statement in done.said:
+            category = zh.category_zh(statement) if is_zh else en.category_en(statement)
+            reading.add(quote, statement, category, is_zh=is_zh, initiated=volunteered)
 
 
 def _bare_answer(reading: _TurnReading, bare: tuple[str, str] | None) -> None:
@@ -466,29 +475,3 @@ def _dated(clause: _Clause, *, said_at) -> _Clause:
     else:
         statement = dates.with_date(clause.statement, lead=clause.lead, said_at=said_at)
     return clause if statement == clause.statement else replace(clause, statement=statement)
-
-
-def few_from_long_turns(candidates: list[ExtractedCandidate], turns: list[Turn], *,
-                        says_who: Callable[[str], bool] = lambda quote: False) -> list[ExtractedCandidate]:
-    """Of one user turn longer than LONG_TURN_CHARS, FROM_A_LONG_TURN candidates. A person telling about themself
-    says a few things a turn; a pasted cover letter or forum post read sentence by sentence gives ten ("User is
-    committed to staying ahead of industry trends", "User's skills remain cutting-edge"). The statements that say
-    who the user is (`says_who`: work, study, home, family) come first; of the rest, the most important one only."""
-    long_turns = {t.seq for t in turns if t.role == "user" and len(t.content) > LONG_TURN_CHARS}
-    by_turn: dict[int, list[int]] = {}
-    for i, candidate in enumerate(candidates):
-        if candidate.seq in long_turns:
-            by_turn.setdefault(candidate.seq, []).append(i)
-    kept: set[int] = set()
-    for indexes in by_turn.values():
-        who = [i for i in indexes if says_who(candidates[i].quote)]
-        rest = sorted(set(indexes) - set(who), key=lambda i: (-candidates[i].importance, i))
-        ranked = sorted(who, key=lambda i: (-candidates[i].importance, i)) + rest[:1]
-        kept.update(ranked[:FROM_A_LONG_TURN])
-    return [c for i, c in enumerate(candidates) if c.seq not in long_turns or i in kept]
-
-
-def most_important(candidates: list[ExtractedCandidate], *, limit: int = MAX_CANDIDATES) -> list[ExtractedCandidate]:
-    """The `limit` most important candidates, in the order they were said."""
-    ranked = sorted(range(len(candidates)), key=lambda i: (-candidates[i].importance, i))[:limit]
-    return [candidates[i] for i in sorted(ranked)]

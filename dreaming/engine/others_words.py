@@ -217,8 +217,8 @@ def _is_verse(text: str) -> bool:
 def _is_title(quote: str) -> bool:
     """"I Spent 24 Hours with the World's Shortest Woman": most longer words capitalised."""
     words = _TITLE_WORD_RE.findall(quote)
-    if len(words) < 4:
-        return False
-    # the first word is capitalised in any sentence ("We're flying to Florida for Christmas" is no title)
+    if len(words) < 4 or words[0][0].islower():
+        return False  # a title capitalises its first word too: "I speak English, Hindi and French" is names in a sentence
+    # and any sentence does: "We're flying to Florida for Christmas" is no title
     capitalised = sum(1 for w in words[1:] if w[0].isupper())
     return capitalised / (len(words) - 1) >= 0.75

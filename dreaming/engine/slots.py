@@ -26,6 +26,7 @@ from dreaming.engine import compare as _compare
 from dreaming.engine.dates import DATE_PHRASE_RE
 from dreaming.engine.language import content_tokens, is_chinese
 from dreaming.engine.dates import is_plan
+from dreaming.engine.frequency import frequency_of, without_frequency
 
 # concept → the words for it, English and Chinese. A concept is "<slot>:<english name>"; the slot is what
 # two different concepts of the same slot have in common ("pet:parrot" / "pet:dog" are two pets).
@@ -131,9 +132,9 @@ LEXICON: dict[str, tuple[str, ...]] = {
     "hobby:cello": ("cello", "大提琴"),
     "hobby:drums": ("drums", "架子鼓"),
     "hobby:rock climbing": ("rock climbing", "climbing", "攀岩"),
-    "hobby:running": ("running", "jogging", "跑步"),
+    "hobby:running": ("running", "jogging", "jogs", "跑步"),
     "hobby:hiking": ("hiking", "徒步", "爬山"),
-    "hobby:swimming": ("swimming", "游泳"),
+    "hobby:swimming": ("swimming", "swim", "swims", "游泳"),
     "hobby:cycling": ("cycling", "biking", "骑行", "骑车"),
     "hobby:yoga": ("yoga", "瑜伽"),
     "hobby:painting": ("painting", "drawing", "画画", "绘画"),
@@ -239,6 +240,7 @@ class Facts:
     rest: int = 0  # words (Chinese: characters) the lexicon, the kinds and the fillers leave unexplained
     dates: frozenset[str] = frozenset()  # the worked-out dates ("in october 2026"), not counted in rest
     date_numbers: frozenset[str] = frozenset()  # the numbers that are part of those dates
+    often: str | None = None  # "2/week": how often a habit is done (frequency.py), not a count of things
 
     @property
     def things(self) -> frozenset[str]:
@@ -306,7 +308,7 @@ def facts_of(statement: str) -> Facts:
     else:
         names = {n.lower() for n in _NAME_EN_RE.findall(rest) if n not in _NOT_NAMES}
     numbers = set()
-    for groups in _NUMBER_RE.findall(text):
+    for groups in _NUMBER_RE.findall(without_frequency(text)):
         value = next((g for g in groups if g), "")
         numbers.add(_NUMBER_WORDS.get(value.lower(), value))
     plan = is_plan(text) or "plan" in kinds
@@ -314,8 +316,8 @@ def facts_of(statement: str) -> Facts:
     return Facts(
         subject=subject, subject_name=subject_name, kinds=frozenset(kinds - {"plan"}), concepts=concepts,
         names=frozenset(names), numbers=frozenset(numbers), plan=plan, negated=bool(_NEGATED_RE.search(text)),
-        dated=bool(dates), rest=_unexplained(DATE_PHRASE_RE.sub(" ", rest), chinese=chinese), dates=dates,
-        date_numbers=frozenset(re.findall(r"\d+", " ".join(dates))),
+        dated=bool(dates), rest=_unexplained(without_frequency(DATE_PHRASE_RE.sub(" ", rest)), chinese=chinese), dates=dates,
+        date_numbers=frozenset(re.findall(r"\d+", " ".join(dates))), often=frequency_of(text),
     )
 
 
@@ -374,7 +376,7 @@ def same_thing(a: str, b: str) -> bool:
     # the ukulele", and merging them would lose it.
     if fa.names != fb.names or _counted(fa) != _counted(fb):
         return False
-    if not _dates_agree(fa, fb):
+    if not _dates_agree(fa, fb) or fa.often != fb.often:
         return False
     if ("did" in fa.kinds) != ("did" in fb.kinds):
         return False
@@ -386,7 +388,9 @@ def same_thing(a: str, b: str) -> bool:
         return False  # "User can teach others the joy that dancing brings them" is more than dancing
     if not fa.kinds and not fb.kinds and fa.things <= _STATUSES and _STATE_RE.match(a) and _STATE_RE.match(b):
         return True  # "User is married" / "用户结婚了": a state, said with no verb the kinds read
-    return bool(_kind_families(fa) & _kind_families(fb))
+    # "User swims twice a week" / "用户每周游泳两次": the hobby's own word is the verb, which no kind reads
+    return bool(_kind_families(fa) & _kind_families(fb)) or (not fa.kinds and not fb.kinds and all(
+        c.startswith("hobby:") for c in fa.things))
 
 
 _STATUSES = frozenset({"family:married", "family:divorced", "family:single"})

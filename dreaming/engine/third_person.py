@@ -133,6 +133,14 @@ _BARE_AGE_RE = re.compile(rf"^User is (?:only |just |almost |nearly |about |arou
                           r"(?: (?:years?|yrs?) old| yo)?(?P<rest>,.*)?$", re.IGNORECASE)
 
 
+# "since I was 6" / "when I was a kid" says since when, not why: no clause break before it (english.py).
+AT_AN_AGE = (r"\s+(?:I|i)\s+was\s+(?:(?:a|an|about|around|only|just)\s+)?(?:\d|one|two|three|four|five|six|seven|eight|"
+             r"nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|kid|child|little|young|small|teen|baby|boy|girl|"
+             r"toddler|in\s+(?:high school|middle school|primary school|college|school|uni))")
+SINCE_NOT_AN_AGE = rf"since(?!{AT_AN_AGE})"
+WHEN_NOT_AN_AGE = rf"when(?!{AT_AN_AGE})"
+
+
 def age_in_years(statement: str) -> str:
     """"User is only 19" → "User is 19 years old": said as a memory says an age (and as compare.py's age slot reads it)."""
     m = _BARE_AGE_RE.match(statement)
@@ -141,6 +149,7 @@ def age_in_years(statement: str) -> str:
 
 _KIN_ZH = (
     "妈妈|爸爸|妈|爸|父母|爸妈|母亲|父亲|男朋友|女朋友|男友|女友|老公|老婆|丈夫|妻子|爱人|对象|孩子|儿子|女儿|"
+    "公婆|婆婆|公公|岳父|岳母|丈母娘|"
     "哥哥|姐姐|弟弟|妹妹|哥|姐|弟|妹|爷爷|奶奶|外公|外婆|姥姥|姥爷|家人|朋友|闺蜜|同事|室友|同学|老板|领导|"
     "猫|狗|宠物"
 )
@@ -151,6 +160,7 @@ def to_third_person_zh(text: str) -> str:
     """Rewrite a first-person Chinese clause in the third person (我 → 用户)."""
     text = _ZH_KIN_RE.sub(lambda m: f"{USER_ZH}的{m.group(1)}", text)
     text = text.replace("我们家", f"{USER_ZH}家")  # the user's household
+    text = re.sub(r"(?<=[跟和与])我们(?=住|一起住)", USER_ZH, text)  # "我婆婆跟我们住在一起": lives with the user
     text = re.sub(r"我们|自我|忘我", lambda m: {"我们": "\x00", "自我": "\x01", "忘我": "\x02"}[m.group(0)], text)
     text = text.replace("我的", f"{USER_ZH}的").replace("我", USER_ZH)
     text = _own_after_subject(text)

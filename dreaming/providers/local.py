@@ -5,7 +5,8 @@ from collections.abc import Callable
 from functools import lru_cache
 
 from dreaming.engine.compare import compare_statements, merge_statements
-from dreaming.engine.extract import MAX_CANDIDATES, extract_candidates, few_from_long_turns, most_important
+from dreaming.engine.extract import extract_candidates
+from dreaming.engine.selection import MAX_CANDIDATES, few_from_long_turns, most_important
 from dreaming.engine.narrate import narrate_changes, reply_offline
 from dreaming.engine.self_disclosure import without_request
 from dreaming.engine.self_statements import kept_session_disclosures, says_who, self_statements

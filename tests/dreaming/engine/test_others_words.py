@@ -96,7 +96,7 @@ def test_a_disclosure_inside_a_request_follows_the_same_rule(text):
 
 
 def test_a_long_pasted_turn_gives_a_few_candidates_not_one_per_sentence():
-    from dreaming.engine.extract import FROM_A_LONG_TURN, LONG_TURN_CHARS, few_from_long_turns
+    from dreaming.engine.selection import FROM_A_LONG_TURN, LONG_TURN_CHARS, few_from_long_turns
     from dreaming.protocol import ExtractedCandidate
 
     turns = [Turn(seq=0, role="user", content="x" * (LONG_TURN_CHARS + 1), created_at=SAID),
@@ -114,7 +114,7 @@ def test_a_long_pasted_turn_gives_a_few_candidates_not_one_per_sentence():
 
 
 def test_a_pasted_cover_letter_gives_who_the_user_is_not_its_praise():
-    from dreaming.engine.extract import few_from_long_turns
+    from dreaming.engine.selection import few_from_long_turns
     from dreaming.engine.self_statements import says_who
 
     praise = ("I am committed to staying ahead of industry trends, ensuring that my skills remain cutting-edge. "
