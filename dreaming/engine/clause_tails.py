@@ -13,7 +13,8 @@ EN_TAIL_RE = re.compile(
     r"which|who|that)\s+(?=(?:if|I|i|he|she|we|they|it|you|my|his|her|their|our|there|this|that)\b)"
     # ("the cause" / "a good cause" is a noun, not "'cause")
     r"|(?<!\bthe)(?<!\ba)(?<!\bgood)(?<!\bworthy)(?<!\bour)(?<!\bmy)(?<!\bthis)"
-    r"\s+(?:because|'?cause|’cause|" + SINCE_NOT_AN_AGE + r"|if|unless|although|though|whereas|which|whenever)\s+"
+    # ("since 2015", "since college", "since moving here" say since when: a "since" of cause has a subject, above)
+    r"\s+(?:because|'?cause|’cause|if|unless|although|though|whereas|which|whenever)\s+"
     r"|\s+and\s+(?=(?:hoping|hope|wondering|wishing)\b)"
     r"|\s+(?:that|who)\s+(?=(?:likes|loves|enjoys|is|was|has|makes|takes|goes|works|lives)\b)"
     r"|,\s*(?=(?:\w+\s+){0,2}(?:is|are|was|were|it's|its)\b)"

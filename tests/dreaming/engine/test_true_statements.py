@@ -236,3 +236,16 @@ def test_a_sentence_with_proper_names_is_not_taken_for_a_title():
     assert not not_the_user(said, said[:-1])
     title = "I Spent 24 Hours with the World's Shortest Woman"
     assert not_the_user(title, title)
+
+
+@pytest.mark.parametrize("said,statement", [
+    ("I've been vegan since 2015.", "User has been vegan since 2015"),
+    ("I've lived in Denver since college.", "User has lived in Denver since college"),
+    ("I feel lonely since moving to Denver.", "User feels lonely since moving to Denver"),
+])
+def test_since_when_stays_with_what_has_lasted(said, statement):
+    assert statement in _statements(("user", said))
+
+
+def test_a_since_of_cause_is_still_cut():
+    assert not [s for s in _statements(("user", "I moved to Denver since it's cheaper.")) if "cheaper" in s]
