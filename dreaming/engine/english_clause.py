@@ -14,6 +14,7 @@ from dreaming.engine import answers
 from dreaming.engine import english as en
 from dreaming.engine.language import content_tokens
 from dreaming.engine import english_sentences as es
+from dreaming.engine.imperatives import tells_the_other_side
 from dreaming.engine.third_person import conjugate, to_third_person_en
 from dreaming.engine.we_are import our_reading, we_are_reading
 
@@ -423,6 +424,8 @@ def _dropped_subject_reading(bare: str, *, sentence: str) -> tuple[str, str, boo
     """"Just got home from work" → "User got home from work"; "Been busy with the garden" → "User has been …"."""
     if _FRONTED_QUESTION_RE.search(sentence):
         return None  # "Considering my budget, would a used car be better?": the opening is the question's
+    if tells_the_other_side(bare):
+        return None  # "Well enjoy being single", "Enjoy your trip!": a wish for the other side
     dropped = bare[:1].lower() + bare[1:]
     if re.match(r"^(?:(?:just|still|recently)\s+)?(?:\w+ing|gonna)\b", dropped, re.I):
         subject = "I am "

@@ -1,0 +1,34 @@
+"""Shapes of chat turns (as in Multi-Session Chat) the rule engine used to misread: a wish or a command for the other
+side read as the user's deed, gerunds that do not take "go", yes/no questions without their "?", and first-person
+clauses run on without punctuation. Each shape has what must still be read beside what must not."""
+from dreaming.providers.local import LocalDreamer
+from dreaming.protocol import CallContext, Turn
+
+
+def _statements(*turns: str | tuple[str, str]) -> dict[str, str]:
+    """{statement: quote} for a conversation (plain strings are the user's, ("assistant", text) the other side's)."""
+    built = []
+    for seq, turn in enumerate(turns):
+        role, text = turn if isinstance(turn, tuple) else ("user", turn)
+        built.append(Turn(seq=seq, role=role, content=text))
+    found = LocalDreamer().extract(turns=built, ctx=CallContext())
+    for candidate in found:
+        assert candidate.quote in built[candidate.seq].content, candidate.quote
+    return {c.statement: c.quote for c in found}
+
+
+# --- a wish or a command for the other side --------------------------------------------------------------
+
+
+def test_a_wish_for_the_other_side_is_not_the_users_deed():
+    assert _statements("Well enjoy being single, it must be nice.") == {}
+    assert _statements("Oh enjoy the lake!") == {}
+    assert _statements("Work hard and you will get there.") == {}
+    assert "User works at a bakery" in _statements("I work at a bakery. Enjoy your weekend!")
+
+
+def test_a_dropped_i_before_the_same_verbs_is_still_read():
+    assert "User enjoys baking with their niece on Sundays" in _statements("Enjoy baking with my niece on Sundays.")
+    assert "User enjoys knitting" in _statements("Enjoy knitting too.")
+    assert "User works at a hardware store downtown" in _statements("Work at a hardware store downtown.")
+    assert "User loves sailing" in _statements("Love sailing as well.")
