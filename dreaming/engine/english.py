@@ -11,6 +11,7 @@ import re
 
 from dreaming.engine.application_letters import self_marketing
 from dreaming.engine.clause_tails import cut_tail
+from dreaming.engine.go_activities import back_from_statement
 from dreaming.engine.language import content_tokens
 from dreaming.engine.third_person import age_in_years, to_third_person_en
 
@@ -339,7 +340,8 @@ def habit_statement(quote: str) -> str | None:
     if not m:
         return None
     if m.group("activity"):
-        return f"User goes {m.group('activity').lower()}"
+        before = quote[: m.start("activity")]
+        return back_from_statement(m.group("activity"), quote[m.end():], after_determiner=not before.endswith("from "))
     return f"User goes to {m.group('place').lower()}"
 
 

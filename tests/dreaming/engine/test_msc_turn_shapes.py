@@ -32,3 +32,21 @@ def test_a_dropped_i_before_the_same_verbs_is_still_read():
     assert "User enjoys knitting" in _statements("Enjoy knitting too.")
     assert "User works at a hardware store downtown" in _statements("Work at a hardware store downtown.")
     assert "User loves sailing" in _statements("Love sailing as well.")
+
+
+# --- what the user comes back from ----------------------------------------------------------------------------
+
+
+def test_only_a_go_pastime_keeps_goes():
+    assert "User goes kayaking" in _statements("Just got back from kayaking.")
+    assert "User goes fishing" in _statements("Just got back from a fishing trip with my uncle.")
+    found = _statements("Just got back from coaching tennis at the club.")
+    assert "User coaches tennis at the club" in found
+    assert not any(s.startswith("User goes coaching") for s in found)
+
+
+def test_a_gerund_whose_verb_is_unclear_is_kept_as_said():
+    assert "User got back from working" in _statements("Just got back from working.")
+    found = _statements("I just got back from my evening stroll.")
+    assert not any(s.startswith("User goes") or s.startswith("User evens") for s in found)
+    assert "User got back from baking bread" in _statements("Just got back from baking bread.")
