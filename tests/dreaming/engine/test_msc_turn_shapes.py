@@ -50,3 +50,23 @@ def test_a_gerund_whose_verb_is_unclear_is_kept_as_said():
     found = _statements("I just got back from my evening stroll.")
     assert not any(s.startswith("User goes") or s.startswith("User evens") for s in found)
     assert "User got back from baking bread" in _statements("Just got back from baking bread.")
+
+
+# --- a yes/no question without its "?" -----------------------------------------------------------------------
+
+
+def test_a_yes_no_question_without_its_question_mark_is_still_answered():
+    found = _statements(("assistant", "Oh no, that sounds painful. Did you sprain your wrist climbing"), "Sadly yeah I did.")
+    assert "User did sprain their wrist climbing" in found
+    assert "User has not been to Norway" in _statements(("assistant", "Have you been to Norway."), "No never")
+
+
+def test_a_statement_of_the_other_side_is_no_question():
+    assert _statements(("assistant", "I went to Norway last summer"), "Yes") == {}
+    assert _statements(("assistant", "Did you know I sing, I do"), "No") == {}  # the question was not the turn's end
+    assert _statements(("assistant", "Are you a student or working"), "Yes") == {}  # either-or: "yes" to what?
+
+
+def test_a_no_that_is_a_not_usually_answers_nothing():
+    assert _statements(("assistant", "Do you have time to read?"), "No usually. I work nights.") == \
+        {"User works nights": "I work nights"}
