@@ -70,3 +70,25 @@ def test_a_statement_of_the_other_side_is_no_question():
 def test_a_no_that_is_a_not_usually_answers_nothing():
     assert _statements(("assistant", "Do you have time to read?"), "No usually. I work nights.") == \
         {"User works nights": "I work nights"}
+
+
+# --- first-person clauses run on without punctuation -------------------------------------------------------------
+
+
+def test_a_second_i_with_its_own_object_opens_a_clause_of_its_own():
+    found = _statements("I am a bit on the short side I eat too much candy")
+    assert "User is a bit on the short side" in found
+    assert "User eats too much candy" in found
+    found = _statements("I'm in 5th grade I can never finish my homework")
+    assert "User is in 5th grade" in found
+    assert "User can never finish their homework" in found
+    found = _statements("I am a nurse I have two daughters")
+    assert {"User is a nurse", "User has two daughters"} <= set(found)
+
+
+def test_an_i_that_opens_a_relative_or_a_dependent_clause_stays_in_its_sentence():
+    assert "User loves the song they sang at their wedding" in _statements("I love the song I sang at my wedding")
+    assert "User remembers the day they met their wife" in _statements("I remember the day I met my wife")
+    assert "User was so tired they could sleep all day" in _statements("I was so tired I could sleep all day")
+    found = _statements("If I save my tips I can buy a car")
+    assert not any(s.startswith("User can buy") for s in found)
