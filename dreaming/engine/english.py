@@ -300,6 +300,8 @@ PRO_DROP_RE = re.compile(
     r"busy|crazy|wild|hard|great|amazing|awesome|fantastic|terrible|horrible|weird|strange)\s+(?:time|day|week|night|"
     r"weekend|month|year|one)\b))|"
     r"been\s+(?:\w+ly\s+)?(?!going\b)\w+ing\b|been\s+(?:only\s+|just\s+|once\s+)?to\s+(?=(?-i:[A-Z]))|"
+    # "Been a teacher for years" (not "Been a pleasure", "Been a while since …")
+    r"been\s+an?\s+(?!(?:while|long|bit|minute|year|week|day|month|few|couple|lot)\b)(?=[a-z]+(?:\s+[a-z]+)?\s+(?:for|since)\s)|"
     r"(?:been\s+)?(?:moving|thinking about|heading|planning|getting|training|studying|working on|learning|saving up|"
     r"looking forward to|researching|reading|writing|painting|volunteering|practicing|practising|preparing|"
     r"building|renovating|decorating|applying|interviewing|recovering|exploring|starting|leaving|flying)"

@@ -92,3 +92,8 @@ def test_an_i_that_opens_a_relative_or_a_dependent_clause_stays_in_its_sentence(
     assert "User was so tired they could sleep all day" in _statements("I was so tired I could sleep all day")
     found = _statements("If I save my tips I can buy a car")
     assert not any(s.startswith("User can buy") for s in found)
+
+
+def test_been_a_role_for_a_while_is_a_dropped_i():
+    assert "User has been a plumber for years" in _statements("Been a plumber for years.")
+    assert _statements("Been a pleasure chatting with you!") == {}
