@@ -85,7 +85,19 @@ def question_before(frames: list[re.Match], position: int) -> tuple[str, str] | 
     return _frame(before[-1]) if before else None
 
 
+# Chat often drops the "?": "Did you break it skateboarding" is still asked when it ends the turn and opens its
+# sentence with the question's verb and "you" (a statement of the other side's never does).
+_UNMARKED_QUESTION_RE = re.compile(
+    r"(?:^|(?<=[.!?])\s)\s*(?:(?:oh|so|and|well|wow|haha+|lol|cool|nice|ok|okay|hey|but)\b[\s,]*)?"
+    r"(?:do|did|are|were|have)\s+you\s+(?![^.!?]*\bor\b)[^?.!,;]{2,70}?(?P<end>\s*\.?\s*)$",
+    re.IGNORECASE,
+)
+
+
 def last_question(text: str) -> tuple[str, str] | None:
+    unmarked = _UNMARKED_QUESTION_RE.search(text)
+    if unmarked:
+        text = text[: unmarked.start("end")] + "?"
     frames = list(QUESTION_FRAME_RE.finditer(text))
     if not frames:
         return None

@@ -18,6 +18,7 @@ _BARE_ANSWER_RE = re.compile(
     r"(?:[\s,.!]+(?P<more>not yet|not really|never|i (?:do|am|have|did)(?: not|n't)?)\b)?[\s,.!…]*",
     re.IGNORECASE,
 )
+_HEDGED_RE = re.compile(r"(?:usually|always|often|mostly|sometimes|normally|generally)\b", re.IGNORECASE)
 _SHORT_FORM = {"do": "I do", "did": "I did", "are": "I am", "were": "I was", "have": "I have"}
 
 
@@ -28,6 +29,8 @@ def bare_answer(text: str, question: tuple[str, str] | None, *, positive: bool =
     if not m or question is None or (question[0] == "were"):
         return None
     negative = bool(BARE_NEGATIVE_RE.search(m.group(0)))
+    if negative and _HEDGED_RE.match(text, m.end()):
+        return None  # "No usually.", "No, sometimes": a "not usually", a "sometimes" — not a plain no
     if not negative and not positive:
         return None
     statement = resolve_answer(_SHORT_FORM[question[0]] + (" not" if negative else ""), question)

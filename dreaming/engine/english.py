@@ -11,6 +11,7 @@ import re
 
 from dreaming.engine.application_letters import self_marketing
 from dreaming.engine.clause_tails import cut_tail
+from dreaming.engine.go_activities import back_from_statement
 from dreaming.engine.language import content_tokens
 from dreaming.engine.third_person import SINCE_NOT_AN_AGE, WHEN_NOT_AN_AGE, age_in_years, to_third_person_en
 
@@ -300,6 +301,8 @@ PRO_DROP_RE = re.compile(
     r"busy|crazy|wild|hard|great|amazing|awesome|fantastic|terrible|horrible|weird|strange)\s+(?:time|day|week|night|"
     r"weekend|month|year|one)\b))|"
     r"been\s+(?:\w+ly\s+)?(?!going\b)\w+ing\b|been\s+(?:only\s+|just\s+|once\s+)?to\s+(?=(?-i:[A-Z]))|"
+    # "Been a teacher for years" (not "Been a pleasure", "Been a while since …")
+    r"been\s+an?\s+(?!(?:while|long|bit|minute|year|week|day|month|few|couple|lot)\b)(?=[a-z]+(?:\s+[a-z]+)?\s+(?:for|since)\s)|"
     r"(?:been\s+)?(?:moving|thinking about|heading|planning|getting|training|studying|working on|learning|saving up|"
     r"looking forward to|researching|reading|writing|painting|volunteering|practicing|practising|preparing|"
     r"building|renovating|decorating|applying|interviewing|recovering|exploring|starting|leaving|flying)"
@@ -340,7 +343,8 @@ def habit_statement(quote: str) -> str | None:
     if not m:
         return None
     if m.group("activity"):
-        return f"User goes {m.group('activity').lower()}"
+        before = quote[: m.start("activity")]
+        return back_from_statement(m.group("activity"), quote[m.end():], after_determiner=not before.endswith("from "))
     return f"User goes to {m.group('place').lower()}"
 
 

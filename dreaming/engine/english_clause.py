@@ -14,6 +14,7 @@ from dreaming.engine import answers
 from dreaming.engine import english as en
 from dreaming.engine.language import content_tokens
 from dreaming.engine import english_sentences as es
+from dreaming.engine.imperatives import tells_the_other_side
 from dreaming.engine.third_person import conjugate, to_third_person_en
 from dreaming.engine.we_are import our_reading, we_are_reading
 
@@ -24,8 +25,23 @@ from dreaming.engine.we_are import our_reading, we_are_reading
 # I could", "so hungry I could eat"), of an inversion ("had I not") or of a tag ("not very glamorous I know").
 _RUN_ON_I_RE = re.compile(
     r"(?<=[a-z0-9])\s+(?=(?:I|I'm|I’m|I've|I’ve|[Ii]am|[Ii]m)\s+(?!(?:know|guess|think|mean|bet|suppose|swear|hope|believe|said|say|"
-    r"could|would|should|can|will|might|must|not)\b)[a-z])"
+    r"not)\b)[a-z])"
 )
+_RUN_ON_MODAL_RE = re.compile(r"\S+\s+(?:could|would|should|can|will|might|must)\b")
+# The run-on "I" opens a clause complete with its object, so it cannot be a relative clause whose object is the noun
+# before it ("on the heavy side I eat to much", "in 3rd grade I can never do nothing"; not "the book I read").
+_OWN_OBJECT_AFTER_RE = re.compile(
+    r"(?:I|i)\s+(?:(?:really|also|just|never|always|usually|still|often|can|can't|cannot|could|will|won't|would|do|"
+    r"don't|did|didn't|not|get|got)\s+){0,3}[a-z']+\s+(?:a|an|the|my|it|them|him|her|me|myself|lots|alot|a lot|too|"
+    r"to much|so much|some|nothing|anything|something|everything|every|all|no|two|three|four|five|\d+|"
+    r"(?P<prep>at|in|on|for|from)\s+(?:a|an|the|my|\d+|[A-Z]))\b"
+    r"|(?:I'm|I’m|[Ii]m|I am|[Ii]am)\s+(?:a|an|in|from|\d+|[a-z]+ing)\b",
+)
+# A time, a place, a reason or a way before the "I" is what the clause after it is about ("the day I met her").
+_ADVERBIAL_HEADS = frozenset("way time times day days night year years week month moment place reason one thing things "
+                             "so such too".split())
+_ARTICLES = frozenset("a an the my your his her our their this that these those some any every each another".split())
+_SUBORDINATORS = frozenset("if unless because cause since when whenever while after before until else as though".split())
 _RUN_ON_NOT_AFTER = frozenset(
     """and but or so that when where while if because cause since as what which who whom how why until till before
     after than like though although unless whether once think guess hope wish know believe say said says bet mean
@@ -48,9 +64,16 @@ def _runs_on(text: str, m: re.Match) -> bool:
     said_before = re.split(r"[.!?,;:]", text[: m.start()])[-1].lower()  # lower case: the run-on "I" is the first one
     before = said_before.split()
     # the words before are a first-person clause of their own ("Last Friday I went…" is one clause)
+    after = text[m.end() : m.end() + 80]
+    # "If I save enough I can buy it", "be nice or else I will dump him": the clause before is not a statement
+    own = _OWN_OBJECT_AFTER_RE.match(after)
+    # a place after the verb is no object: "the song I sang at my wedding" is about the song
+    own_object = bool(own) and not _ADVERBIAL_HEADS & set(before[-3:]) and not _SUBORDINATORS & set(before) \
+        and not (own.group("prep") and _ARTICLES & set(before[-3:]))
+    if _RUN_ON_MODAL_RE.match(after) and not own_object:
+        return False  # "so hungry I could eat", "the best I can"
     return len(before) >= 2 and bool(_FIRST_PERSON_BEFORE_RE.search(said_before)) and before[-1] not in _RUN_ON_NOT_AFTER \
-        and not _RUN_ON_DETERMINERS & set(before[-3:]) \
-        and not en.late_i_says_nothing(f"{said_before} {text[m.end() : m.end() + 80]}")
+        and (own_object or not _RUN_ON_DETERMINERS & set(before[-3:]) and not en.late_i_says_nothing(f"{said_before} {after}"))
 
 
 # "I'm vegetarian, no mushrooms please": the request after the comma is its own clause, so the disclosure
@@ -424,6 +447,8 @@ def _dropped_subject_reading(bare: str, *, sentence: str) -> tuple[str, str, boo
     """"Just got home from work" → "User got home from work"; "Been busy with the garden" → "User has been …"."""
     if _FRONTED_QUESTION_RE.search(sentence):
         return None  # "Considering my budget, would a used car be better?": the opening is the question's
+    if tells_the_other_side(bare):
+        return None  # "Well enjoy being single", "Enjoy your trip!": a wish for the other side
     dropped = bare[:1].lower() + bare[1:]
     if re.match(r"^(?:(?:just|still|recently)\s+)?(?:\w+ing|gonna)\b", dropped, re.I):
         subject = "I am "
