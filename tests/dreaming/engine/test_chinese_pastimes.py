@@ -59,3 +59,8 @@ def test_the_truth_guard_does_not_let_a_habit_the_quote_does_not_show():
 def test_an_it_the_statement_never_names_is_vague_and_a_guitar_is_no_he():
     assert vague_reason("用户喜欢它的胶片色调")
     assert vague_reason("用户弹吉他") is None and vague_reason("用户喜欢其它颜色") is None
+
+
+def test_a_painter_or_a_painting_named_is_no_painting_done():
+    assert "用户画画" not in _found("我学到了很多关于古代画家的画作的故事。")
+    assert "用户画画" in _found("周末在家画了一幅水彩画。")
