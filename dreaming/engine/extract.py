@@ -24,6 +24,7 @@ from dreaming.engine import chinese as zh
 from dreaming.engine.chinese_answers import answer_subject, zh_answer
 from dreaming.engine.comma_details import detail_after_en, detail_after_zh
 from dreaming.engine import english as en, english_clause as ec, english_sentences as es
+from dreaming.engine.chinese_pastimes import PASTIME_IMPORTANCE, zh_pastimes
 from dreaming.engine.quotes import questions_asked, quote_too_short
 from dreaming.engine.application_letters import candidacy, self_marketing
 from dreaming.engine.carried_objects import carried_object
@@ -117,7 +118,7 @@ _WORTH_A_LOOK_RE = re.compile(
     r"[Tt]hree|[Ff]our|[Ff]ive|[Ll]ove|[Ll]ike|[Ee]njoy|[Hh]ate|[Pp]refer|[Ww]ork|[Ll]ive|[Mm]oving|[Tt]hinking|"
     r"[Gg]ot|[Ff]inished|[Ss]tarted|[Mm]oved|[Hh]eading|[Pp]lanning|[Gg]etting|[Tt]raining|[Ss]tudying|[Ll]earning|"
     r"[Tt]ook|[Vv]isited|[Ss]pent|[Ss]till|[Bb]een|[Hh]ad|[Tt]rying|[Ss]tarting)\b|\b(?:[Hh]er|[Hh]is|[Ii]ts) name\b|"
-    r"^\W*(?:[Hh]e|[Ss]he)(?:'s|’s| is| was) an?\b"
+    r"^\W*(?:[Hh]e|[Ss]he)(?:'s|’s| is| was) an?\b|[\u4e00-\u9fff]"  # Chinese drops the 我 (chinese_pastimes.py)
 )
 
 _REACTION_RE = re.compile(
@@ -279,6 +280,8 @@ def _chinese_sentence(reading: _TurnReading, s_start: int, s_end: int, *, first_
         subject = None if said is None else named.group(0) if named else subject or "我"
         if said:
             reading.add(said[0], said[1], zh.category_zh(said[0]), is_zh=True, initiated=volunteered)
+    for quote, habit in zh_pastimes(text[s_start:s_end], stated=tuple(c.statement for c in reading.found)):
+        reading.add(quote, habit, "fact", is_zh=True, initiated=volunteered, cap=PASTIME_IMPORTANCE)
 
 
 def _english_clauses(reading: _TurnReading, s_start: int, s_end: int, *, first_sentence: bool, volunteered: bool,

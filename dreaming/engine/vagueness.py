@@ -60,7 +60,9 @@ _VAGUE_GOING_EN = re.compile(
     re.IGNORECASE,
 )
 _ZH_ADVERBS = r"(?:很|非常|好|有点|有些|特别|超|真|真的|太|挺|比较|也|还|都|就|最近|已经|一直|蛮|十分|更|最|又|在|正在)*"
-_VAGUE_PRONOUN_ZH = re.compile(r"^用户" + _ZH_ADVERBS + r"[\u4e00-\u9fff]{1,3}?(?P<p>她|他|它|这个|那个|这些|那些|那里|这里|那儿|这儿)[了啊呀吧！!。~]*$")
+_VAGUE_PRONOUN_ZH = re.compile(r"^用户" + _ZH_ADVERBS + r"[\u4e00-\u9fff]{1,3}?(?P<p>她|(?<![吉其])他|它|这个|那个|这些|那些|那里|这里|那儿|这儿)[了啊呀吧！!。~]*$")
+# "用户喜欢它的胶片色调": an "it" the main clause never names, wherever it stands (其它 is "other").
+_VAGUE_IT_ZH = re.compile(r"^用户[^，,]*?(?P<p>(?<!其)它们?)")
 _VAGUE_BARE_ZH = re.compile(
     r"^用户" + _ZH_ADVERBS + r"(?P<p>期待|开心|高兴|难过|激动|紧张|想念|想|喜欢|爱|怀念|舍不得|满意|担心|害怕|感动|兴奋|羡慕|同意|"
     r"知道|明白|去|来|做|玩|练|学)[了啊呀吧！!。~]*$"
@@ -348,6 +350,7 @@ def vague_reason(statement: str) -> str | None:
     for pattern, why in (
         (_VAGUE_PRONOUN_EN, "depends on '{p}', which it does not name"),
         (_VAGUE_PRONOUN_ZH, "depends on '{p}', which it does not name"),
+        (_VAGUE_IT_ZH, "depends on '{p}', which it does not name"),
         (_VAGUE_PERSON_EN, "depends on '{p}', which it does not name"),
         (_VAGUE_GOING_EN, "'{p}' without saying where"),
         (_VAGUE_NO_OBJECT_EN, "'{p}' without saying what"),

@@ -141,3 +141,23 @@ def test_what_the_user_found_out_about_themself_is_the_disclosure():
 def test_we_had_an_experience_is_heard_and_a_pronoun_object_is_left_for_deep_sleep_to_judge():
     assert statements("Last Sunday we had our first call-out, and it was intense.") == ["User had their first call-out"]
     assert vague_reason(statements("We had to get rid of her.")[0]) is not None
+
+
+# --- a pastime shown, not named: once it waits, told again in another session it is remembered ----------
+
+
+@pytest.mark.django_db
+def test_a_pastime_shown_once_waits_and_shown_again_in_another_session_is_remembered(user):
+    chat(user, START, ("assistant", "今天过得怎么样？"), "还行，晚上收工以后和几个老乡去球场打篮球，打了一个小时。")
+    dream(user, START)
+
+    assert not Memory.objects.filter(user=user, statement="用户打篮球").exists()
+    assert Candidate.objects.get(user=user, statement="用户打篮球").status == Candidate.Status.PENDING
+
+    later = datetime(2026, 3, 15, 10, tzinfo=UTC)
+    chat(user, later, ("assistant", "周末做了什么？"), "周末又和老乡打了场篮球，赢了。")
+    dream(user, later)
+
+    memory = Memory.objects.get(user=user, statement="用户打篮球")
+    assert memory.status == Memory.Status.ACTIVE and memory.recurrence == 2
+    assert not Candidate.objects.filter(user=user, statement="用户打篮球", status=Candidate.Status.PENDING).exists()
