@@ -78,7 +78,7 @@ _ZH_TASK_RE = re.compile(
 )
 
 _ZH_DISCLOSURE_RE = re.compile(
-    r"我(?:今年|已经)?\d{1,3}岁|我(?:[\u4e00-\u9fff]{0,5}?)(?:是|叫|住|在|喜欢|爱|讨厌|不喜欢|养|有|去|来自|搬|学|做|当|开|买|看|读|听|玩|"
+    r"我(?:今年|已经)?(?:\d{1,3}|[一二两三四五六七八九十]{1,3})岁|我(?:今年|已经)(?:\d{1,3}|[一二两三四五六七八九十]{1,3})了|我(?:[\u4e00-\u9fff]{0,5}?)(?:是|叫|住|在|喜欢|爱|讨厌|不喜欢|养|有|去|来自|搬|学|做|当|开|买|看|读|听|玩|"
     r"不吃|不喝|只吃|只喝|吃素|不抽烟|戒了|"
     r"练|跑|打|弹|画|唱|跳|写|拍|参加|加入|结婚|离婚|毕业|工作|上班|上学|出生|长大|最近|今天|昨天|刚|已经|"
     r"一直|经常|每天|每周|周末|平时|从小|特别|很|非常|超|挺|比较|更|还|也|都|正在|打算|计划|准备|想去|想学|"
@@ -90,7 +90,8 @@ _ZH_DISCLOSURE_RE = re.compile(
 ZH_CONTINUATION_RE = re.compile(
     r"^(?:也|还|都|又|就|现在|目前|平时|平常|每天|每周|每晚|每个周末|经常|常常|周末|偶尔|一直|已经|今年|去年|上个月|最近|从小|"
     r"下个月|下周|明年|马上|快要|要|有空(?:的时候|时)?|业余时间|空闲时间|闲暇时)*"
-    r"(?:在[\u4e00-\u9fffA-Za-z]{1,15}?(?:工作|上班|上学|读书|住|做|当|教)|(?:\d{1,3}|[一二两三四五六七八九十]{1,3})岁|"
+    r"(?:在[\u4e00-\u9fffA-Za-z]{1,15}?(?:工作|上班|上学|读书|住|做|当|教|送外卖|开车|打工|实习|开店|摆摊)|"
+    r"(?:\d{1,3}|[一二两三四五六七八九十]{1,3})(?:岁|了$)|(?:退休前|以前|之前|原来)是|"
     r"住在|喜欢|爱上|讨厌|养了|是一名|是个|当了?|开了|买了|搬到|搬去|换了|开始|去(?!年)|会去|打算|准备|计划|正在学|"
     r"学了|有一个|有两个|有一只|老家(?:在|是)|从[\d一二两三四五六七八九十]{1,3}岁(?:起|开始)|[\d一二两三四五六七八九十]{1,2}月(?:份)?(?:要)?上|"
     r"上(?:小学|初中|高中|大学|幼儿园))"
@@ -234,6 +235,7 @@ _ZH_WE_LIFE_RE = re.compile(
 )
 
 
+_ZH_SURNAME_RE = re.compile(r"^我姓(?P<x>[\u4e00-\u9fff]{1,2})(?=[。！!，,]?$)")
 _ZH_KIN_OPENING_RE = re.compile(r"^(?:大|小)?(?:女儿|儿子|老公|老婆|丈夫|妻子|爸爸|妈妈|爸|妈|哥哥|姐姐|弟弟|妹妹|孩子|老大|老二)"
                                 r"(?:今年|现在|已经|才|刚)?(?:\d{1,2}|[一二两三四五六七八九十]{1,3})岁")
 _ZH_AT_A_PLACE_RE = re.compile(r"^在(?P<place>一家[\u4e00-\u9fff]{1,10}?(?:公司|医院|学校|银行|工厂|餐厅|酒店|事务所|机构))$")
@@ -243,6 +245,9 @@ def clause_reading(clause: str, *, subject: str | None) -> tuple[str, str] | Non
     quote = zh_clause(clause)
     if quote:
         return quote, zh_statement(quote)
+    surname = _ZH_SURNAME_RE.match(_ZH_LEAD_FILLER_RE.sub("", clause))
+    if surname:  # "我姓张": too short for zh_clause, and a name all the same
+        return surname.group(0), f"用户姓{surname.group('x')}"
     we = _ZH_WE_LIFE_RE.match(_ZH_LEAD_FILLER_RE.sub("", clause))
     said = zh_clause(we.string[: we.start("who") if we.group("who") else we.end()].replace("我们", "我")
                      + we.string[we.end():]) if we else None

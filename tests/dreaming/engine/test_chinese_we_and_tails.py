@@ -46,3 +46,16 @@ def test_the_next_relative_of_the_same_me_is_the_users():
 
 def test_where_the_user_works_said_after_a_comma_is_kept_in_its_own_words():
     assert "用户在一家广告公司" in _statements("我是做设计的，在一家广告公司。")
+
+
+@pytest.mark.parametrize("said,statements", [
+    ("我是大伟，三十五岁，在深圳做程序员。", ["用户是大伟", "用户三十五岁", "用户在深圳做程序员"]),
+    ("我姓张，今年六十三了，退休前是中学语文老师。", ["用户姓张", "用户今年六十三了", "用户退休前是中学语文老师"]),
+    ("我叫阿浩，在杭州送外卖。", ["用户叫阿浩", "用户在杭州送外卖"]),
+])
+def test_an_introduction_keeps_every_clause_after_the_name(said, statements):
+    assert _statements(said) == statements
+
+
+def test_a_surname_question_is_no_surname():
+    assert _statements("我姓什么不重要。") == []
