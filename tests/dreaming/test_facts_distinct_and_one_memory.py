@@ -98,6 +98,24 @@ def test_quitting_coffee_ends_the_love_of_it_and_the_four_cups_a_day(user):
     assert "coffee a day" not in memory_md(user) and "tennis" in memory_md(user)
 
 
+@pytest.mark.django_db
+def test_a_job_left_without_its_name_ends_the_one_job_the_user_has(user):
+    said_on(user, 0, "I work as an accountant at Deloitte.")
+    said_on(user, 30, "Big news, I quit my job last week!")
+
+    accountant = Memory.objects.get(user=user, statement__contains="accountant")
+    assert accountant.status == Memory.Status.SUPERSEDED and "quit" in accountant.superseded_by.statement
+    assert "accountant" not in memory_md(user)
+
+
+@pytest.mark.django_db
+def test_of_two_jobs_a_job_left_unnamed_ends_neither(user):
+    said_on(user, 0, "I work as an accountant at Deloitte.", "I'm also a yoga teacher on weekends.")
+    said_on(user, 30, "Big news, I quit my job last week!")
+
+    assert not Memory.objects.filter(user=user, status=Memory.Status.SUPERSEDED).exists()
+
+
 def _candidate(pk, statement, vector):
     return Candidate(pk=pk, statement=statement, category="relation", persona_id=None, session_id=1,
                      embedding=np.asarray(vector, dtype=float), said_at=DAY0 + timedelta(minutes=pk))

@@ -1,0 +1,27 @@
+"""A job left without naming it: "User quit their job" / "User was laid off" / 用户辞职了 after "User works as an
+accountant at Deloitte". The comparer sees no shared value (no job is named), so deep sleep asks here after it
+promotes such a statement; it ends the job only when the user has one (of two, which one is not said)."""
+from __future__ import annotations
+
+import re
+
+from dreaming.engine import slots
+
+# "User quit their job", "User was laid off", 用户辞职了: the job the user has, whichever it is, is over
+_JOB_LEFT_RE = re.compile(
+    r"^User (?:has )?(?:just )?(?:quit|left) (?:their|the|a) (?:job|position|company)\b|^User (?:was|got|has been) "
+    r"(?:laid off|fired|let go)\b|^User (?:is |has )?retired\b|^用户(?:已经|刚刚?)?(?:辞职了|离职了|被裁了|被辞退了|被开除了|退休了|失业了)"
+)
+_PAST_JOB_RE = re.compile(r"\b(?:used to|former|formerly|retired|was an?)\b|以前|之前|退休前|曾经")
+
+
+def leaves_a_job(statement: str) -> bool:
+    return bool(_JOB_LEFT_RE.match(statement))
+
+
+def job_left(new: str, old: str) -> str | None:
+    """"no longer: the job" when `new` says the user left their job, unnamed, and `old` is the job they have."""
+    if not _JOB_LEFT_RE.match(new) or _PAST_JOB_RE.search(old) or slots.facts_of(old).plan:
+        return None
+    jobs = [c for c in slots.facts_of(old).concepts if c.startswith("job:")]
+    return f"no longer: {jobs[0].split(':')[1]}" if jobs and slots.facts_of(old).subject == "user" else None
