@@ -59,3 +59,15 @@ def test_an_introduction_keeps_every_clause_after_the_name(said, statements):
 
 def test_a_surname_question_is_no_surname():
     assert _statements("我姓什么不重要。") == []
+
+
+@pytest.mark.parametrize("said,statement", [
+    ("我在上海做设计，下个月搬回成都。", "用户下个月搬回成都"),
+    ("搬到成都两周了，还在适应。", "用户搬到成都两周了"),
+])
+def test_a_move_back_or_a_move_told_without_its_me_is_read(said, statement):
+    assert statement in _statements(said)
+
+
+def test_a_question_about_a_move_is_no_move():
+    assert _statements("搬到哪里了？") == []
