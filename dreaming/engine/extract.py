@@ -25,6 +25,7 @@ from dreaming.engine.chinese_answers import answer_subject, zh_answer
 from dreaming.engine.comma_details import detail_after_en, detail_after_zh
 from dreaming.engine import english as en, english_clause as ec, english_sentences as es
 from dreaming.engine.chinese_pastimes import PASTIME_IMPORTANCE, zh_pastimes
+from dreaming.engine.chinese_pet_names import zh_pet_name
 from dreaming.engine.quotes import questions_asked, quote_too_short
 from dreaming.engine.application_letters import candidacy, self_marketing
 from dreaming.engine.carried_objects import carried_object
@@ -282,6 +283,9 @@ def _chinese_sentence(reading: _TurnReading, s_start: int, s_end: int, *, first_
             reading.add(said[0], said[1], zh.category_zh(said[0]), is_zh=True, initiated=volunteered)
     for quote, habit in zh_pastimes(text[s_start:s_end], stated=tuple(c.statement for c in reading.found)):
         reading.add(quote, habit, "fact", is_zh=True, initiated=volunteered, cap=PASTIME_IMPORTANCE)
+    pet = zh_pet_name(text[s_start:s_end])  # "带我家柯基去江边散步，它叫豆豆"
+    if pet and not any(pet[1] in c.statement for c in reading.found):
+        reading.add(*pet, "fact", is_zh=True, initiated=volunteered)
 
 
 def _english_clauses(reading: _TurnReading, s_start: int, s_end: int, *, first_sentence: bool, volunteered: bool,

@@ -71,3 +71,12 @@ def test_a_move_back_or_a_move_told_without_its_me_is_read(said, statement):
 
 def test_a_question_about_a_move_is_no_move():
     assert _statements("搬到哪里了？") == []
+
+
+def test_a_household_pet_named_later_in_the_sentence_keeps_its_name():
+    assert _statements("带我家柯基去江边散步，它叫豆豆。") == ["用户家的柯基叫豆豆"]
+
+
+@pytest.mark.parametrize("said", ["邻居家的狗，它叫旺财。", "我家的猫和狗都很乖，它叫豆豆。"])
+def test_a_neighbours_pet_or_one_of_two_is_not_named_for_the_user(said):
+    assert not [s for s in _statements(said) if s.endswith("叫豆豆") and "猫和狗" not in s or "旺财" in s]
