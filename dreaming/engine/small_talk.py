@@ -55,13 +55,17 @@ _RESTING_RE = re.compile(
     re.IGNORECASE,
 )
 # Said to the other side, not about the user: an offer ("User loves to help"), a cheer to themself ("User won't let
-# anything get them down", "User is not gonna let anything or anyone stop them").
+# anything get them down", "User is not gonna let anything or anyone stop them"), agreement ("User couldn't
+# agree more").
 _SAID_TO_SOMEONE_RE = re.compile(
     r"^User (?:(?:always |really |just )?(?:loves|likes|is (?:always )?(?:happy|glad|here)|would love|is more than happy)"
     r" to (?P<p>help)(?: out| anytime| any time)?"
     r"|(?:won't|will not|is not gonna|isn't gonna|is not going to|isn't going to|never lets|doesn't let|won't ever) "
     r"(?P<q>let (?:anything|anyone|nothing|no one|anybody)(?: or (?:anyone|anything|anybody))?) "
-    r"(?:stop|get|bring|keep|hold) (?:them|User)(?: down| back)?)" + _TIME_TAIL + r"$",
+    r"(?:stop|get|bring|keep|hold) (?:them|User)(?: down| back)?"
+    # agreeing with the other side: "User couldn't agree more"
+    r"|(?:totally |completely )?(?P<a>(?:couldn't|could not|can't|cannot) agree(?: with (?:you|that))?) more)"
+    + _TIME_TAIL + r"$",
     re.IGNORECASE,
 )
 
@@ -99,7 +103,7 @@ def how_it_goes_reason(statement: str) -> str | None:
     if keep and not set(re.findall(r"[a-z']+", keep.group("rest").lower())) - _KEEP_AT_IT_LIGHT:
         return f"'{keep.group('p')}' is a resolve with nothing named in it"
     said = _SAID_TO_SOMEONE_RE.match(main)
-    return f"'{said.group('p') or said.group('q')}' is said to someone, not about the user" if said else None
+    return f"'{said.group('p') or said.group('q') or said.group('a')}' is said to someone, not about the user" if said else None
 
 
 def pointed_at_reason(statement: str) -> str | None:

@@ -92,3 +92,31 @@ def test_a_habit_in_chinese_is_lasting(statement):
 def test_a_chinese_statement_ending_on_what_it_does_not_name_is_never_promoted(statement, word):
     score, breakdown = score_compute(item=item(statement=statement), now=NOW)
     assert word in breakdown["vague"] and score_decision(score) != "promote"
+
+
+# --- specificity reads the statement's content, not its fillers ---------------------------------
+def test_the_do_of_emphasis_and_a_number_word_read_as_what_they_say():
+    assert specificity("User does have two huskies") == specificity("User has two huskies")
+    # a count in words is a number, whatever its case, as precise as digits
+    assert specificity("User has Two huskies") == specificity("User has two huskies") == specificity("User has 2 huskies")
+
+
+@pytest.mark.parametrize("statement", ["User has two huskies", "User plays guitar", "User loves dogs",
+                                       "User studies psychology", "User speaks mandarin"])
+def test_a_short_lasting_fact_said_once_is_promoted(statement):
+    # an answer in the user's own words (initiative 0.6): the short fact must carry itself
+    score, _ = score_compute(item=item(statement=statement, importance=0.5, category="fact", user_initiated=False,
+                                       initiative=0.6), now=NOW)
+    assert score_decision(score) == "promote"
+
+
+@pytest.mark.parametrize("statement", ["User can reach more people", "User held some events",
+                                       "User tries to find things", "User is going to check out some stuff"])
+def test_fillers_do_not_make_a_weak_statement_specific(statement):
+    score, breakdown = score_compute(item=item(statement=statement, importance=0.55), now=NOW)
+    assert breakdown["parts"]["specificity"] <= 0.4 and score_decision(score) != "promote"
+
+
+def test_the_user_named_mid_statement_is_not_a_name():
+    assert specificity("The script User sent in has been on their mind") == specificity(
+        "The script they sent in has been on their mind")
