@@ -302,7 +302,7 @@ PRO_DROP_RE = re.compile(
     r"(?:been\s+)?(?:moving|thinking about|heading|planning|getting|training|studying|working on|learning|saving up|"
     r"looking forward to|researching|reading|writing|painting|volunteering|practicing|practising|preparing|"
     r"building|renovating|decorating|applying|interviewing|recovering|exploring|starting|leaving|flying)"
-    r"(?!(?:\s+[\w'-]+){0,5}\s+(?:is|was|are|were|isn't|wasn't|aren't|has|have|had|helps|help|makes|made|keeps|brings|gives|"
+    r"(?!(?:\s+[\w'-]+){0,8}\s+(?:is|was|are|were|isn't|wasn't|aren't|has|have|had|helps|help|makes|made|keeps|brings|gives|"
     r"means|looks|seems|sounds|feels|does|doesn't|can|will)\b)(?!['’]s\b)|"
     # "Dyed my hair last week", "Booked our flights": a past action on the user's own things.
     r"(?!(?:loved|liked|enjoyed|hated|needed|wanted|missed|wished|guessed|figured|agreed|noticed|realized|"
@@ -474,7 +474,9 @@ def late_i_says_nothing(text: str) -> bool:
 
 
 # A verb of its own after a late "I": the sentence's subject is the noun phrase before the "I".
-_LATE_I_SECOND_VERB_RE = re.compile(r"\b(?:is|was|are|were|(?:has|have|had) been|(?:do|does|did)(?: not|n't|n’t))\b")
+_LATE_I_SECOND_VERB_RE = re.compile(r"\b(?:is|was|are|were)\b|(?<!\bI )(?<!\bi )(?<!\bwe )(?<!\bthey )(?<!\byou )(?<!\bhe )"
+                                    r"(?<!\bshe )(?<!\bit )\b(?:(?:has|have|had) been|(?:do|does|did)(?: not|n't|n’t))\b")
+_LATE_I_OWN_AUXILIARY_RE = re.compile(r"^(?:I|i)\s+(?:(?:do|did)(?: not|n't|n’t)|(?:have|had) been)\b")  # the "I"'s own verb
 
 
 def sentence_statement(sentence: str) -> tuple[str, str] | None:
@@ -484,7 +486,7 @@ def sentence_statement(sentence: str) -> tuple[str, str] | None:
     said = LEAD_FILLER_RE.sub("", sentence.strip()).rstrip(" ,;:-.!…")
     late = None if EN_START_RE.match(said) else _LATE_SUBJECT_RE.search(said)
     bare = said[late.start():] if late else said if EN_START_RE.match(said) else ""
-    if late and (_LATE_I_SECOND_VERB_RE.search(bare) or late_i_says_nothing(sentence.strip())):
+    if late and (_LATE_I_SECOND_VERB_RE.search(_LATE_I_OWN_AUXILIARY_RE.sub("", bare)) or late_i_says_nothing(sentence.strip())):
         # "The band I like the most is rascal flats", "The script I sent in has been on my mind": the "I" opened a
         # relative clause, not a sentence
         return None

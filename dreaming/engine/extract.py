@@ -31,6 +31,7 @@ from dreaming.engine.application_letters import candidacy, self_marketing
 from dreaming.engine.carried_objects import carried_object
 from dreaming.engine.categories import category_by_definition
 from dreaming.engine.likely_reading import likely_statement
+from dreaming.engine.moments import moments_beside_lasting
 from dreaming.engine.second_predicates import second_predicates
 from dreaming.engine.others_words import not_the_user
 from dreaming.engine.possessions import not_yet_said, possessions
@@ -428,7 +429,7 @@ def extract_candidates(turns: list[Turn], *, limit: int = MAX_CANDIDATES) -> lis
         )
         for c in clauses
     ]
-    return most_important(found, limit=limit)
+    return moments_beside_lasting(most_important(found, limit=limit))  # ranked as said: a moment waits, not cut
 
 
 def _long_enough(quote: str, text: str) -> str:

@@ -88,12 +88,24 @@ _VAGUE_DEFINITE_END_EN = re.compile(
     re.IGNORECASE,
 )
 
-# "User likes with ruffled sleeves": a verb of liking whose object was cut off, only its circumstance left.
+# "User likes with ruffled sleeves", "User loves and doing crafts": a verb of liking whose object was cut off, only
+# its circumstance or the rest of a list left.
 _VAGUE_LIKING_CUT_EN = re.compile(
     _EN_SUBJECT + _EN_ADVERBS + r"(?P<p>likes|loves|enjoys|hates|prefers|adores|liked|loved|enjoyed|hated|preferred)\s+"
-    r"(?=(?:with|without|especially|during|because|but)\b)",
+    r"(?=(?:with|without|especially|during|because|but|and \w+ing)\b)",
     re.IGNORECASE,
 )
+# "User finds it really rewarding", "User loves how peaceful it is", "User likes to hear": a feeling about a thing the
+# statement never names. (Not "User finds it hard to sleep": that "it" stands for what follows.)
+_VAGUE_FEELING_ABOUT_IT_EN = re.compile(
+    _EN_SUBJECT + _EN_ADVERBS + r"(?:(?P<p>(?:finds|found|find) it)\s+(?:[a-z]+\s+){0,5}?[a-z]+$"
+    r"|(?:loves|likes|loved|liked|enjoys|enjoyed|adores|hates|hated) (?P<q>how (?:[a-z]+ ){1,3}?it (?:is|was|feels|looks))$"
+    r"|(?:loves|likes) to (?P<r>hear|see)$)",
+    re.IGNORECASE,
+)
+_TO_OR_CLAUSE_AFTER_IT_EN = re.compile(r"\b(?:finds?|found) it\b.*\b(?:to|when|that|if|how|being)\b", re.IGNORECASE)
+# "User's favorite season": the favourite, not what it is.
+_FAVOURITE_ONLY_EN = re.compile(r"^User's (?P<p>(?:favou?rite|fave|dream) [a-z]+)$", re.IGNORECASE)
 # "User made something to catch the eye", "User bought something for their mom": the thing is the point, and it is
 # not said. (Not "something like hiking" or "something about space": those name it; not "looking for something new to
 # read": the looking is the fact.)
@@ -358,11 +370,15 @@ def vague_reason(statement: str) -> str | None:
         (_VAGUE_SOMETHING_EN, "'{p}' without saying what"),
         (_VAGUE_RECIPROCAL_EN, "'{p}' with others it does not name"),
         (_CUT_RELATIVE_EN, "'{p}' without saying what"),
+        (_FAVOURITE_ONLY_EN, "'{p}' without saying what"),
     ):
         m = pattern.match(main)
         pointer = m and (m.group("p") or m.groupdict().get("q") or m.groupdict().get("r"))
         if pointer and not _compares_with_the_user(main, pointer):
             return why.format(p=pointer)
+    feeling = _VAGUE_FEELING_ABOUT_IT_EN.match(main)
+    if feeling and not _TO_OR_CLAUSE_AFTER_IT_EN.search(main):
+        return f"'{feeling.group('p') or feeling.group('q') or feeling.group('r')}' about a thing it does not name"
     reason = (_resolve_only(main) or dangling_reason(statement) or opening_reason(statement)
               or how_it_goes_reason(statement) or pointed_at_reason(statement))
     later = None if reason else later_own_clause(statement)

@@ -28,3 +28,49 @@ def test_an_i_inside_a_noun_phrase_or_a_clause_of_place_is_not_read_as_the_sente
 ])
 def test_a_late_i_that_is_the_sentence_still_stands(text, kept):
     assert kept in _statements(text)
+
+
+@pytest.mark.parametrize("text, read_as_doing", [
+    ("Opening my own bakery and working every night is both scary and rewarding.", "User is opening"),
+    ("Building trust with my clients and growing the brand is something I work on daily.", "User is building"),
+])
+def test_a_long_gerund_subject_is_not_read_as_what_the_user_is_doing(text, read_as_doing):
+    assert not any(s.startswith(read_as_doing) for s in _statements(text))
+
+
+@pytest.mark.parametrize("text, kept", [
+    ("I wear a hat, I don't know why.", "User wears a hat"),
+    ("Ya I don't like to eat raw oysters.", "User doesn't like to eat raw oysters"),
+    ("Researching adoption agencies for my sister.", "User is researching adoption agencies for their sister"),
+])
+def test_a_late_i_with_its_own_negation_still_stands(text, kept):
+    assert kept in _statements(text)
+
+
+@pytest.mark.parametrize("statement", [
+    "User finds it really rewarding and emotional",
+    "User finds it helps them unwind",
+    "User loves how peaceful it is",
+    "User likes to hear",
+    "User's favorite season",
+    "User loves and doing crafts with their kids",
+])
+def test_a_feeling_about_a_thing_never_named_is_vague(statement):
+    from dreaming.engine.vagueness import vague_reason
+
+    assert vague_reason(statement)
+
+
+@pytest.mark.parametrize("statement", [
+    "User finds it hard to sleep at night",
+    "User finds pottery relaxing",
+    "User loves how their dog greets them",
+    "User likes to hear live jazz",
+    "User loves to read",
+    "User's favorite season is winter",
+    "User loves and cares for their kids",
+])
+def test_a_feeling_about_a_named_thing_stands(statement):
+    from dreaming.engine.vagueness import vague_reason
+
+    assert vague_reason(statement) is None
