@@ -35,14 +35,16 @@ _HOW_IT_GOES_RE = re.compile(
     + _INTENSIFIER + r"(?P<p>" + _WELL_OR_BADLY + r"|busy)" + _TIME_TAIL + r"$",
     re.IGNORECASE,
 )
-# "User has been having some tough times lately", "User got some great news to share", "User had a good laugh":
-# the kind of time, news or laugh, not what it was.
+# "User has been having some tough times lately", "User got some great news to share", "User had a good laugh", "User
+# had great ideas and brainstormed", "User made some great memories": the kind of time, news, laugh or talk, not what
+# it was.
 _A_KIND_OF_TIME_RE = re.compile(
-    r"^User (?:has been having|has had|had|is having|was having|got|has|has gotten|heard|had|has been keeping) "
+    r"^User (?:has been having|has had|had|is having|was having|got|has|has gotten|heard|had|has been keeping|made) "
     r"(?:some |a |such a |so much |quite a |lots of |a lot of )?" + _INTENSIFIER
     + r"(?:(?:tough|hard|rough|difficult|great|good|fun|wild|crazy|busy|amazing|awesome|exciting|big|nice|lovely|"
       r"bad|sad|blast of a)\s+)?"
-    r"(?P<p>times?|news|laughs?|blast|fun|day|week|weekend|busy)(?: to share| to tell| lately| recently| so far)?"
+    r"(?P<p>times?|news|laughs?|blast|fun|day|week|weekend|busy|ideas|conversations?|talks?|chats?|memories|moments)"
+    r"(?: to share| to tell| lately| recently| so far| together)?(?:,? and (?:brainstormed|talked|chatted|laughed))?"
     + _TIME_TAIL + r"$",
     re.IGNORECASE,
 )

@@ -74,3 +74,28 @@ def test_a_feeling_about_a_named_thing_stands(statement):
     from dreaming.engine.vagueness import vague_reason
 
     assert vague_reason(statement) is None
+
+
+@pytest.mark.parametrize("statement, tidied", [
+    ("User goes to the lake together during their vacations", "User goes to the lake during their vacations"),
+    ("User had great ideas, brainstormed together", "User had great ideas, brainstormed"),
+    # someone to be together with is still there
+    ("User and their dad built a shed together last summer", "User and their dad built a shed together last summer"),
+    ("User lives together with their partner", "User lives together with their partner"),
+    ("User put together a photo album", "User put together a photo album"),
+])
+def test_a_together_left_from_a_we_without_the_others_is_dropped(statement, tidied):
+    from dreaming.engine.wording import tidy_en
+
+    assert tidy_en(statement) == tidied
+
+
+def test_a_we_that_only_tells_ideas_were_had_is_not_remembered():
+    from dreaming.engine.vagueness import vague_reason
+
+    assert vague_reason("User had great ideas, brainstormed")
+    assert vague_reason("User had great ideas and brainstormed")
+    assert vague_reason("User made some great memories")
+    assert vague_reason("User had great ideas for their bakery") is None
+    assert vague_reason("User made great memories with their grandpa at the lake") is None
+    assert "User hikes with their sister on weekends" in _statements("I hike with my sister on weekends.")
