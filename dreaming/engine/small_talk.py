@@ -91,6 +91,15 @@ _POINTED_AT_RE = re.compile(
 )
 _NAMED_BEFORE_RE = re.compile(r"\b(?:called|named)\b|\b(?!User\b)[A-Z][a-z]{2,}")
 
+# "User's hard work is paying off": that it pays, not what the work is (said where the work is named).
+_PAYING_OFF_RE = re.compile(
+    r"^User's (?:(?:hard|own) )?(?P<p>work|efforts?|practice|persistence|patience|grind|hustle|dedication)"
+    r" (?:(?:is|are|was|were|has been|have been|is really|is finally|is totally|really|finally) )*"
+    r"(?:paying off|paid off|worth it)" + _TIME_TAIL + r"$",
+    re.IGNORECASE,
+)
+
+
 def _main_clause(statement: str) -> str:
     return re.split(r"[,;]", statement.strip(), maxsplit=1)[0].strip().rstrip(".!")
 
@@ -98,7 +107,8 @@ def _main_clause(statement: str) -> str:
 def how_it_goes_reason(statement: str) -> str | None:
     """"User has been doing great lately": how things go, and nothing named that goes so — or None."""
     main = _main_clause(statement)
-    m = _HOW_IT_GOES_RE.match(main) or _A_KIND_OF_TIME_RE.match(main) or _RESTING_RE.match(main)
+    m = (_HOW_IT_GOES_RE.match(main) or _A_KIND_OF_TIME_RE.match(main) or _RESTING_RE.match(main)
+         or _PAYING_OFF_RE.match(main))
     if m:
         return f"'{m.group('p')}' says how things go, not what"
     keep = _KEEP_AT_IT_RE.match(main)

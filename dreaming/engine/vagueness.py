@@ -84,7 +84,14 @@ _VAGUE_CAUSATIVE_EN = re.compile(
 _VAGUE_DEFINITE_END_EN = re.compile(
     _EN_SUBJECT + _EN_ADVERBS + r"(?:[a-z']+\s+){1,6}?(?P<p>the (?:details|rest|plan|plans|idea|thing|things|situation|"
     r"news|result|results|process|same|logistics|stuff|whole thing|outcome|decision|change|changes|issue|problem|"
-    r"problems|one|ones|other one|others)|(?:that|this) way)" + _EN_TRAILING,
+    r"problems|one|ones|other one|others)|(?:that|this) way|anything else|everything else|anything then)" + _EN_TRAILING,
+    re.IGNORECASE,
+)
+# "User has been exploring options": which options, the statement does not say ("their career options" does).
+_VAGUE_OPTIONS_EN = re.compile(
+    _EN_SUBJECT + _EN_ADVERBS + r"(?:[a-z']+\s+){0,3}?(?:exploring|weighing|considering|researching|checking out|"
+    r"looking at|looking into)\s+(?P<p>(?:some |other |their |all the |all their |new |a few |the |my )?options)"
+    + _EN_TRAILING,
     re.IGNORECASE,
 )
 
@@ -98,7 +105,8 @@ _VAGUE_LIKING_CUT_EN = re.compile(
 # "User finds it really rewarding", "User loves how peaceful it is", "User likes to hear": a feeling about a thing the
 # statement never names. (Not "User finds it hard to sleep": that "it" stands for what follows.)
 _VAGUE_FEELING_ABOUT_IT_EN = re.compile(
-    _EN_SUBJECT + _EN_ADVERBS + r"(?:(?P<p>(?:finds|found|find) it)\s+(?:[a-z]+\s+){0,5}?[a-z]+$"
+    # (not "User finds it helps them sleep", a thing it does: kept for what it does, as a pronoun object is)
+    _EN_SUBJECT + _EN_ADVERBS + r"(?:(?P<p>(?:finds|found|find) it)\s+(?![a-z]+s\b)(?:[a-z]+\s+){0,5}?[a-z]+$"
     r"|(?:loves|likes|loved|liked|enjoys|enjoyed|adores|hates|hated) (?P<q>how (?:[a-z]+ ){1,3}?it (?:is|was|feels|looks))$"
     r"|(?:loves|likes) to (?P<r>hear|see)$)",
     re.IGNORECASE,
@@ -137,12 +145,13 @@ _CUT_RELATIVE_EN = re.compile(
 _RESOLVE_EN = re.compile(
     r"^(?:the )?user\s+(?:(?:still|also|really|just|definitely|totally|truly|is|will|won't|will not|never|is gonna|"
     r"is going to|am|gonna|can't|cannot)\s+)*(?P<p>give up|gives up|quit|quits|keep(?:s)? (?:on )?(?:going|pushing)|"
-    r"stepping into the unknown|hoping for the best|ready for (?:a|the) (?:change|shake ?-?up|new chapter|next chapter))"
+    r"stepping into the unknown|hoping for the best|ready for (?:a|the) (?:change|shake ?-?up|new chapter|next chapter)|"
+    r"makes? (?:all )?their dreams? (?:come )?true|make (?:all )?their dreams? (?:come )?true)"
     r"\b(?P<rest>.*)$",
     re.IGNORECASE,
 )
 _RESOLVE_WORDS = frozenset("""and never quit give up keep going pushing forward on through believing in reach their dreams dream
-    no matter what whatever comes way it all""".split())
+    no matter what whatever comes way it all one day someday""".split())
 
 
 def _resolve_only(main: str) -> str | None:
@@ -371,6 +380,7 @@ def vague_reason(statement: str) -> str | None:
         (_VAGUE_RECIPROCAL_EN, "'{p}' with others it does not name"),
         (_CUT_RELATIVE_EN, "'{p}' without saying what"),
         (_FAVOURITE_ONLY_EN, "'{p}' without saying what"),
+        (_VAGUE_OPTIONS_EN, "'{p}' without saying which"),
     ):
         m = pattern.match(main)
         pointer = m and (m.group("p") or m.groupdict().get("q") or m.groupdict().get("r"))

@@ -49,7 +49,6 @@ def test_a_late_i_with_its_own_negation_still_stands(text, kept):
 
 @pytest.mark.parametrize("statement", [
     "User finds it really rewarding and emotional",
-    "User finds it helps them unwind",
     "User loves how peaceful it is",
     "User likes to hear",
     "User's favorite season",
@@ -99,3 +98,30 @@ def test_a_we_that_only_tells_ideas_were_had_is_not_remembered():
     assert vague_reason("User had great ideas for their bakery") is None
     assert vague_reason("User made great memories with their grandpa at the lake") is None
     assert "User hikes with their sister on weekends" in _statements("I hike with my sister on weekends.")
+
+
+@pytest.mark.parametrize("statement", [
+    "User has been weighing their options",
+    "User hasn't been able to pick up anything else",
+    "User is not doing anything then",
+    "User's hard work is finally paying off",
+    "User will make their dreams come true one day",
+])
+def test_what_leans_on_the_talk_before_is_vague(statement):
+    from dreaming.engine.vagueness import vague_reason
+
+    assert vague_reason(statement)
+
+
+@pytest.mark.parametrize("statement", [
+    "User has two options for college: Yale and Ohio State",
+    "User's work at the bakery is paying off",
+    "User wants to make their dreams of owning a farm come true",
+    "User eats anything else but rice",
+    "User is weighing options for a vet school in Texas",
+    "User wants to learn about their career options",
+])
+def test_what_names_its_options_or_its_work_stands(statement):
+    from dreaming.engine.vagueness import vague_reason
+
+    assert vague_reason(statement) is None
