@@ -87,6 +87,13 @@ _VAGUE_DEFINITE_END_EN = re.compile(
     r"problems|one|ones|other one|others)|(?:that|this) way|anything else|everything else|anything then)" + _EN_TRAILING,
     re.IGNORECASE,
 )
+# "User loves the color and texture", "User loves the view": a quality of a thing shown or talked of, not named.
+_VAGUE_QUALITY_EN = re.compile(
+    _EN_SUBJECT + _EN_ADVERBS + r"(?:loves|likes|enjoys|adores|loved|liked|enjoyed|adored|hates|hated|appreciates)\s+"
+    r"(?P<p>the (?:colou?rs?|texture|look|looks|taste|smell|sound|design|vibes?|atmosphere|views?|scenery|feel|energy|"
+    r"concept|message|ending|details|pattern|shape|style))(?:\s+and\s+(?:the\s+)?[a-z]+)?" + _EN_TRAILING,
+    re.IGNORECASE,
+)
 # "User has been exploring options": which options, the statement does not say ("their career options" does).
 _VAGUE_OPTIONS_EN = re.compile(
     _EN_SUBJECT + _EN_ADVERBS + r"(?:[a-z']+\s+){0,3}?(?:exploring|weighing|considering|researching|checking out|"
@@ -316,7 +323,8 @@ def dangling_reason(statement: str) -> str | None:
     address = trailing_address(text)
     if address:
         return f"ends with '{address}', said to someone, not about the user"
-    bare = re.match(r"^User (?:still |also |really |just )?(?P<p>works|does|has|is|gets|goes|makes|takes|tries|did|had|"
+    bare = re.match(r"^User (?:still |also |really |just |only )?(?P<p>works|does|has|is|gets|goes|makes|takes|tries|did|had|"
+                    r"joined|started|finished|tried|went|left|signed up|"
                     r"was|knows|thinks|agrees|can|will|can't|won't|"
                     # talk about the talk: "User can't say", "User doesn't know", "User isn't sure"
                     r"can't (?:say|tell|remember|complain|wait)|doesn't (?:know|remember)|isn't sure|is not sure|"
@@ -381,6 +389,7 @@ def vague_reason(statement: str) -> str | None:
         (_CUT_RELATIVE_EN, "'{p}' without saying what"),
         (_FAVOURITE_ONLY_EN, "'{p}' without saying what"),
         (_VAGUE_OPTIONS_EN, "'{p}' without saying which"),
+        (_VAGUE_QUALITY_EN, "'{p}' of a thing it does not name"),
     ):
         m = pattern.match(main)
         pointer = m and (m.group("p") or m.groupdict().get("q") or m.groupdict().get("r"))

@@ -106,6 +106,9 @@ def test_a_we_that_only_tells_ideas_were_had_is_not_remembered():
     "User is not doing anything then",
     "User's hard work is finally paying off",
     "User will make their dreams come true one day",
+    "User loves the color and texture",
+    "User adores the view",
+    "User only joined",
 ])
 def test_what_leans_on_the_talk_before_is_vague(statement):
     from dreaming.engine.vagueness import vague_reason
@@ -120,6 +123,9 @@ def test_what_leans_on_the_talk_before_is_vague(statement):
     "User eats anything else but rice",
     "User is weighing options for a vet school in Texas",
     "User wants to learn about their career options",
+    "User loves the taste of coffee",
+    "User loves the view from their balcony",
+    "User only joined the gym in May",
 ])
 def test_what_names_its_options_or_its_work_stands(statement):
     from dreaming.engine.vagueness import vague_reason
