@@ -94,6 +94,10 @@ _VAGUE_QUALITY_EN = re.compile(
     r"concept|message|ending|details|pattern|shape|style))(?:\s+and\s+(?:the\s+)?[a-z]+)?" + _EN_TRAILING,
     re.IGNORECASE,
 )
+# "User hiked and swam": what the user did on a day out, and nothing of where or when (the trip was told before).
+# (Not "User hikes and swims": done as a rule, that is a pastime.)
+_PAST = r"(?:[a-z]+ed|swam|ran|rode|ate|drank|sang|went out|hung out)"
+_BARE_PAST_ACTIVITIES_EN = re.compile(r"^User (?P<p>" + _PAST + r"(?:(?:,| and|, and) " + _PAST + r")+)$", re.IGNORECASE)
 # "User has been exploring options": which options, the statement does not say ("their career options" does).
 _VAGUE_OPTIONS_EN = re.compile(
     _EN_SUBJECT + _EN_ADVERBS + r"(?:[a-z']+\s+){0,3}?(?:exploring|weighing|considering|researching|checking out|"
@@ -389,6 +393,7 @@ def vague_reason(statement: str) -> str | None:
         (_CUT_RELATIVE_EN, "'{p}' without saying what"),
         (_FAVOURITE_ONLY_EN, "'{p}' without saying what"),
         (_VAGUE_OPTIONS_EN, "'{p}' without saying which"),
+        (_BARE_PAST_ACTIVITIES_EN, "'{p}' without saying where or when"),
         (_VAGUE_QUALITY_EN, "'{p}' of a thing it does not name"),
     ):
         m = pattern.match(main)

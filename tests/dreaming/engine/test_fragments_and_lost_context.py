@@ -109,6 +109,7 @@ def test_a_we_that_only_tells_ideas_were_had_is_not_remembered():
     "User loves the color and texture",
     "User adores the view",
     "User only joined",
+    "User kayaked and fished",
 ])
 def test_what_leans_on_the_talk_before_is_vague(statement):
     from dreaming.engine.vagueness import vague_reason
@@ -126,8 +127,24 @@ def test_what_leans_on_the_talk_before_is_vague(statement):
     "User loves the taste of coffee",
     "User loves the view from their balcony",
     "User only joined the gym in May",
+    "User kayaks and fishes",
+    "User kayaked and fished on Lake Erie",
 ])
 def test_what_names_its_options_or_its_work_stands(statement):
     from dreaming.engine.vagueness import vague_reason
 
     assert vague_reason(statement) is None
+
+
+@pytest.mark.parametrize("first, third", [
+    ("I much prefer working with the rabbit rescue", "User much prefers working with the rabbit rescue"),
+    ("I pretty much live at the pool", "User pretty much lives at the pool"),
+    ("I very much enjoy reading", "User very much enjoys reading"),
+    ("I kind of miss Ohio", "User kind of misses Ohio"),
+    ("I rather enjoy gardening", "User rather enjoys gardening"),
+])
+def test_an_adverb_before_the_verb_is_not_conjugated(first, third):
+    from dreaming.engine.third_person import to_third_person_en
+
+    assert to_third_person_en(first) == third
+
