@@ -98,6 +98,12 @@ _VAGUE_QUALITY_EN = re.compile(
 # (Not "User hikes and swims": done as a rule, that is a pastime.)
 _PAST = r"(?:[a-z]+ed|swam|ran|rode|ate|drank|sang|went out|hung out)"
 _BARE_PAST_ACTIVITIES_EN = re.compile(r"^User (?P<p>" + _PAST + r"(?:(?:,| and|, and) " + _PAST + r")+)$", re.IGNORECASE)
+# "User is working on a new project", "User has some cool ideas": a thing of a kind, and not what it is.
+_VAGUE_A_PROJECT_EN = re.compile(
+    _EN_SUBJECT + _EN_ADVERBS + r"(?:[a-z']+\s+){1,3}?(?P<p>(?:a|an|some|another|few|a few) (?:(?:new|big|cool|secret|little|"
+    r"exciting|fun|side|great|interesting|special)\s+)*(?:project|projects|idea|ideas))" + _EN_TRAILING,
+    re.IGNORECASE,
+)
 # "User has been exploring options": which options, the statement does not say ("their career options" does).
 _VAGUE_OPTIONS_EN = re.compile(
     _EN_SUBJECT + _EN_ADVERBS + r"(?:[a-z']+\s+){0,3}?(?:exploring|weighing|considering|researching|checking out|"
@@ -157,12 +163,14 @@ _RESOLVE_EN = re.compile(
     r"^(?:the )?user\s+(?:(?:still|also|really|just|definitely|totally|truly|is|will|won't|will not|never|is gonna|"
     r"is going to|am|gonna|can't|cannot)\s+)*(?P<p>give up|gives up|quit|quits|keep(?:s)? (?:on )?(?:going|pushing)|"
     r"stepping into the unknown|hoping for the best|ready for (?:a|the) (?:change|shake ?-?up|new chapter|next chapter)|"
-    r"makes? (?:all )?their dreams? (?:come )?true|make (?:all )?their dreams? (?:come )?true)"
+    r"makes? (?:all )?their dreams? (?:come )?true|make (?:all )?their dreams? (?:come )?true|"
+    r"(?:keep |keeps )?(?:stay|stays|staying) positive|(?:keep |keeps )?(?:grinding|pushing forward|moving (?:ahead|forward))|"
+    r"determined to make a difference)"
     r"\b(?P<rest>.*)$",
     re.IGNORECASE,
 )
 _RESOLVE_WORDS = frozenset("""and never quit give up keep going pushing forward on through believing in reach their dreams dream
-    no matter what whatever comes way it all one day someday""".split())
+    no matter what whatever comes way it all one day someday positive grinding moving ahead staying""".split())
 
 
 def _resolve_only(main: str) -> str | None:
@@ -393,6 +401,7 @@ def vague_reason(statement: str) -> str | None:
         (_CUT_RELATIVE_EN, "'{p}' without saying what"),
         (_FAVOURITE_ONLY_EN, "'{p}' without saying what"),
         (_VAGUE_OPTIONS_EN, "'{p}' without saying which"),
+        (_VAGUE_A_PROJECT_EN, "'{p}' without saying what"),
         (_BARE_PAST_ACTIVITIES_EN, "'{p}' without saying where or when"),
         (_VAGUE_QUALITY_EN, "'{p}' of a thing it does not name"),
     ):

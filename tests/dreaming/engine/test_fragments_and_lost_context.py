@@ -110,6 +110,11 @@ def test_a_we_that_only_tells_ideas_were_had_is_not_remembered():
     "User adores the view",
     "User only joined",
     "User kayaked and fished",
+    "User is working on a new project",
+    "User has some cool ideas",
+    "User is gonna keep grinding and moving ahead",
+    "User is staying positive and pushing forward",
+    "User is determined to make a difference",
 ])
 def test_what_leans_on_the_talk_before_is_vague(statement):
     from dreaming.engine.vagueness import vague_reason
@@ -129,6 +134,10 @@ def test_what_leans_on_the_talk_before_is_vague(statement):
     "User only joined the gym in May",
     "User kayaks and fishes",
     "User kayaked and fished on Lake Erie",
+    "User is working on a new project about bees",
+    "User had an idea for a bakery",
+    "User is determined to make a difference in their town by running for mayor",
+    "User is staying positive about their knee surgery",
 ])
 def test_what_names_its_options_or_its_work_stands(statement):
     from dreaming.engine.vagueness import vague_reason
@@ -142,6 +151,7 @@ def test_what_names_its_options_or_its_work_stands(statement):
     ("I very much enjoy reading", "User very much enjoys reading"),
     ("I kind of miss Ohio", "User kind of misses Ohio"),
     ("I rather enjoy gardening", "User rather enjoys gardening"),
+    ("I first saw it in 2019", "User first saw it in 2019"),
 ])
 def test_an_adverb_before_the_verb_is_not_conjugated(first, third):
     from dreaming.engine.third_person import to_third_person_en
