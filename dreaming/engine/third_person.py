@@ -9,7 +9,7 @@ _ADVERBS = frozenset(
     """also still just really actually usually always often sometimes never rarely currently recently
     now already even mostly mainly probably definitely totally absolutely truly honestly seriously basically
     literally kinda sorta generally normally typically occasionally mostly only finally originally once ever much rather
-    sure first""".split()
+    sure first both""".split()
 )
 _MODALS = frozenset("can could will would shall should may might must cannot can't couldn't won't wouldn't "
                     "shouldn't mustn't didn't wasn't weren't hadn't".split())

@@ -187,7 +187,8 @@ def _resolve_only(main: str) -> str | None:
 # does not say: "User has put lots of hard work into it", "User still can't believe they made so much money
 # from it" (what the money came from is the point).
 _END_PRONOUN_EN = re.compile(
-    r"^(?P<body>(?:the )?user\b.*?)\s*\b(?P<p>it|this|that|these|those|them|one)" + _EN_TRAILING, re.IGNORECASE,
+    r"^(?P<body>(?:the )?user\b.*?)\s*\b(?P<p>it|this|that|these|those|them|one|theirs|yours|hers)" + _EN_TRAILING,
+    re.IGNORECASE,
 )
 # Where a new clause starts inside a statement: the pronoun after one of these may lean on what came before.
 _CLAUSE_START_EN = re.compile(r"\b(?:to|who|whom|which|that|where|when|how|what|why|and|but|so that|while|because|if|as|"

@@ -115,6 +115,7 @@ def test_a_we_that_only_tells_ideas_were_had_is_not_remembered():
     "User is gonna keep grinding and moving ahead",
     "User is staying positive and pushing forward",
     "User is determined to make a difference",
+    "User had a blast at theirs",
 ])
 def test_what_leans_on_the_talk_before_is_vague(statement):
     from dreaming.engine.vagueness import vague_reason
@@ -138,6 +139,7 @@ def test_what_leans_on_the_talk_before_is_vague(statement):
     "User had an idea for a bakery",
     "User is determined to make a difference in their town by running for mayor",
     "User is staying positive about their knee surgery",
+    "User likes their car better than yours",
 ])
 def test_what_names_its_options_or_its_work_stands(statement):
     from dreaming.engine.vagueness import vague_reason
@@ -152,6 +154,7 @@ def test_what_names_its_options_or_its_work_stands(statement):
     ("I kind of miss Ohio", "User kind of misses Ohio"),
     ("I rather enjoy gardening", "User rather enjoys gardening"),
     ("I first saw it in 2019", "User first saw it in 2019"),
+    ("I both love and hate winter", "User both loves and hates winter"),
 ])
 def test_an_adverb_before_the_verb_is_not_conjugated(first, third):
     from dreaming.engine.third_person import to_third_person_en
