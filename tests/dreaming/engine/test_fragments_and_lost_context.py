@@ -161,3 +161,15 @@ def test_an_adverb_before_the_verb_is_not_conjugated(first, third):
 
     assert to_third_person_en(first) == third
 
+
+
+@pytest.mark.parametrize("text, not_done", [
+    ("I really want to finish nursing school and go to med school", "User goes to med school"),
+    ("I hope to save up and buy a sailboat", "User buys a sailboat"),
+])
+def test_a_verb_after_a_wished_infinitive_is_wished_not_done(text, not_done):
+    assert not_done not in _statements(text)
+
+
+def test_a_verb_after_a_done_one_is_done():
+    assert "User went to trade school" in _statements("I finished high school and went to trade school")
