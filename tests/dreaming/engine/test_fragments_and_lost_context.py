@@ -173,3 +173,9 @@ def test_a_verb_after_a_wished_infinitive_is_wished_not_done(text, not_done):
 
 def test_a_verb_after_a_done_one_is_done():
     assert "User went to trade school" in _statements("I finished high school and went to trade school")
+
+
+def test_a_time_before_the_i_is_when_not_what():
+    found = _statements("This summer I won first prize at the county fair.")
+    assert not any(s.startswith("User won a summer") for s in found)
+    assert "User bought figurines" in " ".join(_statements("These figurines I bought remind me of home."))
