@@ -31,7 +31,6 @@ from dreaming.engine.application_letters import candidacy, self_marketing
 from dreaming.engine.carried_objects import carried_object
 from dreaming.engine.categories import category_by_definition
 from dreaming.engine.likely_reading import likely_statement
-from dreaming.engine.moments import moments_beside_lasting
 from dreaming.engine.second_predicates import second_predicates
 from dreaming.engine.others_words import not_the_user
 from dreaming.engine.possessions import not_yet_said, possessions
@@ -429,7 +428,7 @@ def extract_candidates(turns: list[Turn], *, limit: int = MAX_CANDIDATES) -> lis
         )
         for c in clauses
     ]
-    return moments_beside_lasting(most_important(found, limit=limit))  # ranked as said: a moment waits, not cut
+    return most_important(found, limit=limit)
 
 
 def _long_enough(quote: str, text: str) -> str:
