@@ -116,6 +116,7 @@ def test_a_we_that_only_tells_ideas_were_had_is_not_remembered():
     "User is staying positive and pushing forward",
     "User is determined to make a difference",
     "User had a blast at theirs",
+    "User has been into making this lately",
 ])
 def test_what_leans_on_the_talk_before_is_vague(statement):
     from dreaming.engine.vagueness import vague_reason
@@ -140,6 +141,7 @@ def test_what_leans_on_the_talk_before_is_vague(statement):
     "User is determined to make a difference in their town by running for mayor",
     "User is staying positive about their knee surgery",
     "User likes their car better than yours",
+    "User has been into making kombucha lately",
 ])
 def test_what_names_its_options_or_its_work_stands(statement):
     from dreaming.engine.vagueness import vague_reason
