@@ -62,7 +62,9 @@ def _first_person(statement: str) -> str:
         return f"I {adverbs}{verb}"
 
     text = re.sub(
-        r"\bI ((?:(?:also|still|often|usually|always|never|now|even|sometimes|only|just|really|mostly) )*)"
+        # the adverbs third_person.py leaves before the verb ("User both loves", "User much prefers")
+        r"\bI ((?:(?:also|still|often|usually|always|never|now|even|sometimes|only|just|really|mostly|both|much|first|"
+        r"rather|sure|kinda|totally|pretty much|very much|kind of|sort of) )*)"
         r"(?!(?:always|sometimes|was|has|is|does|its|us|yes|less|this|unless|perhaps)\b)([a-z]+s)\b",
         base,
         text,

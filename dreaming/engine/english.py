@@ -306,7 +306,7 @@ PRO_DROP_RE = re.compile(
     r"(?:been\s+)?(?:moving|thinking about|heading|planning|getting|training|studying|working on|learning|saving up|"
     r"looking forward to|researching|reading|writing|painting|volunteering|practicing|practising|preparing|"
     r"building|renovating|decorating|applying|interviewing|recovering|exploring|starting|leaving|flying)"
-    r"(?!(?:\s+[\w'-]+){0,5}\s+(?:is|was|are|were|isn't|wasn't|aren't|has|have|had|helps|help|makes|made|keeps|brings|gives|"
+    r"(?!(?:\s+[\w'-]+){0,8}\s+(?:is|was|are|were|isn't|wasn't|aren't|has|have|had|helps|help|makes|made|keeps|brings|gives|"
     r"means|looks|seems|sounds|feels|does|doesn't|can|will)\b)(?!['’]s\b)|"
     # "Dyed my hair last week", "Booked our flights": a past action on the user's own things.
     r"(?!(?:loved|liked|enjoyed|hated|needed|wanted|missed|wished|guessed|figured|agreed|noticed|realized|"
@@ -455,6 +455,7 @@ _LATE_SUBJECT_RE = re.compile(r"(?<=\s)(?:I|I'm|I’m|I've|I’ve|My)\b")
 # "like" opening the sentence is its head: "Knowing I can make a difference keeps me motivated", "Like I said".
 _RELATIVE_BEFORE_RE = re.compile(
     r"(?<!\bis)(?<!'s)(?<!’s)(?<!\bwas)\s+(?:what|which|whatever|who|whom)\s+$"  # not the sentence's opening "What I love…"
+    r"|^\W*(?:where|wherever)\s+$"  # a clause of place: "Where I come from, cats don't chase birds"
     r"|^(?:\S+\s+){3,}?(?:for|of|to|with|from|about)\s+"
     r"(?:(?!(?:and|but|so|because|where|when|that|then|while|if|or|mine|now)\b)[\w'’-]+\s+){1,5}$"
     r"|(?:^\W*|\b(?:but|and)\s+|,\s*)(?:like|(?:knowing|seeing|realizing|realising|hearing|watching|thinking|"
@@ -477,6 +478,12 @@ def late_i_says_nothing(text: str) -> bool:
                              or _CHAT_TALK_RE.match(text[subject.start():])))
 
 
+# A verb of its own after a late "I": the sentence's subject is the noun phrase before the "I".
+_LATE_I_SECOND_VERB_RE = re.compile(r"\b(?:is|was|are|were)\b|(?<!\bI )(?<!\bi )(?<!\bwe )(?<!\bthey )(?<!\byou )(?<!\bhe )"
+                                    r"(?<!\bshe )(?<!\bit )\b(?:(?:has|have|had) been|(?:do|does|did)(?: not|n't|n’t))\b")
+_LATE_I_OWN_AUXILIARY_RE = re.compile(r"^(?:I|i)\s+(?:(?:do|did)(?: not|n't|n’t)|(?:have|had) been)\b")  # the "I"'s own verb
+
+
 def sentence_statement(sentence: str) -> tuple[str, str] | None:
     """(quote, statement) for a first-person sentence, or its first-person tail, kept whole when no clause
     reading took anything from it (extract._whole_sentence): "I am a vegitarian that likes eating fruit" →
@@ -484,8 +491,10 @@ def sentence_statement(sentence: str) -> tuple[str, str] | None:
     said = LEAD_FILLER_RE.sub("", sentence.strip()).rstrip(" ,;:-.!…")
     late = None if EN_START_RE.match(said) else _LATE_SUBJECT_RE.search(said)
     bare = said[late.start():] if late else said if EN_START_RE.match(said) else ""
-    if late and (re.search(r"\b(?:is|was|are|were)\b", bare) or late_i_says_nothing(sentence.strip())):
-        return None  # "The band I like the most is rascal flats": the "I" opened a relative clause, not a sentence
+    if late and (_LATE_I_SECOND_VERB_RE.search(_LATE_I_OWN_AUXILIARY_RE.sub("", bare)) or late_i_says_nothing(sentence.strip())):
+        # "The band I like the most is rascal flats", "The script I sent in has been on my mind": the "I" opened a
+        # relative clause, not a sentence
+        return None
     if not bare or "?" in said or EN_HYPOTHETICAL_RE.search(said) or len(re.findall(r"[A-Za-z0-9'’]+", bare)) < 3 \
             or _not_a_disclosure(bare):
         return None

@@ -315,6 +315,20 @@ _NAMED_PRONOUN_RE = re.compile(r"(?:I|[Ww]e)\s+(?:named|called)\s+(?:him|her|it)
 _ANSWERS_NO_RE = re.compile(r"\W*(?:no|nope|nah|not really|never)\b", re.IGNORECASE)
 
 
+# A wish or a plan with its infinitive before "and": the next bare verb is wished or planned too.
+_WISHED_BEFORE_RE = re.compile(
+    r"\b(?:want|wants|wanted|wanna|need|needs|hope|hoping|plan|plans|planning|going|gonna|would like|'d like|’d like|"
+    r"have|has|wish|dream|decided|ready|about)\s+(?:\w+\s+){0,2}?to\s+\w+[^,;.!?]*\b(?:and|or)\s+$",
+    re.IGNORECASE,
+)
+_BASE_VERB_RE = re.compile(
+    r"^(?:(?:also|maybe|then|finally|eventually)\s+)?(?:have|love|like|enjoy|play|watch|read|work|live|own|go|do|take|spend|"
+    r"make|cook|bake|write|run|ride|drive|teach|study|collect|sing|dance|draw|paint|travel|hike|swim|fish|hunt|volunteer|"
+    r"start|open|buy|move|get|become|learn|visit|see|find|build)\b",
+    re.IGNORECASE,
+)
+
+
 def english_reading(
     clause: str, *, sentence: str, at_sentence_start: bool, first_sentence: bool, starts_first_person: bool,
     question: tuple[str, str] | None, previous_assistant: str | None, they: str | None = None,
@@ -341,6 +355,8 @@ def english_reading(
     if at_sentence_start and en.PRO_DROP_RE.match(bare):
         return _dropped_subject_reading(bare, sentence=sentence)
     if not at_sentence_start and starts_first_person and en.IMPLICIT_SUBJECT_RE.match(clause):
+        if _WISHED_BEFORE_RE.search(sentence[: max(0, sentence.find(clause))]) and _BASE_VERB_RE.match(clause):
+            return None  # "I want to finish school and go to college": the going is wished, not done
         implicit = en.en_clause("I " + clause, sentence=sentence)
         return (implicit[2:], en.en_statement(implicit), False) if implicit else None
     bare = bare.rstrip(" .!…")

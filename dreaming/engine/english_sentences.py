@@ -137,7 +137,9 @@ MADE_BY_ME_RE = re.compile(
     r"(?P<when>\s+(?:yesterday|today|last (?:week|weekend|month|year|night|\w+day)|this (?:week|weekend|month|year|"
     r"morning)|recently|the other day|a while (?:ago|back)|(?:a few|a couple of|two|three|\d+) (?:days|weeks|months|years) ago))?"
 )
-_NOT_A_THING = frozenset("one thing way time day stuff lot kind bit".split())
+# nor a time: "This year I won queen" is when, not what ("User won a year")
+_NOT_A_THING = frozenset("""one thing way time day stuff lot kind bit year years week weeks weekend month months morning
+    evening night afternoon summer winter spring fall autumn season semester holiday holidays christmas""".split())
 _HABIT_VERBS = frozenset("bake make cook paint draw write knit sew grow build design collect brew".split())
 
 

@@ -28,7 +28,9 @@ def likely_statement(text: str, previous_assistant: str, spans: list[tuple[int, 
         sentence = text[a:b].strip()
         pieces += [sentence, *_PIECE_SPLIT_RE.split(sentence)]
     # "Exactly what I needed": the "I" of a relative clause, read before "exactly" goes with the fillers.
+    # "I mean where I come from …": and after a leading "I mean", so is the "I" of a clause of place.
     own = [en.LEAD_FILLER_RE.sub("", p).rstrip(" ,;:-.!…") for p in pieces if not en.late_i_says_nothing(p)]
+    own = [p for p in own if not en.late_i_says_nothing(p)]
     # "I am glad you are safe now" is about the other side, however likely the turn is to disclose.
     own = [p for p in own if _FIRST_PERSON_WORD_RE.search(p) and not _OTHER_SIDE_RE.search(p) and "?" not in p
            and len(p.split()) >= 3 and not en.says_nothing_of_the_user(p) and not sensitive_category(p)]

@@ -86,6 +86,8 @@ def _phrase(mods: str, noun: str) -> str:
     if counted or _PLURAL_RE.search(noun):
         return f"{mods} {noun}".strip()
     said = f"{mods} {noun}".strip()
+    if words[:1] == ["own"]:
+        return f"their {said}"  # "my own store": "User has their own store", not "an own store"
     return f"{'an' if said[0] in 'aeiou' else 'a'} {said}"
 
 

@@ -35,14 +35,16 @@ _HOW_IT_GOES_RE = re.compile(
     + _INTENSIFIER + r"(?P<p>" + _WELL_OR_BADLY + r"|busy)" + _TIME_TAIL + r"$",
     re.IGNORECASE,
 )
-# "User has been having some tough times lately", "User got some great news to share", "User had a good laugh":
-# the kind of time, news or laugh, not what it was.
+# "User has been having some tough times lately", "User got some great news to share", "User had a good laugh", "User
+# had great ideas and brainstormed", "User made some great memories": the kind of time, news, laugh or talk, not what
+# it was.
 _A_KIND_OF_TIME_RE = re.compile(
-    r"^User (?:has been having|has had|had|is having|was having|got|has|has gotten|heard|had|has been keeping) "
+    r"^User (?:has been having|has had|had|is having|was having|got|has|has gotten|heard|had|has been keeping|made) "
     r"(?:some |a |such a |so much |quite a |lots of |a lot of )?" + _INTENSIFIER
     + r"(?:(?:tough|hard|rough|difficult|great|good|fun|wild|crazy|busy|amazing|awesome|exciting|big|nice|lovely|"
       r"bad|sad|blast of a)\s+)?"
-    r"(?P<p>times?|news|laughs?|blast|fun|day|week|weekend|busy)(?: to share| to tell| lately| recently| so far)?"
+    r"(?P<p>times?|news|laughs?|blast|fun|day|week|weekend|busy|ideas|conversations?|talks?|chats?|memories|moments)"
+    r"(?: to share| to tell| lately| recently| so far| together)?(?:,? and (?:brainstormed|talked|chatted|laughed))?"
     + _TIME_TAIL + r"$",
     re.IGNORECASE,
 )
@@ -55,13 +57,17 @@ _RESTING_RE = re.compile(
     re.IGNORECASE,
 )
 # Said to the other side, not about the user: an offer ("User loves to help"), a cheer to themself ("User won't let
-# anything get them down", "User is not gonna let anything or anyone stop them").
+# anything get them down", "User is not gonna let anything or anyone stop them"), agreement ("User couldn't
+# agree more").
 _SAID_TO_SOMEONE_RE = re.compile(
     r"^User (?:(?:always |really |just )?(?:loves|likes|is (?:always )?(?:happy|glad|here)|would love|is more than happy)"
     r" to (?P<p>help)(?: out| anytime| any time)?"
     r"|(?:won't|will not|is not gonna|isn't gonna|is not going to|isn't going to|never lets|doesn't let|won't ever) "
     r"(?P<q>let (?:anything|anyone|nothing|no one|anybody)(?: or (?:anyone|anything|anybody))?) "
-    r"(?:stop|get|bring|keep|hold) (?:them|User)(?: down| back)?)" + _TIME_TAIL + r"$",
+    r"(?:stop|get|bring|keep|hold) (?:them|User)(?: down| back)?"
+    # agreeing with the other side: "User couldn't agree more"
+    r"|(?:totally |completely )?(?P<a>(?:couldn't|could not|can't|cannot) agree(?: with (?:you|that))?) more)"
+    + _TIME_TAIL + r"$",
     re.IGNORECASE,
 )
 
@@ -85,6 +91,15 @@ _POINTED_AT_RE = re.compile(
 )
 _NAMED_BEFORE_RE = re.compile(r"\b(?:called|named)\b|\b(?!User\b)[A-Z][a-z]{2,}")
 
+# "User's hard work is paying off": that it pays, not what the work is (said where the work is named).
+_PAYING_OFF_RE = re.compile(
+    r"^User's (?:(?:hard|own) )?(?P<p>work|efforts?|practice|persistence|patience|grind|hustle|dedication)"
+    r" (?:(?:is|are|was|were|has been|have been|is really|is finally|is totally|really|finally) )*"
+    r"(?:paying off|paid off|worth it)" + _TIME_TAIL + r"$",
+    re.IGNORECASE,
+)
+
+
 def _main_clause(statement: str) -> str:
     return re.split(r"[,;]", statement.strip(), maxsplit=1)[0].strip().rstrip(".!")
 
@@ -92,14 +107,15 @@ def _main_clause(statement: str) -> str:
 def how_it_goes_reason(statement: str) -> str | None:
     """"User has been doing great lately": how things go, and nothing named that goes so — or None."""
     main = _main_clause(statement)
-    m = _HOW_IT_GOES_RE.match(main) or _A_KIND_OF_TIME_RE.match(main) or _RESTING_RE.match(main)
+    m = (_HOW_IT_GOES_RE.match(main) or _A_KIND_OF_TIME_RE.match(main) or _RESTING_RE.match(main)
+         or _PAYING_OFF_RE.match(main))
     if m:
         return f"'{m.group('p')}' says how things go, not what"
     keep = _KEEP_AT_IT_RE.match(main)
     if keep and not set(re.findall(r"[a-z']+", keep.group("rest").lower())) - _KEEP_AT_IT_LIGHT:
         return f"'{keep.group('p')}' is a resolve with nothing named in it"
     said = _SAID_TO_SOMEONE_RE.match(main)
-    return f"'{said.group('p') or said.group('q')}' is said to someone, not about the user" if said else None
+    return f"'{said.group('p') or said.group('q') or said.group('a')}' is said to someone, not about the user" if said else None
 
 
 def pointed_at_reason(statement: str) -> str | None:

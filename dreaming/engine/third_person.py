@@ -8,7 +8,8 @@ USER_ZH = "用户"
 _ADVERBS = frozenset(
     """also still just really actually usually always often sometimes never rarely currently recently
     now already even mostly mainly probably definitely totally absolutely truly honestly seriously basically
-    literally kinda sorta generally normally typically occasionally mostly only finally originally once ever""".split()
+    literally kinda sorta generally normally typically occasionally mostly only finally originally once ever much rather
+    sure first both""".split()
 )
 _MODALS = frozenset("can could will would shall should may might must cannot can't couldn't won't wouldn't "
                     "shouldn't mustn't didn't wasn't weren't hadn't".split())
@@ -33,7 +34,7 @@ _CONTRACTIONS = [
     (re.compile(r"\b(?:I|i)(?:'|’)d\b"), "User would"),
 ]
 _I_VERB_RE = re.compile(
-    r"\b(?:I|i)\b( (?:(?:" + "|".join(sorted(_ADVERBS))
+    r"\b(?:I|i)\b( (?:(?:(?:pretty|very|so) much|kind of|sort of|" + "|".join(sorted(_ADVERBS))
     + r"|(?!(?:fly|rely|apply|reply|supply|imply|multiply|comply|ally)\b)[a-z]+ly) )*)([A-Za-z'’]+)"
 )
 # Verbs common enough after "and" to be read as a second verb of the user's ("… and love to browse").

@@ -28,7 +28,7 @@ _EN_SUBJECT = r"^(?:the )?user(?:'s [a-z]+(?: [A-Z][\w-]+)?)?\s+"
 _EN_ADVERBS = r"(?:(?:still|also|really|just|now|always|usually|often|sometimes|already|so|totally|truly|definitely|" \
               r"can't|cannot|could|would|will|is|was|has been|had been|does|did|doesn't|didn't)\s+)*"
 _EN_TRAILING = (
-    r"(?:\s+(?:a lot|so much|very much|too|again|anymore|any more|already|though|now|lol|sometimes|a bit|yet|either|"
+    r"(?:\s+(?:a lot|so much|very much|too|again|anymore|any more|already|though|now|lol|sometimes|a bit|yet|either|lately|recently|"
     r"a little|every day|all the time|badly|(?:last|next|this) (?:week|month|year|night|weekend|summer|winter)|"
     r"yesterday|today|tonight|tomorrow|(?:on|in) (?:the (?:week|weekend) (?:before|after|of) )?"
     r"(?:\d{1,2} )?[A-Z][a-z]+ \d{4}))*\s*$"  # the last line: a date from dreaming.engine.dates
@@ -86,16 +86,53 @@ _VAGUE_CAUSATIVE_EN = re.compile(
 _VAGUE_DEFINITE_END_EN = re.compile(
     _EN_SUBJECT + _EN_ADVERBS + r"(?:[a-z']+\s+){1,6}?(?P<p>the (?:details|rest|plan|plans|idea|thing|things|situation|"
     r"news|result|results|process|same|logistics|stuff|whole thing|outcome|decision|change|changes|issue|problem|"
-    r"problems|one|ones|other one|others)|(?:that|this) way)" + _EN_TRAILING,
+    r"problems|one|ones|other one|others)|(?:that|this) way|anything else|everything else|anything then)" + _EN_TRAILING,
+    re.IGNORECASE,
+)
+# "User loves the color and texture", "User loves the view": a quality of a thing shown or talked of, not named.
+_VAGUE_QUALITY_EN = re.compile(
+    _EN_SUBJECT + _EN_ADVERBS + r"(?:loves|likes|enjoys|adores|loved|liked|enjoyed|adored|hates|hated|appreciates)\s+"
+    r"(?P<p>the (?:colou?rs?|texture|look|looks|taste|smell|sound|design|vibes?|atmosphere|views?|scenery|feel|energy|"
+    r"concept|message|ending|details|pattern|shape|style))(?:\s+and\s+(?:the\s+)?[a-z]+)?" + _EN_TRAILING,
+    re.IGNORECASE,
+)
+# "User hiked and swam": what the user did on a day out, and nothing of where or when (the trip was told before).
+# (Not "User hikes and swims": done as a rule, that is a pastime.)
+_PAST = r"(?:[a-z]+ed|swam|ran|rode|ate|drank|sang|went out|hung out)"
+_BARE_PAST_ACTIVITIES_EN = re.compile(r"^User (?P<p>" + _PAST + r"(?:(?:,| and|, and) " + _PAST + r")+)$", re.IGNORECASE)
+# "User is working on a new project", "User has some cool ideas": a thing of a kind, and not what it is.
+_VAGUE_A_PROJECT_EN = re.compile(
+    _EN_SUBJECT + _EN_ADVERBS + r"(?:[a-z']+\s+){1,3}?(?P<p>(?:a|an|some|another|few|a few) (?:(?:new|big|cool|secret|little|"
+    r"exciting|fun|side|great|interesting|special)\s+)*(?:project|projects|idea|ideas))" + _EN_TRAILING,
+    re.IGNORECASE,
+)
+# "User has been exploring options": which options, the statement does not say ("their career options" does).
+_VAGUE_OPTIONS_EN = re.compile(
+    _EN_SUBJECT + _EN_ADVERBS + r"(?:[a-z']+\s+){0,3}?(?:exploring|weighing|considering|researching|checking out|"
+    r"looking at|looking into)\s+(?P<p>(?:some |other |their |all the |all their |new |a few |the |my )?options)"
+    + _EN_TRAILING,
     re.IGNORECASE,
 )
 
-# "User likes with ruffled sleeves": a verb of liking whose object was cut off, only its circumstance left.
+# "User likes with ruffled sleeves", "User loves and doing crafts": a verb of liking whose object was cut off, only
+# its circumstance or the rest of a list left.
 _VAGUE_LIKING_CUT_EN = re.compile(
     _EN_SUBJECT + _EN_ADVERBS + r"(?P<p>likes|loves|enjoys|hates|prefers|adores|liked|loved|enjoyed|hated|preferred)\s+"
-    r"(?=(?:with|without|especially|during|because|but)\b)",
+    r"(?=(?:with|without|especially|during|because|but|and \w+ing)\b)",
     re.IGNORECASE,
 )
+# "User finds it really rewarding", "User loves how peaceful it is", "User likes to hear": a feeling about a thing the
+# statement never names. (Not "User finds it hard to sleep": that "it" stands for what follows.)
+_VAGUE_FEELING_ABOUT_IT_EN = re.compile(
+    # (not "User finds it helps them sleep", a thing it does: kept for what it does, as a pronoun object is)
+    _EN_SUBJECT + _EN_ADVERBS + r"(?:(?P<p>(?:finds|found|find) it)\s+(?![a-z]+s\b)(?:[a-z]+\s+){0,5}?[a-z]+$"
+    r"|(?:loves|likes|loved|liked|enjoys|enjoyed|adores|hates|hated) (?P<q>how (?:[a-z]+ ){1,3}?it (?:is|was|feels|looks))$"
+    r"|(?:loves|likes) to (?P<r>hear|see)$)",
+    re.IGNORECASE,
+)
+_TO_OR_CLAUSE_AFTER_IT_EN = re.compile(r"\b(?:finds?|found) it\b.*\b(?:to|when|that|if|how|being)\b", re.IGNORECASE)
+# "User's favorite season": the favourite, not what it is.
+_FAVOURITE_ONLY_EN = re.compile(r"^User's (?P<p>(?:favou?rite|fave|dream) [a-z]+)$", re.IGNORECASE)
 # "User made something to catch the eye", "User bought something for their mom": the thing is the point, and it is
 # not said. (Not "something like hiking" or "something about space": those name it; not "looking for something new to
 # read": the looking is the fact.)
@@ -127,12 +164,15 @@ _CUT_RELATIVE_EN = re.compile(
 _RESOLVE_EN = re.compile(
     r"^(?:the )?user\s+(?:(?:still|also|really|just|definitely|totally|truly|is|will|won't|will not|never|is gonna|"
     r"is going to|am|gonna|can't|cannot)\s+)*(?P<p>give up|gives up|quit|quits|keep(?:s)? (?:on )?(?:going|pushing)|"
-    r"stepping into the unknown|hoping for the best|ready for (?:a|the) (?:change|shake ?-?up|new chapter|next chapter))"
+    r"stepping into the unknown|hoping for the best|ready for (?:a|the) (?:change|shake ?-?up|new chapter|next chapter)|"
+    r"makes? (?:all )?their dreams? (?:come )?true|make (?:all )?their dreams? (?:come )?true|"
+    r"(?:keep |keeps )?(?:stay|stays|staying) positive|(?:keep |keeps )?(?:grinding|pushing forward|moving (?:ahead|forward))|"
+    r"determined to make a difference)"
     r"\b(?P<rest>.*)$",
     re.IGNORECASE,
 )
 _RESOLVE_WORDS = frozenset("""and never quit give up keep going pushing forward on through believing in reach their dreams dream
-    no matter what whatever comes way it all""".split())
+    no matter what whatever comes way it all one day someday positive grinding moving ahead staying""".split())
 
 
 def _resolve_only(main: str) -> str | None:
@@ -149,7 +189,8 @@ def _resolve_only(main: str) -> str | None:
 # does not say: "User has put lots of hard work into it", "User still can't believe they made so much money
 # from it" (what the money came from is the point).
 _END_PRONOUN_EN = re.compile(
-    r"^(?P<body>(?:the )?user\b.*?)\s*\b(?P<p>it|this|that|these|those|them|one)" + _EN_TRAILING, re.IGNORECASE,
+    r"^(?P<body>(?:the )?user\b.*?)\s*\b(?P<p>it|this|that|these|those|them|one|theirs|yours|hers)" + _EN_TRAILING,
+    re.IGNORECASE,
 )
 # Where a new clause starts inside a statement: the pronoun after one of these may lean on what came before.
 _CLAUSE_START_EN = re.compile(r"\b(?:to|who|whom|which|that|where|when|how|what|why|and|but|so that|while|because|if|as|"
@@ -297,7 +338,8 @@ def dangling_reason(statement: str) -> str | None:
     address = trailing_address(text)
     if address:
         return f"ends with '{address}', said to someone, not about the user"
-    bare = re.match(r"^User (?:still |also |really |just )?(?P<p>works|does|has|is|gets|goes|makes|takes|tries|did|had|"
+    bare = re.match(r"^User (?:still |also |really |just |only )?(?P<p>works|does|has|is|gets|goes|makes|takes|tries|did|had|"
+                    r"joined|started|finished|tried|went|left|signed up|"
                     r"was|knows|thinks|agrees|can|will|can't|won't|"
                     # talk about the talk: "User can't say", "User doesn't know", "User isn't sure"
                     r"can't (?:say|tell|remember|complain|wait)|doesn't (?:know|remember)|isn't sure|is not sure|"
@@ -361,11 +403,19 @@ def vague_reason(statement: str) -> str | None:
         (_VAGUE_SOMETHING_EN, "'{p}' without saying what"),
         (_VAGUE_RECIPROCAL_EN, "'{p}' with others it does not name"),
         (_CUT_RELATIVE_EN, "'{p}' without saying what"),
+        (_FAVOURITE_ONLY_EN, "'{p}' without saying what"),
+        (_VAGUE_OPTIONS_EN, "'{p}' without saying which"),
+        (_VAGUE_A_PROJECT_EN, "'{p}' without saying what"),
+        (_BARE_PAST_ACTIVITIES_EN, "'{p}' without saying where or when"),
+        (_VAGUE_QUALITY_EN, "'{p}' of a thing it does not name"),
     ):
         m = pattern.match(main)
         pointer = m and (m.group("p") or m.groupdict().get("q") or m.groupdict().get("r"))
         if pointer and not _compares_with_the_user(main, pointer):
             return why.format(p=pointer)
+    feeling = _VAGUE_FEELING_ABOUT_IT_EN.match(main)
+    if feeling and not _TO_OR_CLAUSE_AFTER_IT_EN.search(main):
+        return f"'{feeling.group('p') or feeling.group('q') or feeling.group('r')}' about a thing it does not name"
     reason = (_resolve_only(main) or dangling_reason(statement) or opening_reason(statement)
               or how_it_goes_reason(statement) or pointed_at_reason(statement))
     later = None if reason else later_own_clause(statement)

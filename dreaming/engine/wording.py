@@ -10,7 +10,9 @@
 - the "so" of an exclamation: "User is so passionate about baking" → "User is passionate about baking" (not the "so"
   of "so … that": "User is so tired they could sleep" keeps it);
 - "this" / "that" of a photo or a thing shown, past the subject: "User took this pic in Spain" → "a pic", "User
-  adopted this cute pup" → "a cute pup".
+  adopted this cute pup" → "a cute pup";
+- a "together" left from a "we" whose others are gone: "User goes to the beach together during their vacations" →
+  "User goes to the beach during their vacations" (not "User and their mom cooked together", "got together with").
 """
 from __future__ import annotations
 
@@ -75,6 +77,18 @@ def _plain_do(m: re.Match) -> str:
 _STATE_NOW_RE = re.compile(r"^User (?=(?:retired|married|divorced|engaged|widowed|unemployed|single) now\b)")
 
 
+# "We go to the beach together" → "User goes to the beach together": the others of the "we" are gone, and a
+# "together" with no one left to be together with reads wrong ("User goes to the beach during their vacations").
+_LONE_TOGETHER_RE = re.compile(r",?\s+(?:all\s+)?together\b(?=\s*(?:$|[,;]|\s(?:during|on|at|in|for|every|each|last|this|"
+                               r"and|after|before|while|when|since|now|often|sometimes|a lot)\b))")
+_SOMEONE_WITH_RE = re.compile(r"^User(?:'s [a-z]+)? and\b|\b(?:with|get|got|getting|gets|came|come|comes|put|puts|"
+                              r"bring|brings|brought|pull|pulled|coming)\b[^,;]*\btogether\b", re.IGNORECASE)
+
+
+def _lone_together_dropped(text: str) -> str:
+    return text if _SOMEONE_WITH_RE.search(text) else _LONE_TOGETHER_RE.sub("", text)
+
+
 def tidy_en(statement: str) -> str:
     # only after a word in lower case: "Gone With the Wind" is a title
     text = _MID_CAPITAL_RE.sub(lambda m: m.group("before") + (m.group("word").lower() if m.group("before").islower()
@@ -84,5 +98,5 @@ def tidy_en(statement: str) -> str:
     text = _STATE_NOW_RE.sub("User is ", _EMPHATIC_DO_RE.sub(_plain_do, text))
     text = _SHOWN_THING_RE.sub(_shown_thing, _EXCLAIMED_SO_RE.sub(r"\1", text))
     text = _FINALLY_RE.sub(lambda m: m.group(0).replace("finally ", ""), _LEANING_ADVERB_RE.sub(r"\1", text))
-    tidied = _TAG_RE.sub("", text)
+    tidied = _TAG_RE.sub("", _lone_together_dropped(text))
     return tidied if len(tidied.split()) >= 3 else text

@@ -10,7 +10,8 @@ score = Σ weight[part] × part / Σ weight, every part in 0..1, weights in sett
                   user's life (marriage, family, job, home, age, diet: "Are you married?" → "Yes")
 - recurrence      1 when it was said in more than one distinct session, else 0: this is what moves
                   a pending candidate over the promotion threshold when it comes up again later
-- specificity     longer statements with a name or a number are more useful than "likes it"
+- specificity     more content words (not fillers: "the", "has", the "do" of "does have") and a name or a
+                  number (digits or words: "two huskies") are more useful than "likes it"
 - timeliness      0.5 ** (age / half-life of the category); a plan older than the plan window halves
 - feedback        0.5 when nobody said anything; the latest verdict on the memory it reinforces
                   (agree 1.0, doubt 0.25, reject 0)
@@ -48,7 +49,13 @@ CONFIDENCE_MIN = 0.05
 CONFIDENCE_MAX = 0.98
 
 _LATIN_WORD = re.compile(r"[A-Za-z0-9']+")
-_FILLER = frozenset("user user's the a an as to in at of on is are was has have".split())
+# Words that carry no content of their own: the subject, articles, "be" / "have" and the "do" of emphasis ("User does
+# have two dogs" tells no more than "User has two dogs", which wording.py makes of it).
+_FILLER = frozenset("user user's the a an as to in at of on is are was has have do does did".split())
+# A count said in words is as precise as one in digits ("has two huskies" = "has 2 huskies"), whatever its case.
+_NUMBER_WORD_RE = re.compile(r"\b(?:two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|"
+                             r"fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|"
+                             r"eighty|ninety|hundred|thousand|dozen)\b", re.IGNORECASE)
 _CJK_SPECIFIC = re.compile(r"[\d０-９]|[叫名是在于]")
 FEEDBACK_PART = {None: 0.5, "agree": 1.0, "doubt": 0.25, "reject": 0.0}
 
@@ -212,8 +219,10 @@ def specificity(statement: str) -> float:
         words = _LATIN_WORD.findall(statement)
         content = [w for w in words if w.lower() not in _FILLER]
         length_part = min(1.0, len(content) / 4)
-        # A digit, or a capitalized word after the first (a name: Milo, Tokyo, Acme).
-        named = 1.0 if any(ch.isdigit() for ch in statement) or any(w[:1].isupper() for w in words[1:]) else 0.0
+        # A number (digits or words), or a capitalized word after the first (a name: Milo, Tokyo, Acme).
+        number = any(ch.isdigit() for ch in statement) or _NUMBER_WORD_RE.search(statement)
+        # ("User" itself is no name: "Where User comes from …")
+        named = 1.0 if number or any(w[:1].isupper() and w.lower() not in _FILLER for w in words[1:]) else 0.0
     return round(0.6 * length_part + 0.4 * named, 4)
 
 

@@ -20,6 +20,7 @@ def _statements(*texts: str) -> set[str]:
     ("She took our kids, too.", "User has kids"),
     ("I would always take my german shepherd to the track!", "User has a german shepherd"),
     ("Do you want to see a picture of my horse?", "User has a horse"),
+    ("Running my own bakery is hard work.", "User has their own bakery"),
 ])
 def test_a_possession_said_in_passing_is_a_fact_of_its_own(sentence, has):
     assert has in _statements(sentence)

@@ -31,6 +31,8 @@ def test_how_things_go_with_nothing_named_is_vague(statement):
     "User is always happy to help out",
     "User won't let anything get them down",
     "User is not gonna let anything or anyone stop them",
+    "User couldn't agree more",
+    "User totally can't agree with you more",
 ])
 def test_an_offer_or_a_cheer_said_to_the_other_side_is_vague(statement):
     assert "said to someone" in (vague_reason(statement) or "")

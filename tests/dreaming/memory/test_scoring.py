@@ -92,3 +92,28 @@ def test_a_habit_in_chinese_is_lasting(statement):
 def test_a_chinese_statement_ending_on_what_it_does_not_name_is_never_promoted(statement, word):
     score, breakdown = score_compute(item=item(statement=statement), now=NOW)
     assert word in breakdown["vague"] and score_decision(score) != "promote"
+
+
+# --- specificity reads the statement's content, not its fillers ---------------------------------
+def test_the_do_of_emphasis_and_a_number_word_read_as_what_they_say():
+    assert specificity("User does have two huskies") == specificity("User has two huskies")
+    # a count in words is a number, whatever its case, as precise as digits
+    assert specificity("User has Two huskies") == specificity("User has two huskies") == specificity("User has 2 huskies")
+
+
+def test_a_count_in_words_keeps_a_rewording_promoted():
+    # "I do have two huskies": worded "User has two huskies", it must not lose what "does" used to give it
+    for statement in ("User has two huskies", "User has Two huskies", "User has 2 huskies"):
+        score, _ = score_compute(item=item(statement=statement, importance=0.5, user_initiated=False, initiative=0.6),
+                                 now=NOW)
+        assert score_decision(score) == "promote"
+
+
+def test_the_do_of_emphasis_does_not_make_a_weak_statement_specific():
+    assert specificity("User does go there") == specificity("User goes there")
+    assert specificity("User did try") < specificity("User tried paddle boarding")
+
+
+def test_the_user_named_mid_statement_is_not_a_name():
+    assert specificity("The script User sent in has been on their mind") == specificity(
+        "The script they sent in has been on their mind")
