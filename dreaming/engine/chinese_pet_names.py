@@ -8,8 +8,14 @@ from __future__ import annotations
 
 import re
 
-_PETS = (r"狗狗|小狗|狗|猫咪|小猫|猫|柯基|拉布拉多|金毛|泰迪|贵宾犬|哈士奇|二哈|比格|法斗|吉娃娃|腊肠犬|橘猫|布偶猫|英短|美短|"
-         r"兔子|仓鼠|鹦鹉|乌龟")
+from dreaming.engine.kinds import KINDS
+from dreaming.engine.language import CJK_RE
+from dreaming.engine.slots import LEXICON
+
+# The Chinese words of the pets the lexicon and its kinds know (longest first: 小狗 before 狗); not 马, whose 我家马上
+# is "my family will soon".
+_PETS = "|".join(sorted({w for concept, said in [*LEXICON.items(), *KINDS.items()] if concept.startswith("pet:")
+                         for w in said if CJK_RE.match(w) and w != "马"}, key=lambda w: (-len(w), w)))
 _MY_PET_RE = re.compile(rf"我家(?:的)?(?:那只|这只|那条|这条)?(?P<pet>{_PETS})")
 _NAMED_RE = re.compile(r"[，,]\s*(?:它|他|她)(?:的名字)?叫(?P<name>[\u4e00-\u9fffA-Za-z]{1,6}?)(?=[。！!，,~～\s]|$)")
 

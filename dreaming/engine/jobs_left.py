@@ -21,7 +21,8 @@ def leaves_a_job(statement: str) -> bool:
 
 def job_left(new: str, old: str) -> str | None:
     """"no longer: the job" when `new` says the user left their job, unnamed, and `old` is the job they have."""
-    if not _JOB_LEFT_RE.match(new) or _PAST_JOB_RE.search(old) or slots.facts_of(old).plan:
+    if not _JOB_LEFT_RE.match(new) or _PAST_JOB_RE.search(old):
         return None
-    jobs = [c for c in slots.facts_of(old).concepts if c.startswith("job:")]
-    return f"no longer: {jobs[0].split(':')[1]}" if jobs and slots.facts_of(old).subject == "user" else None
+    facts = slots.facts_of(old)
+    jobs = [c for c in facts.concepts if c.startswith("job:")]
+    return f"no longer: {jobs[0].split(':')[1]}" if jobs and facts.subject == "user" and not facts.plan else None
