@@ -26,12 +26,22 @@ _POINTED_RE = re.compile(
 )
 # "My favorite band is Radiohead, I've seen them live 3 times": the favourite just named
 _FAVOURITE_RE = re.compile(r"\bfavou?rite [a-z]+(?: [a-z]+)? (?:is|was|are) (?P<x>[\w' -]{2,40}?)\s*[,;.!]?\s*$", re.I)
+# "my cricket team won the league, I'm the captain": a role in a group named in the clause before
+_ROLE_RE = re.compile(r"^(?P<head>User is (?:the|a|an|its|their) (?:(?:team|club|vice|co|assistant|head|lead|new) ?-?)?"
+                      r"(?:captain|coach|president|treasurer|secretary|chair|founder|owner|manager|leader|singer|drummer|"
+                      r"guitarist|bassist|goalie|goalkeeper|pitcher|conductor|organizer|organiser|admin))$")
+_GROUP_RE = re.compile(r"\bmy (?P<x>(?:[a-z]+ ){0,2}(?:team|band|club|group|choir|orchestra|league|startup|company|"
+                       r"shop|crew|squad|troop|society|chapter))\b(?!.*\bmy\b)", re.I)
 _NOT_A_THING_RE = re.compile(r"\b(?:my|your|his|her|their|our|it|them|you|this|that|doing|being)\b", re.IGNORECASE)
 
 
 def carried_object(statement: str, quote: str, *, before: str) -> tuple[str, str] | None:
     """(quote, statement) with the thing of the clause before filled in, or None. `before` is the user's turn up to
     the quote (its last sentence is read, as answers.antecedent reads it)."""
+    role = _ROLE_RE.match(statement)
+    group = _GROUP_RE.search(before) if role else None
+    if group:
+        return before[group.start():] + quote, f"{role.group('head')} of their {group.group('x')}"
     m = _MEASURE_RE.match(statement) or _POINTED_RE.match(statement)
     if not m:
         return None

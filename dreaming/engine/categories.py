@@ -43,7 +43,7 @@ _DONE_WITH_ZH_RE = re.compile(r"^用户(?!的|是|有|跟[^，。]{1,6}住|和[^
 # What makes a statement a relation whatever else it says: who someone is to the user.
 _DEFINES_RELATION_RE = re.compile(
     r"\b(?:named|called|married|engaged|divorced|dating|is (?:the )?user's|are (?:the )?user's|has (?:a|an|two|three|"
-    r"\d+) (?:\w+ )?(?:sisters?|brothers?|sons?|daughters?|kids|children|siblings?))\b|叫|结婚|订婚|离婚|恋爱",
+    r"\d+) (?:\w+ )?(?:sisters?|brothers?|sons?|daughters?|kids|children|boys|girls|siblings?))\b|叫|结婚|订婚|离婚|恋爱",
     re.I,
 )
 

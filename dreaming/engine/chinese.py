@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 from dreaming.engine.language import CJK_RE
+from dreaming.engine.life_answers import ORIGIN_ZH
 from dreaming.engine.third_person import _KIN_ZH, to_third_person_zh
 
 # "我的爱好有很多，比如滑板、书法和烘焙": the examples after 比如 / 包括 belong to the clause before them; so does
@@ -93,7 +94,7 @@ ZH_CONTINUATION_RE = re.compile(
     r"(?:在[\u4e00-\u9fffA-Za-z]{1,15}?(?:工作|上班|上学|读书|住|做|当|教|送外卖|开车|打工|实习|开店|摆摊)|"
     r"(?:\d{1,3}|[一二两三四五六七八九十]{1,3})(?:岁|了$)|(?:退休前|以前|之前|原来)是|"
     r"住在|喜欢|爱上|讨厌|养了|是一名|是个|当了?|开了|买了|搬到|搬去|搬回|换了|开始|去(?!年)|会去|打算|准备|计划|正在学|"
-    r"学了|有一个|有两个|有一只|老家(?:在|是)|从[\d一二两三四五六七八九十]{1,3}岁(?:起|开始)|[\d一二两三四五六七八九十]{1,2}月(?:份)?(?:要)?上|"
+    r"学了|有一个|有两个|有一只|没有(?=孩子|小孩|宠物|男朋友|女朋友|对象|兄弟姐妹)|老家(?:在|是)|从[\d一二两三四五六七八九十]{1,3}岁(?:起|开始)|[\d一二两三四五六七八九十]{1,2}月(?:份)?(?:要)?上|"
     r"上(?:小学|初中|高中|大学|幼儿园))"
 )
 # Chinese drops the subject when it is obvious: a turn that opens with how the speaker feels is about
@@ -137,7 +138,7 @@ _EVENT_ZH_RE = re.compile(r"计划|打算|准备(?:去|要)|下个?月|下周|�
 # What the user does again and again is no event at a time: "用户周末经常去爬山".
 _HABIT_ZH_RE = re.compile(r"经常|常常|总是|一般|通常|平时|平常|每(?:天|周|晚|个月|个?周末)|一直")
 
-LONG_LIVED_ZH_RE = re.compile(r"住在|来自|出生|长大|工作|上班|职业|毕业|大学|学校|专业|结婚|孩子|养了|老家|叫|岁|搬")
+LONG_LIVED_ZH_RE = re.compile(r"住在|来自|出生|长大|工作|上班|职业|毕业|大学|学校|专业|结婚|孩子|养了|老家|叫|岁|搬|" + ORIGIN_ZH)
 
 SPECIFIC_ZH_RE = re.compile(r"\d|[一二两三四五六七八九十百千万]+(?:年|岁|个|只|次|天|本|家)|《|叫|[A-Za-z]{2,}")
 
@@ -232,7 +233,7 @@ ZH_SUBJECT_RE = re.compile(rf"^我(?:的)?(?:{_KIN_ZH})|^我")
 _ZH_WE_LIFE_RE = re.compile(
     r"^(?:(?:今天|昨天|明天|最近|前段时间|上个?月|下个?月|这个月|去年|今年|明年|上周|下周|周末|这周末|年底|月底|暑假|寒假|"
     r"春节|国庆)[，,]?)*我们(?P<who>俩|两个|两人|一家人?)?(?=(?:今天|昨天|明天|最近|上个?月|下个?月|去年|今年|明年|下周|"
-    r"周末|年底|都|也|已经|刚刚?|终于|就|还|马上)*(?:要|打算|准备|计划)?(?:搬|结婚|订婚|领养|收养|养了|生了|怀孕|买了房|"
+    r"周末|年底|都|也|已经|刚刚?|终于|就|还|马上)*(?:(?:要|打算|准备|计划)(?:今年|明年|下个?月|年底|[春夏秋冬]天|之后|以后)*)?(?:搬|结婚|订婚|领养|收养|养了|生了|怀孕|备孕|(?:要|生)(?:个|一个|二胎|孩子|宝宝)|买了房|"
     r"买了车|去.{1,8}(?:旅游|旅行|度假|玩)|装修|离婚))"
 )
 

@@ -160,9 +160,13 @@ def subordinate_split(text: str, pieces: list[tuple[int, int]]) -> list[tuple[in
 WE_RE = re.compile(
     r"^(?:[Ww]e|[Ww]e've|[Ww]e’ve)\s+(?:(?:also|still|just|recently|now)\s+)?"
     r"(?:(?P<verb>live|lived|moved|rent)\b(?P<rest>.*)|(?P<verb2>have|own|bought|adopted|got|raise)\b"
-    r"(?P<rest2>.*\b(?:kids?|children|sons?|daughters?|babies|baby|twins|dogs?|cats?|pets?|puppy|horses?|chickens|"
+    r"(?P<rest2>.*\b(?:kids?|children|sons?|daughters?|boys|girls|babies|baby|twins|dogs?|cats?|pets?|puppy|horses?|chickens|"
     r"house|home|apartment|flat|farm|garden|cabin|boat|car|cars|truck)\b.*))$"
 )
+
+_OWN_CHILDREN_RE = re.compile(r"^ (?:a|an|one|two|three|four|five|six|\d+)(?: (?:little|young|grown|grown-up|adult|teenage|"
+                              r"beautiful|wonderful|amazing))? (?:kids?|children|child|sons?|daughters?|boys|girls|twins|"
+                              r"babies|baby (?:boy|girl))\b")
 
 # "We explored the old town", "we went to the beach recently": something the user did with others (it is
 # still something the user did). Only past activities: "we think", "we should", "we are" say nothing lasting.
@@ -422,7 +426,9 @@ def _we_reading(bare: str, *, clause: str, asked: str | None = None) -> tuple[st
         verb = we.group("verb") or we.group("verb2")
         verb = {"have": "has", "own": "owns", "live": "lives", "raise": "raises", "rent": "rents"}.get(verb, verb)
         rest = re.sub(r"\bour\b", "their", to_third_person_en(en.trailing_dropped(rest)))  # "We just bought our first home"
-        return we.group(0), f"User's household {verb}{rest}", False
+        # a couple's children are each parent's: "We have two kids" → "User has two kids"
+        subject = "User" if verb in ("has", "raises") and _OWN_CHILDREN_RE.match(rest) else "User's household"
+        return we.group(0), f"{subject} {verb}{rest}", False
     we_did = WE_DID_RE.match(said)
     if we_did and content_tokens(we_did.group("rest")):
         rest = re.sub(r"\bour\b", "their", to_third_person_en(en.trailing_dropped(we_did.group("rest"))))  # "with our kids"

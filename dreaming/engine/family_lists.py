@@ -17,7 +17,7 @@ from dreaming.engine.third_person import to_third_person_zh
 
 _COUNT = r"(?:two|three|four|five|six|seven|\d)"
 _KIN_PLURALS = {"sisters": "sister", "brothers": "brother", "kids": "kid", "children": "child", "sons": "son",
-                "daughters": "daughter", "siblings": "sibling", "grandkids": "grandchild", "grandchildren": "grandchild"}
+                "daughters": "daughter", "boys": "boy", "girls": "girl", "siblings": "sibling", "grandkids": "grandchild", "grandchildren": "grandchild"}
 _HEAD_EN_RE = re.compile(
     rf"\b(?P<who>I|we|We)(?: (?:also|now|both))? (?:have|'ve got|’ve got|have got) (?P<count>{_COUNT})"
     rf"(?P<kind> (?:older|younger|little|big|grown|grown-up|adult|lovely|amazing|wonderful))? "
@@ -37,6 +37,8 @@ _ANOTHER_EN_RE = re.compile(
     r"^(?:(?:and|plus)\s+)?(?P<what>an? (?:(?:older|younger|little|big|baby|step|half)[ -])?(?:sister|brother|son|daughter|"
     r"kid|child))\s+(?:named|called)\s+(?P<name>[A-Z][a-z]+)$"
 )
+# What is said of them all after the list ("…, both picky eaters", "…, who are my world") is no member.
+_LIST_TAIL_EN_RE = re.compile(r"\s*[,;–—-]\s*(?:both|all|who|they|they're|they are|and they|and both)\b.*$", re.IGNORECASE)
 _LIST_SPLIT_RE = re.compile(r"\s*(?:,|;|\band\b|&)\s*(?=(?:and\s+|&\s+)?(?:(?:baby|little|my|our)\s+)?[A-Z]|(?:and\s+)?an?\s)")
 
 
@@ -64,7 +66,7 @@ def family_list_en(sentence: str) -> Rewrite | None:
     head = _HEAD_EN_RE.search(sentence)
     if not head or "?" in sentence:
         return None
-    listed = sentence[head.end():].rstrip(" .!)")
+    listed = _LIST_TAIL_EN_RE.sub("", sentence[head.end():]).rstrip(" .!)")
     read = _members_en(listed)
     if not read or len(read[0]) < 2:
         return None

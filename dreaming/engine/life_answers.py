@@ -10,6 +10,9 @@ from __future__ import annotations
 
 import re
 
+# Where the user is from, said as what they are: "我是四川人", "用户是东北人" (not "是个好人", "是老实人", "是外人").
+ORIGIN_ZH = r"是(?![个一这那好坏老男女穷富病外什大小年新])[\u4e00-\u9fff]{2,3}人(?![员士家物们生类])"
+
 # The facts of a life, as light sleep words them ("User is married", "User has two kids", 用户不吃香菜).
 _LIFE_FACT_EN_RE = re.compile(
     r"\b(?:married|divorced|engaged|widowed|single|husband|wife|partner|boyfriend|girlfriend|fianc[eé]e?|"
@@ -25,7 +28,7 @@ _LIFE_FACT_EN_RE = re.compile(
 )
 _LIFE_FACT_ZH_RE = re.compile(
     r"结婚|离婚|单身|已婚|未婚|老公|老婆|丈夫|妻子|对象|男朋友|女朋友|孩子|儿子|女儿|哥哥|姐姐|弟弟|妹妹|父母|"
-    r"工作|上班|职业|当老师|是老师|是医生|是护士|学生|退休|住在|老家|来自|出生|岁|不吃|吃素|素食|过敏|不喝|忌口"
+    r"工作|上班|职业|当老师|是老师|是医生|是护士|学生|退休|住在|老家|来自|出生|岁|不吃|吃素|素食|过敏|不喝|忌口|" + ORIGIN_ZH
 )
 # An echo of what the assistant said of itself, and a hedge: neither is the user telling their life.
 _ECHO_RE = re.compile(

@@ -31,8 +31,9 @@ _WE_ARE_FROM_RE = re.compile(
 # What "our" shares with the other side, not the user's own.
 # "we've been married for 7 years", "we got married in 2015", "we're engaged": the couple is the user's own.
 _WE_COUPLE_RE = re.compile(
-    r"^(?:[Ww]e|[Ww]e've|[Ww]e’ve|[Ww]e're|[Ww]e’re)(?:\s+(?:have|are|were|got))?\s+(?:(?:both|now|just|finally)\s+)?"
-    r"(?P<been>been\s+)?(?P<state>married|together|engaged|dating|divorced)"
+    r"^(?:[Ww]e|[Ww]e've|[Ww]e’ve|[Ww]e're|[Ww]e’re)(?:\s+(?:have|are|were|got))?\s+"
+    r"(?:(?:both|now|just|finally|also|officially|happily)\s+)*"
+    r"(?P<been>been\s+)?(?P<state>married|together|engaged|dating|divorced)(?:\s+now)?"
     r"(?P<rest>\s+(?:for|since|in|last|this|about|almost|over|nearly)\s+[\w' -]{1,40})?$"
 )
 _SHARED_RE = re.compile(r"^[Oo]ur\s+(?:conversation|chat|talk|friendship|world|planet|country|society|generation|"

@@ -42,7 +42,7 @@ from django.conf import settings
 
 from dreaming.engine.dates import DATE_PHRASE_RE, DAY_PRECISE_RE, PLAN_WORDS, is_plan  # noqa: F401 — re-exported
 from dreaming.engine.language import CJK_RE, in_own_words
-from dreaming.engine.life_answers import answers_about_own_life
+from dreaming.engine.life_answers import ORIGIN_ZH, answers_about_own_life
 from dreaming.engine.vagueness import vague_reason
 
 CONFIDENCE_MIN = 0.05
@@ -88,7 +88,9 @@ _STABLE_RE = re.compile(
     # a diet the user keeps: "can't have dairy", "doesn't eat meat", "is lactose intolerant"
     r"(?:can't|cannot|can not|doesn't|does not|never) (?:have|eat|drink|digest)|lactose|gluten-free|dairy-free)\b"
     r"|住在|搬到|搬去|来自|出生|长大|工作|上班|职业|是一名|是个|叫|岁|结婚|离婚|单身|喜欢|爱|讨厌|不吃|养了|养着|"
-    r"有一个|有一只|有两个|开始|学|练|专业|毕业|姐姐|妹妹|哥哥|弟弟|妈|爸|老公|老婆|孩子|儿子|女儿|朋友",
+    r"有一个|有一只|有两个|开始|学|练|专业|毕业|姐姐|妹妹|哥哥|弟弟|妈|爸|老公|老婆|孩子|儿子|女儿|朋友|"
+    r"是(?:一名|一位)?[\u4e00-\u9fff]{0,4}(?:师|员|医生|护士|经理|会计|司机|老板|学生|工人|作家|主播|记者|编辑|警察|军人)|"
+    + ORIGIN_ZH,
     re.IGNORECASE,
 )
 # A state of the moment: small talk that is not worth keeping unless it comes up again.

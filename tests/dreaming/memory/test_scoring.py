@@ -117,3 +117,24 @@ def test_the_do_of_emphasis_does_not_make_a_weak_statement_specific():
 def test_the_user_named_mid_statement_is_not_a_name():
     assert specificity("The script User sent in has been on their mind") == specificity(
         "The script they sent in has been on their mind")
+
+
+# --- where a Chinese user is from, and their job, last ---------------------------------------------
+@pytest.mark.parametrize("statement", ["用户是四川人", "用户是东北人", "用户是上海人", "用户是程序员", "用户是一名护士"])
+def test_a_chinese_origin_or_job_said_as_what_the_user_is_is_lasting(statement):
+    _, breakdown = score_compute(item=_told_today(statement, category="fact"), now=NOW)
+    assert breakdown["parts"]["stability"] == 1.0
+
+
+@pytest.mark.parametrize("statement", ["用户是老实人", "用户是外人", "用户是新来的人"])
+def test_what_the_user_is_like_is_no_origin(statement):
+    _, breakdown = score_compute(item=_told_today(statement, category="fact"), now=NOW)
+    assert breakdown["parts"]["stability"] == 0.5
+
+
+def test_a_chinese_origin_told_beside_an_answer_is_promoted_the_first_night():
+    # "你平时喜欢吃什么口味？" → "我是四川人，喜欢吃辣": the origin is a fact of the user's life, told in their words
+    from dreaming.engine.life_answers import answers_about_own_life
+    assert answers_about_own_life(quote="我是四川人", statement="用户是四川人")
+    score, _ = score_compute(item=item(statement="用户是四川人", importance=0.65, initiative=1.0), now=NOW)
+    assert score_decision(score) == "promote"
