@@ -74,7 +74,9 @@ def _said_by_the_user(before: str) -> bool:
 
 
 # A statement that already tells the pastime as lasting ("用户最近迷上了烘焙", "用户每天早上都会去跑五公里").
-_LASTING_RE = re.compile(r"喜欢|爱|迷上|热衷|痴迷|每天|每周|每晚|每个?周末|经常|常常|一直|平时|总是|一般")
+# A time of day without a 了 is a habit too ("用户下午在家练书法"; not "用户晚上去跑步了").
+_LASTING_RE = re.compile(r"喜欢|爱|迷上|热衷|痴迷|每天|每周|每晚|每个?周末|经常|常常|一直|平时|总是|一般|"
+                         r"(?:早上|上午|中午|下午|晚上)(?![^，。]*了)")
 
 
 def zh_pastimes(sentence: str, *, stated: tuple[str, ...] = ()) -> list[tuple[str, str]]:

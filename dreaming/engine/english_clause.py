@@ -472,6 +472,8 @@ def _dropped_subject_reading(bare: str, *, sentence: str) -> tuple[str, str, boo
     if tells_the_other_side(bare):
         return None  # "Well enjoy being single", "Enjoy your trip!": a wish for the other side
     dropped = bare[:1].lower() + bare[1:]
+    if re.match(r"^(?:also |then |and )?[a-z]+ (?:is|was|are|were|has been|seems|looks|sounds|feels|gets|went)\b", dropped):
+        return None  # "Work is fine", "Running is going well": the first word is the subject, not the user's verb
     if re.match(r"^(?:(?:just|still|recently)\s+)?(?:\w+ing|gonna)\b", dropped, re.I):
         subject = "I am "
     elif re.match(r"^(?:(?:just|still|recently)\s+)?been\b", dropped, re.I):

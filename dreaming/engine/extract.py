@@ -115,10 +115,11 @@ def _split_clauses(text: str, start: int, end: int, splitter: re.Pattern) -> lis
 
 # Without a first-person word, a dropped-subject start or "He's a …" (pronoun_subjects.py) a sentence tells nothing.
 _WORTH_A_LOOK_RE = re.compile(
-    r"\b(?:I|i|I'm|I’m|Im|im|[Ii]am|my|My|MY|me|we|We|mine|Mine|our|Our)\b|我|^\W*(?:[Jj]ust|[Rr]ecently|[Ff]inally|\d+|[Tt]wo|"
+    r"\b(?:I|i|I'm|I’m|Im|im|[Ii]am|my|My|MY|me|we|We|mine|Mine|our|Our)\b|我|^\W*(?:(?:[Aa]lso|[Pp]lus|[Tt]hen|[Aa]nd) )?(?:[Jj]ust|[Rr]ecently|[Ff]inally|\d+|[Tt]wo|"
     r"[Tt]hree|[Ff]our|[Ff]ive|[Ll]ove|[Ll]ike|[Ee]njoy|[Hh]ate|[Pp]refer|[Ww]ork|[Ll]ive|[Mm]oving|[Tt]hinking|"
     r"[Gg]ot|[Ff]inished|[Ss]tarted|[Mm]oved|[Hh]eading|[Pp]lanning|[Gg]etting|[Tt]raining|[Ss]tudying|[Ll]earning|"
-    r"[Tt]ook|[Vv]isited|[Ss]pent|[Ss]till|[Bb]een|[Hh]ad|[Tt]rying|[Ss]tarting)\b|\b(?:[Hh]er|[Hh]is|[Ii]ts) name\b|"
+    r"[Tt]ook|[Vv]isited|[Ss]pent|[Ss]till|[Bb]een|[Hh]ad|[Tt]rying|[Ss]tarting|[Ss]igned up|[Jj]oined|[Aa]dopted|"
+    r"[Ss]witched|[Bb]ought)\b|\b(?:[Hh]er|[Hh]is|[Ii]ts) name\b|"
     r"^\W*(?:[Hh]e|[Ss]he)(?:'s|’s| is| was) an?\b|[\u4e00-\u9fff]"  # Chinese drops the 我 (chinese_pastimes.py)
 )
 

@@ -78,7 +78,10 @@ def in_own_words(*, quote: str, statement: str, share: float = 0.66) -> bool:
 
 
 # Sentence ends: . ! ? (not inside numbers like 3.5), CJK enders, line breaks, semicolons.
-_SENTENCE_END_RE = re.compile(r"(?<=[.!?…])\s+|(?<=[.!?…][\"”])\s+(?=[A-Z])|(?<=[。！？!?；;])|\n+|(?<=[.!?])(?=[A-Z])")
+# A comma before "before that I …" / "since then I've …" also ends one: "About 2 years, before that I was a designer".
+_SENTENCE_END_RE = re.compile(r"(?<=[.!?…])\s+|(?<=[.!?…][\"”])\s+(?=[A-Z])|(?<=[。！？!?；;])|\n+|(?<=[.!?])(?=[A-Z])"
+                              r"|,\s+(?=(?:before that|after that|since then|other than that|apart from that|besides that|"
+                              r"prior to that),?\s+(?:I|I'm|I’m|I've|I’ve|I'd|we|my)\b)")
 
 
 # A period that closes an abbreviation, not a sentence: "Dr. Patel", "at St. Mary's", "e.g. pizza",

@@ -92,7 +92,7 @@ _SYNONYMS = {"fave": "favorite", "favourite": "favorite", "fav": "favorite", "fa
 # A quote with a pronoun may have it resolved from the user's own earlier words ("I love it" → hiking).
 _PRONOUN_RE = re.compile(r"\b(?:it|they|them|he|she|him|her|this|that|there|those|these|we|us|one)\b|[它他她这那]",
                          re.IGNORECASE)
-_YEAR_RE = re.compile(r"\b(?:19|20)\d{2}\b")
+_YEAR_RE = re.compile(r"(?<!\d)(?:19|20)\d{2}(?!\d)")  # not \b: "老伴2025年" has no word boundary
 _NUMBER_RE = re.compile(r"\d+(?:[.,]\d+)?")
 # A word of any alphabet ("дочь", "océano"); Chinese is counted by its characters.
 _LATIN_WORD_RE = re.compile(r"[^\W_]+(?:'[^\W_]+)?")

@@ -65,7 +65,7 @@ _VAGUE_PRONOUN_ZH = re.compile(r"^用户" + _ZH_ADVERBS + r"[\u4e00-\u9fff]{1,3}
 _VAGUE_IT_ZH = re.compile(r"^用户[^，,]*?(?P<p>(?<!其)它们?)")
 _VAGUE_BARE_ZH = re.compile(
     r"^用户" + _ZH_ADVERBS + r"(?P<p>期待|开心|高兴|难过|激动|紧张|想念|想|喜欢|爱|怀念|舍不得|满意|担心|害怕|感动|兴奋|羡慕|同意|"
-    r"知道|明白|去|来|做|玩|练|学)[了啊呀吧！!。~]*$"
+    r"知道|明白|去|来|做|玩|练|学|考虑|决定|打算|犹豫|纠结|试试|答应|后悔)[了啊呀吧！!。~]*$"
 )
 
 
@@ -287,6 +287,13 @@ def _them_is_the_user(body: str) -> bool:
     return bool(_OWN_SUBJECT_EN.search(body))
 
 
+def _them_is_me(main: str, pointer: str) -> bool:
+    """"User's boyfriend Miguel is moving in with them": after a preposition, another subject's "them" is what the
+    user said as "me" (third_person.py); "User's kids love them" still names nothing."""
+    return pointer.lower() == "them" and bool(re.match(r"(?i)(?:the )?user's\b", main)) and bool(
+        re.search(r"\b(?:with|to|for|at|from|about|behind|beside) them\b", main, re.IGNORECASE))
+
+
 # "User enjoys yourself" ("Enjoy yourself!"): a wish said to someone, rewritten as if it were the user's.
 _SECOND_PERSON_EN = re.compile(r"\b(?P<p>yourself|yourselves)\b", re.IGNORECASE)
 # "User rode a bike to work, speaking of", "User still remembers this story from": a phrase cut before its noun. (Not "and" / "but" / "with": "User lives in
@@ -366,7 +373,7 @@ def dangling_reason(statement: str) -> str | None:
         return None
     body, pronoun = end.group("body"), end.group("p").lower()
     if pronoun == "them":
-        return None if _them_is_the_user(body) or _compares_with_the_user(main, pronoun) else (
+        return None if _them_is_me(main, pronoun) or _them_is_the_user(body) or _compares_with_the_user(main, pronoun) else (
             "depends on 'them', which it does not name")
     if pronoun == "one" and _AGE_ONE_EN.search(body):
         return None  # "User's son turned one"
@@ -411,7 +418,7 @@ def vague_reason(statement: str) -> str | None:
     ):
         m = pattern.match(main)
         pointer = m and (m.group("p") or m.groupdict().get("q") or m.groupdict().get("r"))
-        if pointer and not _compares_with_the_user(main, pointer):
+        if pointer and not _compares_with_the_user(main, pointer) and not _them_is_me(main, pointer):
             return why.format(p=pointer)
     feeling = _VAGUE_FEELING_ABOUT_IT_EN.match(main)
     if feeling and not _TO_OR_CLAUSE_AFTER_IT_EN.search(main):

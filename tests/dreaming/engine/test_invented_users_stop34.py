@@ -69,3 +69,41 @@ def test_a_couple_planning_a_child_or_a_move_is_the_user(message, statement):
 
 def test_wanting_an_answer_is_no_child():
     assert _statements("我们要个说法") == []
+
+
+def _answered(question: str, message: str) -> list[str]:
+    turns = [Turn(seq=0, role="assistant", content=question), Turn(seq=1, role="user", content=message)]
+    found = LocalDreamer().extract(turns=turns, ctx=CallContext())
+    assert all(quote_in_text(quote=c.quote, text=message) for c in found)
+    return [c.statement for c in found]
+
+
+def test_before_that_after_a_comma_starts_a_new_sentence():
+    found = _answered("How long have you been freelancing?",
+                      "About 2 years, before that I was a graphic designer at an ad agency in Madrid.")
+    assert "User was a graphic designer at an ad agency in Madrid" in found
+    assert not any(s.startswith("About 2 years") for s in found)
+
+
+def test_a_dropped_subject_after_also_is_the_users_in_a_later_sentence():
+    found = _answered("How is school?", "going to office hours twice a week now. also got a part time job at the "
+                                        "campus library")
+    assert "User got a part time job at the campus library" in found
+
+
+def test_a_noun_first_is_no_dropped_subject():
+    found = _answered("How are you?", "Work is fine. Joined a book club last week.")
+    assert "User joined a book club last week" in found
+    assert not any("works is" in s for s in found)
+
+
+@pytest.mark.parametrize("message, statement", [
+    ("每天早上去公园打太极拳，下午在家练书法。", "用户下午在家练书法"),
+    ("我老伴去年走了，现在一个人住。", "用户现在一个人住"),
+    ("我今年六十八岁了，退休在家，想学学用智能手机", "用户退休在家"),
+    ("我在上海工作，晚上练瑜伽", "用户晚上练瑜伽"),
+])
+def test_a_chinese_routine_or_living_alone_continues_the_clause_before(message, statement):
+    found = _statements(message)
+    assert statement in found
+    assert not any(s in ("用户练书法", "用户练瑜伽") for s in found)  # the habit is told: no weak pastime beside it

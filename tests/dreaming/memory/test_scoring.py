@@ -138,3 +138,16 @@ def test_a_chinese_origin_told_beside_an_answer_is_promoted_the_first_night():
     assert answers_about_own_life(quote="我是四川人", statement="用户是四川人")
     score, _ = score_compute(item=item(statement="用户是四川人", importance=0.65, initiative=1.0), now=NOW)
     assert score_decision(score) == "promote"
+
+
+@pytest.mark.parametrize("statement, vague", [
+    ("User's boyfriend Miguel is moving in with them next month", False),  # "with me": the user
+    ("User's sister lives with them", False),
+    ("User's kids love them", True),  # "my kids love them": things it does not name
+    ("User went with them", True),
+    ("用户还在考虑", True), ("用户决定了", True), ("用户还在犹豫", True),
+    ("用户在考虑换工作", False), ("用户决定下个月搬去杭州", False),
+])
+def test_them_after_a_preposition_is_the_user_and_a_bare_decision_is_vague(statement, vague):
+    from dreaming.engine.vagueness import vague_reason
+    assert bool(vague_reason(statement)) is vague
