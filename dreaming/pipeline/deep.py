@@ -47,6 +47,7 @@ from dreaming.models import Candidate, DreamRun, Feedback, Memory, MemorySetting
 from dreaming.pipeline.clustering import Cluster, candidates_cluster
 from dreaming.pipeline.deep_compare import ScopeMemories, batch_neighbours, compare_key, scope_compare
 from dreaming.pipeline.locks import user_lock
+from dreaming.pipeline.named_outcomes import outcome_statement
 from dreaming.pipeline.night_writes import NightWrites, candidates_embeddings_save
 from dreaming.pipeline.plans import ActivePlans, plan_sources_carry, plans_settled_by
 from dreaming.pipeline.reinforce import Reinforced, memory_sources_merge
@@ -424,11 +425,12 @@ def _cluster_pending(night: _Night, cluster: Cluster, *, score: float, breakdown
 
 def _memory_create(night: _Night, cluster: Cluster, *, score: float, breakdown: dict) -> Memory:
     """The cluster's memory, its id taken now, written with its sources when the batch is (NightWrites)."""
-    best = cluster.best
+    best = cluster.best  # "User got the job" is named by the interview told before (named_outcomes.py)
+    statement, named_by = outcome_statement(best.statement, active=night.memories.active(cluster.persona_id))
     memory = night.writes.memory_add(Memory(
         user=night.user,
         persona_id=cluster.persona_id,
-        statement=best.statement,
+        statement=statement,
         category=cluster.category,
         importance=max(c.importance for c in cluster.candidates),
         confidence=clip_confidence(score),
@@ -438,7 +440,7 @@ def _memory_create(night: _Night, cluster: Cluster, *, score: float, breakdown: 
         recurrence=len(cluster.session_ids),
         half_life_days=half_life_days(cluster.category, statement=best.statement),
         score=score,
-        score_breakdown=breakdown,
+        score_breakdown={**breakdown, **named_by},
         embedding=list(best.embedding),
     ))
     night.writes.sources_add(memory_sources_merge(memory=memory, candidates=cluster.candidates, existing=[])[0])

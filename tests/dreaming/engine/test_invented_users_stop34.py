@@ -107,3 +107,11 @@ def test_a_chinese_routine_or_living_alone_continues_the_clause_before(message, 
     found = _statements(message)
     assert statement in found
     assert not any(s in ("用户练书法", "用户练瑜伽") for s in found)  # the habit is told: no weak pastime beside it
+
+
+@pytest.mark.parametrize("message, statement", [
+    ("我申请了香港大学的研究生", "用户申请了香港大学的研究生"),
+    ("我被录取了！", "用户被录取了"),
+])
+def test_a_chinese_application_and_its_outcome_are_read(message, statement):
+    assert statement in _statements(message)

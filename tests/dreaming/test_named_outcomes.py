@@ -1,0 +1,56 @@
+"""An outcome said without its object ("I got the job!") is named by the one interview or application told before."""
+from datetime import datetime, timedelta, timezone as dt_timezone
+
+import pytest
+
+from dreaming.engine.outcomes import outcome_named
+from dreaming.models import Memory
+from tests.support.night import chat, dream
+
+DAY0 = datetime(2026, 3, 2, 19, tzinfo=dt_timezone.utc)
+
+
+def said_on(user, day: int, *lines: str):
+    when = DAY0 + timedelta(days=day)
+    chat(user, when, *lines)
+    dream(user, when)
+
+
+@pytest.mark.django_db
+def test_the_job_got_is_the_role_interviewed_for(user):
+    said_on(user, 0, "I got an interview at Amazon for a PM role!! I'm so nervous.")
+    said_on(user, 14, "I got the job!")
+
+    got = Memory.objects.get(user=user, status=Memory.Status.ACTIVE, statement__startswith="User got the")
+    assert got.statement == "User got the PM role at Amazon"
+    named_by = got.score_breakdown["named_by"]
+    assert named_by["said"] == "User got the job" and "interview at Amazon" in named_by["statement"]
+    assert got.sources.get().quote == "I got the job"  # the user's words stay as said
+
+
+@pytest.mark.django_db
+def test_of_two_interviews_the_job_got_stays_as_said(user):
+    said_on(user, 0, "I got an interview at Amazon for a PM role!!", "I also have a job interview with Google next week.")
+    said_on(user, 14, "I got the job!")
+
+    assert Memory.objects.filter(user=user, statement="User got the job").exists()
+
+
+@pytest.mark.parametrize("statement, earlier, named", [
+    ("User got the job", ["User has a job interview with Google next week"], "User got the job at Google"),
+    ("User got the job", ["User applied for a marketing job at Nike"], "User got the marketing job at Nike"),
+    ("User got accepted", ["User applied to Stanford for grad school"], "User was accepted to Stanford for grad school"),
+    ("用户拿到offer了", ["用户下周要去腾讯面试产品经理"], "用户拿到了腾讯产品经理的offer"),
+    ("用户被录取了", ["用户申请了香港大学的研究生"], "用户被香港大学录取了，读研究生"),
+])
+def test_an_unnamed_outcome_takes_the_pursuit_before(statement, earlier, named):
+    assert outcome_named(statement, ["User lives in Chicago", *earlier]) == (named, 1)
+
+
+@pytest.mark.parametrize("statement, earlier", [
+    ("User got the job", ["User is a data analyst at a logistics company"]),  # no pursuit on record
+    ("User got the offer from Google", ["User applied for a marketing job at Nike"]),  # it names its own
+    ("User got accepted", ["User has a job interview with Google next week"]),  # an interview admits no one
+])
+def test_no_pursuit_or_a_named_outcome_is_left_as_said(statement, earlier):
+    assert outcome_named(statement, earlier) is None
