@@ -51,7 +51,7 @@ LEAD_FILLER_RE = re.compile(
     r"i am (?:good|great|fine|ok|okay|doing (?:well|good|great|ok|okay|fine))|hi there|hello there|hey there|maybe that's why|maybe thats why|"
     r"that's probably why|probably because|well then|good to know|thank you|thanks|awe|aww+|"
     r"i (?:just |recently |finally )?(?:learned|learnt|realized|realised|found out|discovered|noticed) that|"
-    r"i (?:gotta|got to|have got to) say|gotta say|"
+    r"i (?:gotta|got to|have got to) say|gotta say|(?:so )?guess what|(?:big|good|great|exciting|happy|some) news|update|"
     # "I found out recently I'm allergic to cockroaches": what was found out is the disclosure
     r"i (?:learned|learnt|realized|realised|found out|discovered|noticed)(?: recently| lately| today| last \w+)?"
     r"(?= (?:I|I'm|I’m|I've|I’ve|my)\b)|"

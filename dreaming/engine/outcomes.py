@@ -84,3 +84,33 @@ def outcome_named(statement: str, earlier: list[str]) -> tuple[str, int] | None:
     found = [(i, p) for i, s in enumerate(earlier) if (p := _pursuit(s))]
     named = [(i, text) for i, p in found if (text := _named(statement, p))]
     return (named[0][1], named[0][0]) if len(named) == 1 and len(found) == 1 else None
+
+
+# "User is engaged" after "User's girlfriend is named Priya": to whom is on record. (The comparer then supersedes
+# "girlfriend" by "engaged"; without this the name would leave MEMORY.md with it.)
+_UNNAMED_COUPLE_RE = re.compile(r"^User (?P<verb>is|got|has been|was) (?P<state>engaged|married)(?P<rest>(?: (?:for|since|in|"
+                                r"last|this|on|about|almost|over|nearly) [\w' -]{1,40})?)$")
+_PARTNER_RE = re.compile(r"^User's (?:girlfriend|boyfriend|partner|fianc[eé]e?|wife|husband|spouse)(?: is named| is called|"
+                         r"'s name is)? (?P<name>[A-Z][a-z]+)\b")
+_UNNAMED_COUPLE_ZH_RE = re.compile(r"^用户(?P<when>[^，。]{0,8}?)(?P<state>订婚了|结婚了)$")
+_PARTNER_ZH_RE = re.compile(r"^用户的(?:女朋友|男朋友|对象|未婚妻|未婚夫)叫(?P<name>[\u4e00-\u9fffA-Za-z]{1,4})$")
+
+
+def partner_named(statement: str, earlier: list[str]) -> tuple[str, int] | None:
+    """("User is engaged to Priya", the index of the memory naming her) when exactly one partner is named before."""
+    en, zh = _UNNAMED_COUPLE_RE.match(statement), _UNNAMED_COUPLE_ZH_RE.match(statement)
+    if not en and not zh:
+        return None
+    pattern = _PARTNER_RE if en else _PARTNER_ZH_RE
+    names = {(m.group("name"), i) for i, s in enumerate(earlier) if (m := pattern.match(s))}
+    if len({name for name, _ in names}) != 1:
+        return None
+    name, at = min(names, key=lambda n: n[1])
+    if en:
+        return f"User {en.group('verb')} {en.group('state')} to {name}{en.group('rest')}", at
+    return f"用户{zh.group('when')}和{name}{zh.group('state')}", at
+
+
+def may_be_named(statement: str) -> bool:
+    """Whether `statement` is an outcome or a couple said without its object (a cheap test before reading memories)."""
+    return unnamed_outcome(statement) or bool(_UNNAMED_COUPLE_RE.match(statement) or _UNNAMED_COUPLE_ZH_RE.match(statement))

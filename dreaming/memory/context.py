@@ -20,6 +20,7 @@ from django.db.models.base import ModelState
 from django.utils import timezone
 
 from dreaming.engine.language import WIDE_CHARS
+from dreaming.engine.said_again import said_with_more
 from chat.models import ChatSession, Persona
 from dreaming.memory.context_cache import memory_md_cache_evict, memory_md_cached
 from dreaming.memory.feedback import latest_verdict_subquery
@@ -140,6 +141,9 @@ def memory_md_compose(*, memories: list[Memory], budget: int) -> tuple[str, list
     """
     accepted: list[_Line] = []
     document = _DocumentTokens()
+    # "User has a dog" beside "User's dog is named Biscuit": the document says it once (engine.said_again)
+    said_more = said_with_more([m.statement for m in memories])
+    memories = [m for i, m in enumerate(memories) if i not in said_more]
     for memory in sorted(memories, key=_priority):
         statement = " ".join(memory.statement.split())
         if not statement:

@@ -426,7 +426,7 @@ def _cluster_pending(night: _Night, cluster: Cluster, *, score: float, breakdown
 def _memory_create(night: _Night, cluster: Cluster, *, score: float, breakdown: dict) -> Memory:
     """The cluster's memory, its id taken now, written with its sources when the batch is (NightWrites)."""
     best = cluster.best  # "User got the job" is named by the interview told before (named_outcomes.py)
-    statement, named_by = outcome_statement(best.statement, active=night.memories.active(cluster.persona_id))
+    statement, named_by = outcome_statement(best.statement, active=lambda: night.memories.active(cluster.persona_id))
     memory = night.writes.memory_add(Memory(
         user=night.user,
         persona_id=cluster.persona_id,

@@ -1,16 +1,22 @@
 """Deep sleep's side of engine.outcomes: the memory of "User got the job" takes its object from the one interview or
-application the user told of before, and its score breakdown says which memory named it."""
+application the user told of before, "User is engaged" the name of the one partner, and its score breakdown says
+which memory named it."""
 from __future__ import annotations
 
-from dreaming.engine.outcomes import outcome_named, unnamed_outcome
+from collections.abc import Callable
+
+from dreaming.engine.outcomes import may_be_named, outcome_named, partner_named
 from dreaming.models import Memory
 
 
-def outcome_statement(statement: str, *, active: list[Memory]) -> tuple[str, dict]:
-    """(the memory's statement, what to add to its breakdown): the statement as said when nothing names it."""
-    if not unnamed_outcome(statement):
+def outcome_statement(statement: str, *, active: Callable[[], list[Memory]]) -> tuple[str, dict]:
+    """(the memory's statement, what to add to its breakdown): the statement as said when nothing names it.
+    `active` gives the scope's active memories, read only for a statement that may be named."""
+    if not may_be_named(statement):
         return statement, {}
-    named = outcome_named(statement, [m.statement for m in active])
+    active = active()
+    earlier = [m.statement for m in active]
+    named = outcome_named(statement, earlier) or partner_named(statement, earlier)
     if named is None:
         return statement, {}
     text, at = named

@@ -54,3 +54,27 @@ def test_an_unnamed_outcome_takes_the_pursuit_before(statement, earlier, named):
 ])
 def test_no_pursuit_or_a_named_outcome_is_left_as_said(statement, earlier):
     assert outcome_named(statement, earlier) is None
+
+
+@pytest.mark.django_db
+def test_an_engagement_keeps_the_name_of_the_girlfriend_it_replaces(user):
+    said_on(user, 0, "My girlfriend Priya is a pharmacist.")
+    said_on(user, 30, "Big news: we're engaged now :)")
+
+    engaged = Memory.objects.get(user=user, status=Memory.Status.ACTIVE, statement__contains="engaged")
+    assert engaged.statement == "User is engaged to Priya"
+    assert "Priya" in engaged.score_breakdown["named_by"]["statement"]
+
+
+@pytest.mark.parametrize("statement, earlier, named", [
+    ("User got married in June 2026", ["User's boyfriend is named Tom"], "User got married to Tom in June 2026"),
+    ("用户订婚了", ["用户的女朋友叫小美"], "用户和小美订婚了"),
+])
+def test_a_couple_takes_the_one_partner_named_before(statement, earlier, named):
+    from dreaming.engine.outcomes import partner_named
+    assert partner_named(statement, ["User lives in Chicago", *earlier]) == (named, 1)
+
+
+def test_of_two_partners_named_the_couple_stays_as_said():
+    from dreaming.engine.outcomes import partner_named
+    assert partner_named("User is engaged", ["User's girlfriend is named Priya", "User's girlfriend is named Ana"]) is None

@@ -115,3 +115,12 @@ def test_a_chinese_routine_or_living_alone_continues_the_clause_before(message, 
 ])
 def test_a_chinese_application_and_its_outcome_are_read(message, statement):
     assert statement in _statements(message)
+
+
+@pytest.mark.parametrize("message, statement", [
+    ("Guess what, we're engaged!", "User is engaged"),
+    ("Big news: we're engaged now :)", "User is engaged"),
+    ("Update: I moved to Denver", "User moved to Denver"),
+])
+def test_news_announced_first_is_read_after_its_announcement(message, statement):
+    assert statement in _statements(message)

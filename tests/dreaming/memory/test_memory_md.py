@@ -271,3 +271,20 @@ def test_a_user_with_memory_off_gets_an_empty_document_from_the_same_two_stateme
     assert len(_statements(queries)) == 2
     assert document.content == "" and document.memory_ids == [] and document.version == 2
     assert MemoryDocument.objects.get(user=user, persona=None).content == ""
+
+
+def test_a_bare_has_that_another_memory_says_with_more_is_said_once(user):
+    bare = MemoryFactory(user=user, statement="User has a dog", category=Category.FACT, importance=0.9)
+    named = MemoryFactory(user=user, statement="User's dog is named Biscuit", category=Category.FACT, importance=0.6)
+    sister = MemoryFactory(user=user, statement="User has a little sister", category=Category.RELATION)
+    MemoryFactory(user=user, statement="User's little sister Ava started high school", category=Category.RELATION)
+    cat = MemoryFactory(user=user, statement="用户养了一只猫", category=Category.FACT)
+    MemoryFactory(user=user, statement="用户养了一只布偶猫叫奶茶", category=Category.FACT)
+    lone = MemoryFactory(user=user, statement="User has a parrot", category=Category.FACT)
+
+    document = memory_md_render(user=user)
+
+    assert named.id in document.memory_ids and lone.id in document.memory_ids
+    assert not {bare.id, sister.id, cat.id} & set(document.memory_ids)
+    assert "- User has a dog\n" not in document.content and "- User has a parrot" in document.content
+    assert Memory.objects.get(pk=bare.pk).status == Memory.Status.ACTIVE  # still a memory: recall and the center see it
