@@ -27,7 +27,7 @@ _MY_BUILT_RE = re.compile(
 # Words that open a sentence or name the user's gear, not a platform they build on: "my Mac app" is theirs to use.
 _NOT_PLATFORMS = frozenset("I The A An My This That New Old First Own Main Personal Company Mac iPhone Windows".split())
 _TITLE_RE = re.compile(
-    r"\b(?:the )?title of (?P<whose>my|this|our) (?P<what>(?:master['’]?s |bachelor['’]?s |PhD |final[- ]year |undergraduate )?"
+    r"\b(?:[Tt]he )?title of (?P<whose>my|this|our) (?P<what>(?:master['’]?s |bachelor['’]?s |PhD |final[- ]year |undergraduate )?"
     r"(?:dissertation|thesis))(?: project)?(?: is)?\s*[:：]?\s*[\"“]?(?P<title>[A-Z][^\n\"”?!]{8,200}?)(?=\.\s|[.?!]?\s*$|[\n\"”?!])"
     r"|\b[Mm]y (?P<what2>(?:master['’]?s |bachelor['’]?s |PhD |final[- ]year )?(?:dissertation|thesis)) is (?:titled|called|entitled)\s*"
     r"[:：]?\s*[\"“]?(?P<title2>[A-Z][^\n\"”?!]{8,200}?)(?=\.\s|[.?!]?\s*$|[\n\"”?!])"

@@ -39,6 +39,7 @@ from dreaming.engine.pursuits import DOING, belongings, jobs_as, platforms, play
 from dreaming.engine.purposes import courses, organisations, roles_beside_me
 from dreaming.engine.quotes import quote_too_short, statement_unsupported
 from dreaming.engine.sensitive import redact_sensitive, sensitive_category
+from dreaming.engine.skills import skills
 from dreaming.protocol import ExtractedCandidate, Turn
 
 _I_AM = r"(?:I|i)\s*(?:'m|’m|\s+am\b|m\b)"
@@ -225,6 +226,7 @@ def turn_disclosures(text: str) -> list[tuple[str, str]]:
     """(quote, statement) of each self-disclosure clause of one user turn's text."""
     return (_clauses(text) + _my_things(text) + _my_work(text) + _my_family(text) + _my_courses(text)
             + _organisations(text) + _roles_beside_me(text) + signed_name(text) + _candidacy(text) + _projects(text)
+            + [(quote, said) for quote, said in skills(text) if not _not_had(text, text.find(quote))]
             + [(quote, said) for quote, said in jobs_as(text) if not _not_had(text, text.find(quote))])
 
 
