@@ -127,7 +127,7 @@ INFERRED_WORDS: dict[str, re.Pattern] = {
                          rf"(?-i:{EXAMS})\b", re.IGNORECASE),
     "写": re.compile(r"论文"),
     # "I'm on Windows 11", "on my Raspberry Pi" → "User uses …" (own_projects.devices; "uses" stems to "us")
-    "us": re.compile(r"\b(?:I|i)(?:'m| am|’m) (?:on|running|using)\b|\bon my\b"),
+    "us": re.compile(r"\b(?:I|i)(?:'m| am|’m|m) (?:on|running|using)\b|\bon my\b"),
 }
 
 

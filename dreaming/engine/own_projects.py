@@ -48,7 +48,7 @@ _DEVICES = (r"(?:(?:new|old|\d{4}) )?(?:(?:M\d|Intel|2\d{3}) )?(?:MacBook(?: Pro
             r"iPad(?: Pro| Air| mini)?|Chromebook|Raspberry Pi(?: \d)?|Steam Deck|Surface(?: Pro)?(?: \d)?|ThinkPad|"
             r"(?:Samsung )?Galaxy S\d+|Pixel \d+|Arduino(?: Uno| Nano)?|PS5|PS4|Xbox(?: Series [XS])?|Nintendo Switch)")
 _DEVICE_RE = re.compile(
-    rf"\b(?:I|i)(?:'m| am|’m) (?:using|on|running)(?: an?)? (?P<sys>{_SYSTEMS})\b"
+    rf"\b(?:I|i)(?:'m| am|’m|m) (?:using|on|running)(?: an?)? (?P<sys>(?i:{_SYSTEMS}))\b"
     rf"|\b(?:I|i) (?:use|run|have|own|work on|code on)(?: (?:an?|my))? (?P<dev>{_DEVICES})\b"
     rf"|\b(?:I|i)(?:'m| am|’m) (?:using|on|running) (?:an?|my) (?P<dev2>{_DEVICES})\b"
     rf"|\bon my (?P<dev3>{_DEVICES})\b"

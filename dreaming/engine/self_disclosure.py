@@ -226,7 +226,7 @@ def turn_disclosures(text: str) -> list[tuple[str, str]]:
     """(quote, statement) of each self-disclosure clause of one user turn's text."""
     return (_clauses(text) + _my_things(text) + _my_work(text) + _my_family(text) + _my_courses(text)
             + _organisations(text) + _roles_beside_me(text) + signed_name(text) + _candidacy(text) + _projects(text)
-            + [(quote, said) for quote, said in skills(text) if not _not_had(text, text.find(quote))]
+            + _skills(text)
             + [(quote, said) for quote, said in jobs_as(text) if not _not_had(text, text.find(quote))])
 
 
@@ -251,6 +251,13 @@ def _projects(text: str) -> list[tuple[str, str]]:
     if _NOT_THE_USER_RE.search(request_of(text)):
         return []  # a story's or a role-play's projects
     return [(quote, said) for quote, said in own_projects(text) if not _not_had(text, text.find(quote))]
+
+
+def _skills(text: str) -> list[tuple[str, str]]:
+    """"I know HTML and CSS" → "User knows HTML and CSS"; 我完全不懂编程 → 用户完全不懂编程 (skills.py)."""
+    if _NOT_THE_USER_RE.search(request_of(text)):
+        return []  # a story's hacker who "knows Python"
+    return [(quote, said) for quote, said in skills(text) if not _not_had(text, text.find(quote))]
 
 
 def _my_courses(text: str) -> list[tuple[str, str]]:

@@ -44,6 +44,8 @@ _FICTION_ASK_RE = re.compile(
     r"|\b(?:role-?play|let'?s pretend)\b|续写|写(?:一个|一篇|个)?(?:故事|小说)|角色扮演",
     re.IGNORECASE,
 )
+_TASK_WISH_RE = re.compile(r"\s+and (?:(?:I|i|they) )?(?:(?:want|wants|need|needs)\b|(?:would like|'d like|am trying|'m trying|"
+                           r"are trying|is trying|trying) to\b).*$", re.DOTALL)
 _IRL_RE = re.compile(r"\s+(?:irl|IRL|in real life)\b(?=[\s.!,]*$)")
 _SELF_STATEMENT_RE = re.compile(
     r"^(?:(?:also|and|but|so|btw|by the way|actually|well|oh),?\s+)*"
@@ -142,8 +144,13 @@ def _session_own_words(turns: list[Turn], *, kind: str) -> list[str]:
 
 
 def _out_of_character(candidate: ExtractedCandidate) -> ExtractedCandidate:
-    """"(OOC: I'm actually a nurse irl)" → "User is a nurse" (the quote keeps its words)."""
+    """"(OOC: I'm actually a nurse irl)" → "User is a nurse" (the quote keeps its words); "I own a Raspberry Pi 4 and
+    want to run this as a service" → "User owns a Raspberry Pi 4": the wish is the skipped task, not the person."""
     statement = _IRL_RE.sub("", candidate.statement)
+    quote_cut, statement_cut = _TASK_WISH_RE.search(candidate.quote), _TASK_WISH_RE.search(statement)
+    if quote_cut and statement_cut and len(statement[: statement_cut.start()].split()) >= 3:
+        return candidate.model_copy(update={"quote": candidate.quote[: quote_cut.start()],
+                                            "statement": statement[: statement_cut.start()]})
     return candidate if statement == candidate.statement else candidate.model_copy(update={"statement": statement})
 
 

@@ -23,7 +23,7 @@ _TECH = (
     r"pandas|NumPy|TensorFlow|PyTorch|Photoshop|Blender|Figma|WordPress|Arduino|LaTeX|jQuery|Bootstrap|Tailwind(?:CSS)?|"
     r"programming|coding|computers|web development|machine learning|networking|databases|regex|algorithms"
 )
-_TECHS = rf"(?-i:{_TECH})(?:(?:,\s*|\s+(?:and|&|or)\s+)(?-i:{_TECH}))*"
+_TECHS = rf"(?-i:{_TECH})(?:(?:,\s*|\s+(?:and|&|or)\s+)(?:(?:a (?:little )?bit of|some|basic) )?(?-i:{_TECH}))*"
 _END = r"(?=\s*(?:[.,;:!?)\n]|$)|\s+(?:and|but|so|though|yet|well|very|pretty|quite|a bit|a little|too|either|before|yet|at all)\b)"
 _I = r"(?:I|i)"
 _SKILL_RE = re.compile(
@@ -34,7 +34,7 @@ _SKILL_RE = re.compile(
     rf"(?P<of>{_TECHS}){_END}"
     rf"|\b{_I}(?:'ve| have|’ve) never (?P<never>used|worked with|touched|coded in|programmed in|learned|written) (?P<used>{_TECHS})"
     rf"(?: before)?{_END}"
-    rf"|\b{_I} (?:don't|do not|don’t) know (?P<much>much|anything|a lot|a thing) about (?P<about>{_TECHS}){_END}"
+    rf"|\b{_I} (?:don't|do not|don’t|dont) know (?P<much>much|anything|a lot|a thing) about (?P<about>{_TECHS}){_END}"
     rf"|\b(?-i:[Ww]e) use (?P<tool>{_TECHS}|(?-i:[A-Z][\w.+-]+)(?: and (?-i:[A-Z][\w.+-]+))?) at (?P<where>work|my job|my company|the office)\b",
     re.IGNORECASE,
 )

@@ -172,3 +172,29 @@ def test_own_projects_reads_the_phrase_and_says_it_in_the_third_person(text, fou
 def test_skills_and_devices_quote_the_users_words():
     assert skills("I only know a little bit of SQL.") == [("I only know a little bit of SQL", "User knows a little bit of SQL")]
     assert devices("I am running Ubuntu 22.04 in WSL") == [("I am running Ubuntu 22.04", "User uses Ubuntu 22.04")]
+
+
+@pytest.mark.parametrize(("text", "statement"), [
+    ("I own a Raspberry Pi 4 and want to run this as a service" + CODE, "User owns a Raspberry Pi 4"),
+    ("I have a Discord server for my D&D group and want a dice bot" + CODE, "User has a Discord server for their D&D group"),
+])
+def test_the_wish_that_is_the_skipped_task_leaves_the_statement(text, statement):
+    turns = [Turn(seq=0, role="user", content=text)]
+    found = {c.statement: c.quote for c in self_statements(turns, kind="coding")}
+    assert statement in found, list(found)
+    assert "want" not in found[statement]
+
+
+@pytest.mark.parametrize(("text", "statement"), [
+    ("im on windows 10, pip install fails with permission error" + CODE, "User uses windows 10"),
+    ("I dont know much about coding, my boss asked me to fix this" + CODE, "User doesn't know much about coding"),
+    ("I know Python and a bit of JavaScript but I've never used TypeScript" + CODE, "User knows Python and a bit of JavaScript"),
+])
+def test_chat_spelling_still_says_it(text, statement):
+    assert statement in _skipped("coding", text), _skipped("coding", text)
+
+
+def test_a_characters_words_in_a_story_request_are_not_the_users_skill():
+    from dreaming.engine.self_disclosure import self_disclosures
+    text = "Write a story about a girl who says 'I know Python and JavaScript' and becomes a hacker."
+    assert not any("know" in c.statement for c in self_disclosures([Turn(seq=0, role="user", content=text)]))
