@@ -41,6 +41,7 @@ _OOC_RE = re.compile(
 # A story the user asks for with themself in it, or a story to go on with: its "I" from then on is a character.
 _FICTION_ASK_RE = re.compile(
     r"\b(?:write|continue|tell|make|create|generate)\b[^.!?\n]{0,30}\b(?:story|fanfic|fan fiction|novel|chapter|scene|episode)\b"
+    r"(?![\s-]+(?:generator|app|game|bot|website|site|class|function|script|mode|editor|model|api|endpoint|page|feature))"
     r"|\b(?:role-?play|let'?s pretend)\b|续写|写(?:一个|一篇|个)?(?:故事|小说)|角色扮演",
     re.IGNORECASE,
 )

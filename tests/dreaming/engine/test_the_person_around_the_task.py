@@ -198,3 +198,9 @@ def test_a_characters_words_in_a_story_request_are_not_the_users_skill():
     from dreaming.engine.self_disclosure import self_disclosures
     text = "Write a story about a girl who says 'I know Python and JavaScript' and becomes a hacker."
     assert not any("know" in c.statement for c in self_disclosures([Turn(seq=0, role="user", content=text)]))
+
+
+def test_code_that_makes_stories_is_no_story_about_the_user():
+    said = _skipped("coding", "write a story generator in python using markov chains" + CODE,
+                    "I'm a teacher and my students will use it in class" + CODE)
+    assert "User is a teacher" in said, said
