@@ -3,8 +3,8 @@
 A coding, document or translation session is skipped as a whole, but the user's framing words around the task often
 say what they have made or are working on:
 
-- "my Discord bot keeps crashing", "how do I back up my Minecraft server", "publish my Flutter app" → "User has a
-  Discord bot" (a thing named by its platform: a bare "my app" or "my server" says too little);
+- "my Discord bot keeps crashing", "how do I back up my Minecraft server", "publish my Flutter app", "my Airbnb
+  listing", "my GitHub repo" → "User has a Discord bot" (a thing named by its platform: a bare "my app" or "my server" says too little);
 - "the title of my dissertation is …", "… following the title of this dissertation project: …" → "User is writing a
   dissertation titled …" ("this" only in a request to write for it: "summarize this thesis" brings someone else's);
 - the machine the user works on, weighed weak (pending until it recurs): "I'm on Windows 11", "I use a MacBook Pro",
@@ -22,7 +22,7 @@ import re
 # A platform's name before the thing: "my Discord bot", "my Minecraft server", "my Shopify app".
 _MY_BUILT_RE = re.compile(
     r"\b[Mm]y (?:own |new )?(?P<thing>(?:(?-i:[A-Z][\w.+-]*) ){1,2}"
-    r"(?:bot|server|app|application|plugin|extension|mod|channel|page))\b(?![\w-])"
+    r"(?:bot|server|app|application|plugin|extension|mod|channel|page|listing|newsletter|podcast|repo|repository))\b(?![\w-])"
 )
 # Words that open a sentence or name the user's gear, not a platform they build on: "my Mac app" is theirs to use.
 _NOT_PLATFORMS = frozenset("I The A An My This That New Old First Own Main Personal Company Mac iPhone Windows".split())

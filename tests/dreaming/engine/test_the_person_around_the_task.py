@@ -204,3 +204,12 @@ def test_code_that_makes_stories_is_no_story_about_the_user():
     said = _skipped("coding", "write a story generator in python using markov chains" + CODE,
                     "I'm a teacher and my students will use it in class" + CODE)
     assert "User is a teacher" in said, said
+
+
+@pytest.mark.parametrize(("text", "statement"), [
+    ("Rewrite the description of my Airbnb listing so it sounds cozy:" + ARTICLE, "User has an Airbnb listing"),
+    ("how do I add a license to my GitHub repo" + CODE, "User has a GitHub repo"),
+])
+def test_a_thing_the_user_runs_on_a_platform_is_kept(text, statement):
+    kind = "document" if ARTICLE in text else "coding"
+    assert statement in _skipped(kind, text), _skipped(kind, text)
