@@ -126,6 +126,8 @@ INFERRED_WORDS: dict[str, re.Pattern] = {
     "prepar": re.compile(r"\b(?:pass|passing|prep|prepping|tips for|my)\b (?:(?:the|my|next|upcoming) )?(?:[\w-]+ )?"
                          rf"(?-i:{EXAMS})\b", re.IGNORECASE),
     "写": re.compile(r"论文"),
+    # "I'm on Windows 11", "on my Raspberry Pi" → "User uses …" (own_projects.devices; "uses" stems to "us")
+    "us": re.compile(r"\b(?:I|i)(?:'m| am|’m|m) (?:on|running|using)\b|\bon my\b"),
 }
 
 

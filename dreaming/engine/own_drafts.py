@@ -79,3 +79,35 @@ def signed_name(text: str) -> list[tuple[str, str]]:
         start = m.start() + m.group(0).rfind(closing[0], 0, m.start("name") - m.start())
         found.append((text[start: m.end("name")], f"User's name is {name}"))
     return found[-1:]  # the letter's own closing, not one it quotes
+
+
+# The request after a paste ("<marking criteria…>\n\nThe title of my dissertation is X. Can you write 200 words for the
+# ethics section?", "…更值得关注。请为我精简以上内容"): a task for the assistant, with a task's verb, so a pasted letter's own
+# "Could you confirm the booking?" is not taken for the user's words.
+_CLOSING_TASK_RE = re.compile(
+    r"\b(?:can|could|would|will) you\b|\bplease\b|\bpls\b|^\s*(?:now\s+)?(?:write|rewrite|summari[sz]e|translate|proofread|"
+    r"paraphrase|shorten|expand|simplify|correct|improve|polish|edit|make|give|help)\b|请|帮我|帮忙",
+    re.IGNORECASE | re.MULTILINE,
+)
+_TASK_VERB_RE = re.compile(
+    r"\b(?:write|rewrite|re-write|summari[sz]e|summary|translate|proofread|paraphrase|rephrase|shorten|expand|simplify|correct|"
+    r"improve|polish|edit|words|essay|section|answer)\b|精简|润色|翻译|总结|改写|修改|概括|扩写|续写|以上|上面",
+    re.IGNORECASE,
+)
+_SIGN_OFF_RE = re.compile(r"(?im)^[^\n]{0,30}\b(?:regards|sincerely|yours|cheers|best wishes)\b")
+_CLOSING_SENTENCE_RE = re.compile(r"[^。！？!?.\n]*(?:请|帮我)[^。！？!?.\n]*[。！？!?.]?\s*$")
+
+
+def closing_request(text: str) -> str:
+    """The user's request after the text a long turn brings: its last paragraph (its last sentence, when the request
+    runs on from the paste on the same line), when it asks the assistant to do something to the text; else ""."""
+    if len(text) <= REQUEST_CHARS:
+        return ""
+    body = text.rstrip()
+    block = body[body.rfind("\n\n") + 2:] if "\n\n" in body else body[body.rfind("\n") + 1:]
+    if len(block) > REQUEST_CHARS:
+        last = _CLOSING_SENTENCE_RE.search(block[-REQUEST_CHARS:])
+        block = last.group(0).strip() if last else ""
+    if not block or _SIGN_OFF_RE.search(block) or not (_CLOSING_TASK_RE.search(block) and _TASK_VERB_RE.search(block)):
+        return ""
+    return block

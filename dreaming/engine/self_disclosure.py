@@ -34,10 +34,12 @@ from dreaming.engine.implied_pursuits import implied
 from dreaming.engine.language import STOP_WORDS, sentences
 from dreaming.engine.others_words import not_the_user
 from dreaming.engine.own_drafts import request_of, signed_name
+from dreaming.engine.own_projects import devices, own_projects
 from dreaming.engine.pursuits import DOING, belongings, jobs_as, platforms, plays, schoolwork, zh_possessions
 from dreaming.engine.purposes import courses, organisations, roles_beside_me
 from dreaming.engine.quotes import quote_too_short, statement_unsupported
 from dreaming.engine.sensitive import redact_sensitive, sensitive_category
+from dreaming.engine.skills import skills
 from dreaming.protocol import ExtractedCandidate, Turn
 
 _I_AM = r"(?:I|i)\s*(?:'m|’m|\s+am\b|m\b)"
@@ -223,7 +225,8 @@ def self_disclosures(turns: list[Turn]) -> list[ExtractedCandidate]:
 def turn_disclosures(text: str) -> list[tuple[str, str]]:
     """(quote, statement) of each self-disclosure clause of one user turn's text."""
     return (_clauses(text) + _my_things(text) + _my_work(text) + _my_family(text) + _my_courses(text)
-            + _organisations(text) + _roles_beside_me(text) + signed_name(text) + _candidacy(text)
+            + _organisations(text) + _roles_beside_me(text) + signed_name(text) + _candidacy(text) + _projects(text)
+            + _skills(text)
             + [(quote, said) for quote, said in jobs_as(text) if not _not_had(text, text.find(quote))])
 
 
@@ -236,10 +239,25 @@ def weak_disclosures(text: str) -> list[tuple[str, str]]:
     found += [(_phrase_quote(text, text.find(q), text.find(q) + len(q)), said) for q, said in plays(text) + platforms(text)
               if not _not_had(text, text.find(q))]
     found += zh_possessions(text)
+    found += [(quote, said) for quote, said in devices(text) if not _not_had(text, text.find(quote))]  # "I'm on Windows 11"
     # what a request for help shows the user is busy with: "how can I learn Spanish faster" (implied_pursuits.py)
     found += [(_phrase_quote(text, start, start + len(words)), said) for words, said, start in implied(text)
               if not _not_had(text, start)]
     return [(quote, said) for quote, said in found if not statement_unsupported(statement=said, quote=quote)]
+
+
+def _projects(text: str) -> list[tuple[str, str]]:
+    """"my Discord bot" → "User has a Discord bot"; 我在写硕士论文 → 用户在写硕士论文 (own_projects.py)."""
+    if _NOT_THE_USER_RE.search(request_of(text)):
+        return []  # a story's or a role-play's projects
+    return [(quote, said) for quote, said in own_projects(text) if not _not_had(text, text.find(quote))]
+
+
+def _skills(text: str) -> list[tuple[str, str]]:
+    """"I know HTML and CSS" → "User knows HTML and CSS"; 我完全不懂编程 → 用户完全不懂编程 (skills.py)."""
+    if _NOT_THE_USER_RE.search(request_of(text)):
+        return []  # a story's hacker who "knows Python"
+    return [(quote, said) for quote, said in skills(text) if not _not_had(text, text.find(quote))]
 
 
 def _my_courses(text: str) -> list[tuple[str, str]]:

@@ -24,7 +24,7 @@ from dataclasses import replace
 from dreaming.engine import multilingual
 from dreaming.engine.extract import extract_candidates
 from dreaming.engine.language import content_tokens, sentences
-from dreaming.engine.own_drafts import REQUEST_CHARS, own_draft, request_of
+from dreaming.engine.own_drafts import REQUEST_CHARS, closing_request, own_draft, request_of
 from dreaming.engine.self_disclosure import self_disclosures, without_request
 from dreaming.engine.triage import _CODE_LINE_RE, _STACK_TRACE_RE, _symbol_density
 from dreaming.protocol import ExtractedCandidate, Turn
@@ -38,6 +38,16 @@ _OOC_RE = re.compile(
     r"(?:^|\n)\s*(?:OOC|out of character)\s*[:\-–]\s*([^\n]{3,300})",
     re.IGNORECASE,
 )
+# A story the user asks for with themself in it, or a story to go on with: its "I" from then on is a character.
+_FICTION_ASK_RE = re.compile(
+    r"\b(?:write|continue|tell|make|create|generate)\b[^.!?\n]{0,30}\b(?:story|fanfic|fan fiction|novel|chapter|scene|episode)\b"
+    r"(?![\s-]+(?:generator|app|game|bot|website|site|class|function|script|mode|editor|model|api|endpoint|page|feature))"
+    r"|\b(?:role-?play|let'?s pretend)\b|续写|写(?:一个|一篇|个)?(?:故事|小说)|角色扮演",
+    re.IGNORECASE,
+)
+_TASK_WISH_RE = re.compile(r"\s+and (?:(?:I|i|they) )?(?:(?:want|wants|need|needs)\b|(?:would like|'d like|am trying|'m trying|"
+                           r"are trying|is trying|trying) to\b).*$", re.DOTALL)
+_IRL_RE = re.compile(r"\s+(?:irl|IRL|in real life)\b(?=[\s.!,]*$)")
 _SELF_STATEMENT_RE = re.compile(
     r"^(?:(?:also|and|but|so|btw|by the way|actually|well|oh),?\s+)*"
     # not the task's state: "I'm using node.js and I'm working with strings… I have a problem"
@@ -57,8 +67,12 @@ _SELF_STATEMENT_RE = re.compile(
     r"our (?:company|business|startup|shop|store|team|school|clinic|agency|firm|restaurant|brand|"
     r"organi[sz]ation|customers|clients|students)\b|"
     r"we(?:\s+are|'re|’re)\s+an?\s|we (?:run|own|sell|make|manufacture|provide|offer|specialize|ship|export)\b|"
-    r"我(?:是|在|的(?:工作|职业|专业|公司|店|孩子|儿子|女儿|老婆|老公|家)|正在准备|准备考|住在|从事|毕业|"
-    r"(?:正在|刚开始|开始)?学(?:习)?|想学|们(?:公司|团队|学校|项目组)))",
+    # what the user has built or runs: "I have a Minecraft server with 50 players", "I own a small bakery"
+    r"I (?:have|own|'ve got|’ve got) (?:an?|my own) (?:[\w'-]+ ){0,3}?(?:website|site|blog|channel|podcast|shop|store|business|"
+    r"company|startup|agency|studio|restaurant|bakery|salon|clinic|farm|brand|newsletter|server|bot|app)\b|"
+    r"我(?:是|在|的(?:工作|职业|专业|公司|店|网店|店铺|网站|公众号|博客|工作室|孩子|儿子|女儿|老婆|老公|家|论文|毕业设计|毕设|"
+    r"导师|老板|客户|学生)|正在准备|准备考|住在|从事|毕业|(?:正|现在|目前)在(?:写|做)(?:毕业设计|毕设|课题|研究|[^，。]{0,4}论文)|"
+    r"(?:自己)?(?:开了|开的|经营)|(?:正在|刚开始|开始)?学(?:习)?|想学|们(?:公司|团队|学校|项目组|店|工厂|工作室)))",
     re.IGNORECASE,
 )
 
@@ -78,7 +92,10 @@ def own_words(turn: Turn, *, kind: str) -> str:
     if kind in ("document", "translation"):
         request = request_of(text)
         # "proofread my cover letter: …": the pasted text is the user's own, its first person the user
-        return _prose(text[:_DRAFT_CHARS]) if own_draft(request) else request
+        if own_draft(request):
+            return _prose(text[:_DRAFT_CHARS])
+        closing = closing_request(text)  # "<pasted criteria>\n\nThe title of my thesis is X. Can you write …?"
+        return f"{request}\n{closing}" if closing and closing not in request else request
     return _prose(text)
 
 
@@ -101,12 +118,41 @@ def _prose(text: str) -> str:
 def self_statements(turns: list[Turn], *, kind: str) -> list[ExtractedCandidate]:
     """Explicit statements the user makes about themself in the user turns of a session skipped as
     `kind`; nothing from code, pasted text or fiction."""
-    own = [Turn(seq=t.seq, role="user", content=own_words(t, kind=kind), created_at=t.created_at)
-           for t in turns if t.role == "user"]
+    user_turns = [t for t in turns if t.role == "user"]
+    own = [Turn(seq=t.seq, role="user", content=words, created_at=t.created_at)
+           for t, words in zip(user_turns, _session_own_words(user_turns, kind=kind))]
     own = [t for t in own if t.content.strip()]
-    found = [without_request(c) for c in extract_candidates(own, limit=10_000)
+    found = [_out_of_character(without_request(c)) for c in extract_candidates(own, limit=10_000)
              if c.user_initiated and says_who(c.quote)]
     return found + disclosures_not_yet_found(own, found=found)
+
+
+def _session_own_words(turns: list[Turn], *, kind: str) -> list[str]:
+    """Each user turn's own words; once a turn asks for a story about the user ("Write a story about me, a guy in
+    college…"), that turn's words before the ask and, after it, only what is said out of character: the story's
+    first person, told on in the turns that follow ("I get a real perm to look like Chase"), is a character."""
+    found, fiction = [], False
+    for turn in turns:
+        frame = None if fiction or kind == "roleplay" else _FICTION_ASK_RE.search(turn.content[:REQUEST_CHARS])
+        if fiction:
+            found.append(own_words(turn, kind="roleplay"))
+        elif frame:
+            found.append(own_words(replace(turn, content=turn.content[: frame.start()]), kind=kind))
+        else:
+            found.append(own_words(turn, kind=kind))
+        fiction = fiction or bool(frame)
+    return found
+
+
+def _out_of_character(candidate: ExtractedCandidate) -> ExtractedCandidate:
+    """"(OOC: I'm actually a nurse irl)" → "User is a nurse" (the quote keeps its words); "I own a Raspberry Pi 4 and
+    want to run this as a service" → "User owns a Raspberry Pi 4": the wish is the skipped task, not the person."""
+    statement = _IRL_RE.sub("", candidate.statement)
+    quote_cut, statement_cut = _TASK_WISH_RE.search(candidate.quote), _TASK_WISH_RE.search(statement)
+    if quote_cut and statement_cut and len(statement[: statement_cut.start()].split()) >= 3:
+        return candidate.model_copy(update={"quote": candidate.quote[: quote_cut.start()],
+                                            "statement": statement[: statement_cut.start()]})
+    return candidate if statement == candidate.statement else candidate.model_copy(update={"statement": statement})
 
 
 def disclosures_not_yet_found(turns: list[Turn], *, found: list[ExtractedCandidate]) -> list[ExtractedCandidate]:
