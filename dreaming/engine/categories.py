@@ -42,7 +42,7 @@ _WITH_SOMEONE_RE = re.compile(r"\s+with (?:their |his |her |a few |some |a |an |
 _DONE_WITH_ZH_RE = re.compile(r"^用户(?!的|是|有|跟[^，。]{1,6}住|和[^，。]{1,6}住)[^，。]{0,8}?(?:和|跟|与)")
 # What makes a statement a relation whatever else it says: who someone is to the user.
 _DEFINES_RELATION_RE = re.compile(
-    r"\b(?:named|called|married|engaged|divorced|dating|is (?:the )?user's|are (?:the )?user's|has (?:a|an|two|three|"
+    r"\b(?:named|called|married|engaged|divorced|dating|broke up with|separated from|is (?:the )?user's|are (?:the )?user's|has (?:a|an|two|three|"
     r"\d+) (?:\w+ )?(?:sisters?|brothers?|sons?|daughters?|kids|children|boys|girls|siblings?))\b|叫|结婚|订婚|离婚|恋爱",
     re.I,
 )

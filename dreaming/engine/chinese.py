@@ -273,3 +273,26 @@ def clause_reading(clause: str, *, subject: str | None) -> tuple[str, str] | Non
         if implicit:
             return clause.rstrip("。！!~～ "), zh_statement(implicit)
     return None
+
+
+# "我养了一只柯基叫豆豆，三岁了": the age after a pet or a child the clause before introduced is theirs, not the user's.
+_AGE_ONLY_ZH_RE = re.compile(r"^用户(?P<age>(?:今年|已经|才|都|快)?(?:\d{1,2}|[一二两三四五六七八九十]{1,3})(?:岁|个月)(?:了|多了|多)?)$")
+_BEING_BEFORE_ZH = (
+    (re.compile(r"养了?(?:一|两)?[只条个]?(?P<kind>[\u4e00-\u9fff]{1,4}?)(?:叫|名叫)(?P<name>[\u4e00-\u9fffA-Za-z]{1,4})$"),
+     "用户的{kind}{name}{age}"),
+    (re.compile(r"养了?(?:一|两)?[只条](?P<kind>[\u4e00-\u9fff]{1,4})$"), "用户的{kind}{age}"),
+    (re.compile(r"有(?:一)?个(?P<kind>儿子|女儿|孩子|宝宝|小孩|弟弟|妹妹|孙子|孙女)$"), "用户的{kind}{age}"),
+)
+
+
+def age_of_the_one_before(statement: str, before: str) -> str | None:
+    """"用户的柯基豆豆三岁了" for "用户三岁了" said right after "用户养了一只柯基叫豆豆"; None when `before` (the statement
+    of the clause before) introduced no pet or child, or `statement` is no bare age."""
+    age = _AGE_ONLY_ZH_RE.match(statement)
+    if age and re.search(r"[2-9]\d|[二三四五六七八九]十", age.group("age")):
+        return None  # "我养了一只猫，今年三十岁了": a pet or a child is not thirty; that is the user
+    for pattern, template in _BEING_BEFORE_ZH if age else ():
+        being = pattern.search(before)
+        if being:
+            return template.format(age=age.group("age"), **being.groupdict())
+    return None

@@ -16,6 +16,7 @@ from dreaming.engine import slots
 from dreaming.engine.habits import habit_ended
 from dreaming.engine.frequency import without_frequency
 from dreaming.engine.language import content_tokens, is_chinese
+from dreaming.engine.partings import parts_a_couple
 from dreaming.protocol import Comparison, MemoryRef
 
 REINFORCE_AT = 0.6
@@ -230,6 +231,8 @@ def _frequency_change(new: str, old: str) -> str | None:
 
 
 def _contradiction(statement: str, memory: str) -> str | None:
+    if parts_a_couple(statement):
+        return None  # "User broke up with Chris" ends only what it names: deep sleep asks engine.partings
     renamed = slots.renames(statement, memory)
     if renamed:
         return renamed

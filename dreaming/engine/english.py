@@ -208,7 +208,7 @@ _RELATION_EN_RE = re.compile(
     r"baby|babies|grandma|grandpa|grandmother|grandfather|grandparents|grandson|granddaughter|grandkids|"
     r"grandchildren|aunt|uncle|cousin|cousins|niece|nephew|family|friend|friends|best friend|roommate|"
     r"neighbor|neighbour|boss|coworker|co-worker|colleague|in-laws|stepmom|stepdad|twin|married|divorced|"
-    r"engaged|single|widowed|dating)\b",
+    r"engaged|single|widowed|dating|broke up|split up|separated from)\b",
     re.IGNORECASE,
 )
 

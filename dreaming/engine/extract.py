@@ -37,7 +37,9 @@ from dreaming.engine.others_words import not_the_user
 from dreaming.engine.possessions import not_yet_said, possessions
 from dreaming.engine.pronoun_subjects import pronoun_subject
 from dreaming.engine.standalone import says_nothing_alone
+from dreaming.engine.couples import couple_en, couple_zh
 from dreaming.engine.family_lists import family_list_en, family_list_zh
+from dreaming.engine.passings import passing_en, passing_zh
 from dreaming.engine.then_and_now import then_and_now_en, then_and_now_zh
 from dreaming.engine.wording import tidy_en
 from dreaming.engine.appositive_predicates import appositive_predicate
@@ -226,7 +228,8 @@ def _turn_clauses(
 
 def _read_whole(reading: _TurnReading, sentence: str, *, is_zh: bool, volunteered: bool) -> None:
     """A sentence read whole replaces the clause readings of the part it reads (then_and_now.py, family_lists.py)."""
-    readers = (family_list_zh, then_and_now_zh, detail_after_zh) if is_zh else (family_list_en, then_and_now_en, detail_after_en)
+    readers = (family_list_zh, then_and_now_zh, detail_after_zh, couple_zh, passing_zh) if is_zh else (
+        family_list_en, then_and_now_en, detail_after_en, couple_en, passing_en)
     for done in filter(None, (read(sentence) for read in readers)):
         reading.found = [c for c in reading.found if c.seq != reading.turn.seq or not done.replaces
                          or (c.quote not in done.replaces and done.replaces not in c.quote)]
@@ -270,6 +273,7 @@ def _chinese_sentence(reading: _TurnReading, s_start: int, s_end: int, *, first_
     if answer:
         reading.add(*answer, zh.category_zh(answer[1]), is_zh=True, initiated=False)
         subject = answer_subject(answer[1])
+    before = None  # (where its quote starts, statement, subject) of the clause read last
     for c_start, c_end in _split_clauses(text, s_start, s_end, zh.ZH_CLAUSE_SPLIT_RE):
         clause = text[c_start:c_end]
         if answer and c_start == s_start and clause.startswith(answer[0]):
@@ -280,8 +284,12 @@ def _chinese_sentence(reading: _TurnReading, s_start: int, s_end: int, *, first_
         named = zh.ZH_SUBJECT_RE.match(said[0]) if said else None
         # a clause with its own 我… sets the subject; one read as a continuation keeps the one before
         subject = None if said is None else named.group(0) if named else subject or "我"
+        theirs = zh.age_of_the_one_before(said[1], before[1]) if said and before else None
+        if theirs:  # "我养了一只柯基叫豆豆，三岁了": the corgi's age, quoted with the clause that names it
+            said, subject = (text[before[0]:c_start + clause.find(said[0]) + len(said[0])], theirs), before[2]
         if said:
             reading.add(said[0], said[1], zh.category_zh(said[0]), is_zh=True, initiated=volunteered)
+            before = (text.find(said[0], s_start), said[1], subject)
     for quote, habit in zh_pastimes(text[s_start:s_end], stated=tuple(c.statement for c in reading.found)):
         reading.add(quote, habit, "fact", is_zh=True, initiated=volunteered, cap=PASTIME_IMPORTANCE)
     pet = zh_pet_name(text[s_start:s_end])  # "带我家柯基去江边散步，它叫豆豆"

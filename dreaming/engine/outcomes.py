@@ -12,6 +12,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from dreaming.engine.passings import tells_a_death
+
 _ORG = r"[A-Z][\w&.'-]*(?: (?:[A-Z][\w&.'-]*|of|and|&))*"
 _ROLE = r"[\w' /-]{1,40}?(?:role|position|job|internship|post|opening)"
 
@@ -112,5 +114,7 @@ def partner_named(statement: str, earlier: list[str]) -> tuple[str, int] | None:
 
 
 def may_be_named(statement: str) -> bool:
-    """Whether `statement` is an outcome or a couple said without its object (a cheap test before reading memories)."""
-    return unnamed_outcome(statement) or bool(_UNNAMED_COUPLE_RE.match(statement) or _UNNAMED_COUPLE_ZH_RE.match(statement))
+    """Whether `statement` is an outcome, a couple or a death said without its object (a cheap test before reading
+    memories)."""
+    return unnamed_outcome(statement) or tells_a_death(statement) or bool(
+        _UNNAMED_COUPLE_RE.match(statement) or _UNNAMED_COUPLE_ZH_RE.match(statement))

@@ -206,6 +206,9 @@ class TriageModel:
                    threshold=float(data["threshold"]), meta=data.get("meta", {}))
 
 
+# Fewer characters than this in all the user's turns cannot hold a pasted document.
+SHORTEST_DOCUMENT = 300
+
 _EMPTY = SessionSignals(covered={k: 0.0 for k in SKIP_KINDS}, signals={k: [] for k in SKIP_KINDS}, total=0.0,
                         personal=[], own_kinds=[])
 
@@ -241,5 +244,9 @@ def model_triage(model: TriageModel, turns: list[Turn], found: SessionSignals) -
     # Fiction hides the user's own first person (self_statements.own_words), so it takes a sign of fiction: "I'm a
     # teacher in Texas, give me ideas for a lesson" is a task the model may skip, never a role play.
     kind = max((k for k in SKIP_KINDS if k != "roleplay" or found.signals["roleplay"]), key=lambda k: p[k])
+    said = sum(len(t.content) for t in turns if t.role == "user")
+    if kind == "document" and said < SHORTEST_DOCUMENT and not found.signals["document"]:
+        # "sad news, Max passed away last week": a line or two is no pasted document, whatever its words
+        return TriageResult(kind="normal", reason=f"too short to be a document ({said} characters); model P(skip) {skip:.2f}")
     signals = ", ".join(found.signals[kind][:4]) or "word use"
     return TriageResult(kind=kind, reason=f"{kind} (model P(skip) {skip:.2f}, {found.share(kind):.0%} of the user's words): {signals}")

@@ -28,8 +28,8 @@ from django.db import transaction
 from django.utils import timezone
 
 from chat.models import Message
-from dreaming.engine.habits import ends_a_habit, habit_ended
-from dreaming.engine.jobs_left import job_left, leaves_a_job
+from dreaming.engine.endings import ended_by, ends_something
+from dreaming.engine.jobs_left import job_left
 from dreaming.engine.quotes import quote_in_message
 from dreaming.memory.context import memory_md_render_all
 from dreaming.memory.diary import DiaryLines, diary_append, night_language
@@ -396,13 +396,13 @@ def _cluster_promote(night: _Night, cluster: Cluster, *, score: float, breakdown
 
 
 def _habits_ended(night: _Night, memory: Memory, contradicted: Memory | None) -> list[tuple[Memory, str]]:
-    """The active habits of the scope, said before it, that the new memory says the user quit (engine.habits), and
-    the one job they have when it says they left it (engine.jobs_left)."""
-    if not ends_a_habit(memory.statement) and not leaves_a_job(memory.statement):
+    """The active habits of the scope, said before it, that the new memory says the user quit, what it said of a
+    partner it says the user parted from, and the one job they have when it says they left it (engine.endings)."""
+    if not ends_something(memory.statement):
         return []
     before = [m for m in night.memories.active(memory.persona_id)
               if m.pk != memory.pk and m is not contradicted and m.first_seen <= memory.last_seen]
-    ended = [(m, why) for m in before if (why := habit_ended(memory.statement, m.statement))]
+    ended = [(m, why) for m in before if (why := ended_by(memory.statement, m.statement))]
     jobs = [(m, why) for m in before if (why := job_left(memory.statement, m.statement))]
     # a job left unnamed ends the job only when there is one: of two, which one is not said
     return [(m, f"{why} ('{memory.statement}')") for m, why in ended + (jobs if len(jobs) == 1 else [])]

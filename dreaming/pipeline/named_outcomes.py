@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from dreaming.engine.outcomes import may_be_named, outcome_named, partner_named
+from dreaming.engine.passings import death_named
 from dreaming.models import Memory
 
 
@@ -16,7 +17,7 @@ def outcome_statement(statement: str, *, active: Callable[[], list[Memory]]) -> 
         return statement, {}
     active = active()
     earlier = [m.statement for m in active]
-    named = outcome_named(statement, earlier) or partner_named(statement, earlier)
+    named = outcome_named(statement, earlier) or partner_named(statement, earlier) or death_named(statement, earlier)
     if named is None:
         return statement, {}
     text, at = named

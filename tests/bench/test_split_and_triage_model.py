@@ -124,3 +124,24 @@ def test_the_model_reads_the_shape_of_the_turns_not_their_topic():
     assert story["imperatives"] > chat["imperatives"] and chat["questions"] == 1.0
     assert shape("Переведи на английский: мама мыла раму", "Mom washed the frame")["script_switch"] == 1.0
     assert chat["script_switch"] == 0.0
+
+
+def test_a_line_or_two_is_never_a_pasted_document_whatever_the_model_says(monkeypatch):
+    import numpy as np
+
+    from dreaming.engine.triage_model import CLASSES
+    from dreaming.providers import local as dreamer
+    from dreaming.providers.local import LocalDreamer
+    from dreaming.protocol import Turn
+
+    def documents():
+        model = _always_skipping_model()
+        model.bias[CLASSES.index("document")] = 1.0  # the likeliest skip kind is a document
+        return model
+
+    monkeypatch.setattr(dreamer, "triage_model", documents)
+    short = [Turn(seq=0, role="user", content="sad news, Max passed away last week. I'm devastated.")]
+    result = LocalDreamer().triage(turns=short)
+    assert result.kind == "normal" and "too short to be a document" in result.reason
+    long = [Turn(seq=0, role="user", content="Summary of the quarterly results. " * 20)]
+    assert LocalDreamer().triage(turns=long).kind == "document"

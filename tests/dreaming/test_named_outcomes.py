@@ -78,3 +78,81 @@ def test_a_couple_takes_the_one_partner_named_before(statement, earlier, named):
 def test_of_two_partners_named_the_couple_stays_as_said():
     from dreaming.engine.outcomes import partner_named
     assert partner_named("User is engaged", ["User's girlfriend is named Priya", "User's girlfriend is named Ana"]) is None
+
+
+# --- a couple that parts ends what was said of the partner (engine.couples, engine.partings) ---------------------
+@pytest.mark.django_db
+def test_breaking_up_ends_the_boyfriend_it_names_and_leaves_the_rest(user):
+    said_on(user, 0, "I live in Portland. My boyfriend Chris is a chef.", "My sister Jenna is a nurse.")
+    said_on(user, 30, "thanks. also Chris and I broke up, so it's been a rough month.")
+
+    ended = Memory.objects.filter(user=user, status=Memory.Status.SUPERSEDED)
+    assert ended and all("Chris" in m.statement for m in ended)
+    assert {m.superseded_by.statement for m in ended} == {"User broke up with Chris"}
+    active = " | ".join(Memory.objects.filter(user=user, status=Memory.Status.ACTIVE).values_list("statement", flat=True))
+    assert "Jenna" in active and "Portland" in active and "boyfriend" not in active
+
+
+@pytest.mark.django_db
+def test_a_chinese_breakup_ends_the_boyfriend_it_names(user):
+    said_on(user, 0, "我男朋友叫小林，他是程序员。")
+    said_on(user, 30, "我和小林分手了，心情很差。")
+
+    boyfriend = Memory.objects.get(user=user, statement="用户的男朋友叫小林")
+    assert boyfriend.status == Memory.Status.SUPERSEDED and boyfriend.superseded_by.statement == "用户和小林分手了"
+
+
+@pytest.mark.django_db
+def test_breaking_up_with_someone_else_leaves_the_boyfriend(user):
+    said_on(user, 0, "My boyfriend Sam is a chef.")
+    said_on(user, 30, "Chris and I broke up.")
+
+    assert not Memory.objects.filter(user=user, status=Memory.Status.SUPERSEDED).exists()
+
+
+# --- a pet or person named before who died (engine.passings) ----------------------------------------------------
+@pytest.mark.django_db
+def test_a_dog_that_passed_away_is_named_by_its_memory_and_ends_it(user):
+    said_on(user, 0, "I have a golden retriever named Max, he's 12 now. I live in Portland.")
+    said_on(user, 30, "sad news, Max passed away last week. I'm devastated.")
+
+    died = Memory.objects.get(user=user, status=Memory.Status.ACTIVE, statement__contains="passed away")
+    assert died.statement.startswith("User's golden retriever Max passed away")
+    dog = Memory.objects.get(user=user, statement__startswith="User has a golden retriever")
+    assert dog.status == Memory.Status.SUPERSEDED and dog.superseded_by == died
+    assert Memory.objects.get(user=user, statement="User lives in Portland").status == Memory.Status.ACTIVE
+
+
+@pytest.mark.django_db
+def test_a_chinese_pet_that_died_ends_the_pet(user):
+    said_on(user, 0, "我养了一只柯基叫豆豆，三岁了。")
+    said_on(user, 30, "豆豆去世了，我很难过")
+
+    corgi = Memory.objects.get(user=user, statement="用户养了一只柯基叫豆豆")
+    assert corgi.status == Memory.Status.SUPERSEDED and "豆豆去世了" in corgi.superseded_by.statement
+
+
+def test_a_death_ends_only_the_one_of_that_kind_and_name():
+    from dreaming.engine.passings import death_ends
+    assert death_ends("User's cat Luna died yesterday", "User's cat is named Luna") == "no longer: Luna (died)"
+    assert death_ends("User's cat Luna died yesterday", "User's sister is named Luna") is None
+    assert death_ends("User's Max passed away", "User lives in Portland") is None
+
+
+@pytest.mark.parametrize("message, statement", [
+    ("sad news, Max passed away last week. I'm devastated.", "User's Max passed away last week"),
+    ("豆豆去世了，我很难过", "用户的豆豆去世了"),
+])
+def test_a_bare_name_that_died_is_read_as_the_users_own(message, statement):
+    from dreaming.protocol import CallContext, Turn
+    from dreaming.providers.local import LocalDreamer
+    found = LocalDreamer().extract(turns=[Turn(seq=0, role="user", content=message)], ctx=CallContext())
+    assert statement in [c.statement for c in found]
+
+
+@pytest.mark.parametrize("message", ["She passed away.", "Grandma died in May.", "What happened when Max died?"])
+def test_no_name_or_a_question_tells_no_death_of_the_users_own(message):
+    from dreaming.protocol import CallContext, Turn
+    from dreaming.providers.local import LocalDreamer
+    found = LocalDreamer().extract(turns=[Turn(seq=0, role="user", content=message)], ctx=CallContext())
+    assert not any("passed away" in c.statement or "died" in c.statement for c in found)

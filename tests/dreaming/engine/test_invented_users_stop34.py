@@ -124,3 +124,19 @@ def test_a_chinese_application_and_its_outcome_are_read(message, statement):
 ])
 def test_news_announced_first_is_read_after_its_announcement(message, statement):
     assert statement in _statements(message)
+
+
+@pytest.mark.parametrize("message, statement", [
+    ("我养了一只柯基叫豆豆，三岁了。", "用户的柯基豆豆三岁了"),
+    ("我有一个儿子，三岁了。", "用户的儿子三岁了"),
+])
+def test_an_age_after_a_pet_or_child_is_theirs_not_the_users(message, statement):
+    from dreaming.engine.quotes import statement_unsupported
+    found = LocalDreamer().extract(turns=[Turn(seq=0, role="user", content=message)], ctx=CallContext())
+    aged = [c for c in found if c.statement == statement]
+    assert aged and statement_unsupported(statement=statement, quote=aged[0].quote, message=message) is None
+    assert "用户三岁了" not in [c.statement for c in found]
+
+
+def test_an_adults_age_after_a_pet_stays_the_users():
+    assert "用户今年三十岁了" in _statements("我养了一只猫，今年三十岁了")
