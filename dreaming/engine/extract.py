@@ -31,6 +31,7 @@ from dreaming.engine.application_letters import candidacy, self_marketing
 from dreaming.engine.carried_objects import carried_object
 from dreaming.engine.categories import category_by_definition
 from dreaming.engine.likely_reading import likely_statement
+from dreaming.engine.joined_predicates import joined_predicates
 from dreaming.engine.second_predicates import second_predicates
 from dreaming.engine.selection import MAX_CANDIDATES, most_important
 from dreaming.engine.others_words import not_the_user
@@ -157,7 +158,8 @@ class _TurnReading:
         # "你结婚了吗？" → "结了": a fact of the user's life weighs as if volunteered (engine.life_answers).
         told = own_words or answers_about_own_life(quote=quote, statement=statement)
         importance = min(cap, _importance(category=category, quote=said, chinese=is_zh, user_initiated=told) + bonus)
-        for part in second_predicates(statement):  # "…, living in australia" is a second thing the user says
+        # "…, living in australia", "… and has two kids": a second thing the user says is a statement of its own
+        for part in (one for piece in second_predicates(statement) for one in joined_predicates(piece)):
             kind = category if part == statement else en.category_en(part)
             self.found.append(_Clause(quote, part, kind, round(importance, 2), initiated, self.turn.seq, self.order, lead))
 
