@@ -378,10 +378,16 @@ def _likely_disclosure(reading: _TurnReading, spans: list[tuple[int, int]]) -> N
                     bonus=-0.1, cap=_WHOLE_SENTENCE_IMPORTANCE_CAP)
 
 
+# "When I'm old enough to shop for myself, I'll …": what the user will be, said as the time of a plan; whole, it
+# would read "User is old enough to shop for themself".
+_FUTURE_CONDITION_RE = re.compile(r"^\W*(?:(?:oh|well|so|and|but),?\s+)?(?:when|once|if|as soon as|until)\s+(?:I|i)\b.*"
+                                  r"[,\s](?:I|i)(?:'ll|’ll| will| am going to|'m going to|’m going to)\b", re.IGNORECASE)
+
+
 def _whole_sentence(reading: _TurnReading, sentence: str, *, before: int, volunteered: bool) -> None:
     """A first-person sentence no clause reading took anything from ("I am a vegitarian that likes eating
     fruit", "Yes it sucks loosing I also enjoy lawn mowing") is kept whole, as its own statement."""
-    if len(reading.found) > before:
+    if len(reading.found) > before or _FUTURE_CONDITION_RE.match(sentence.strip()):
         return
     said = en.sentence_statement(sentence)
     if said and not sensitive_category(said[0]):

@@ -81,6 +81,8 @@ def _agreeing(verb: str) -> str:
 def to_third_person_en(text: str) -> str:
     """Rewrite a first-person English clause about the user in the third person."""
     text = _MY_X_AND_I_RE.sub(lambda m: f"User and their {m.group(1)}", text)
+    # "I use to be in the military" is chat's "used to": a past habit, not "User uses to be"
+    text = re.sub(r"\b((?:I|i)(?: (?:also|still|just|really))?) use to (?=[a-z])", r"\1 used to ", text)
     # The first "I" becomes "User" with its verb agreeing; later ones become "they".
     done = False
     for pattern, repl in _CONTRACTIONS:

@@ -4,6 +4,8 @@
 - a comma left between a liking verb and its object by a spoken "like,": "User likes, Frida Kahlo";
 - "like" before a number, said for "about": "User drinks like 4 cups a day" → "about 4 cups a day";
 - a spoken tag at the end: "User cooks usually, yeah" → "User cooks usually";
+- a comment after the fact: "User got hired as a life coach, thanks for asking", "User has a weakness for vanilla ice
+  cream, they're the best", "User likes to spend time with animals, love them" → the fact alone;
 - the "do" of emphasis, said back to someone ("I do have two dogs"): "User does have two dogs" → "User has two dogs";
 - "finally" and a leading "even", which lean on a wait or a clause the memory does not have: "User finally turned
   18" → "User turned 18", "User even went hiking" → "User went hiking";
@@ -31,6 +33,15 @@ _LIKE_NUMBER_RE = re.compile(
     rf"(?<!\bUser )(?<!\bwould )(?<!\bto )(?<!n't )(?<!\bdo )(?<!\bdoes )(?<!\bdid )(?<!\bthey )(?<!\bwe )\blike,?\s+(?={_NUMBER_WORD})"
 )
 _TAG_RE = re.compile(r",\s*(?:yeah|yep|yes|lol|haha+|hehe|tbh|you know|i guess|ok|okay|right)\s*[.!]*$", re.IGNORECASE)
+# A comment on what was said, after the fact: "…, thanks for asking", "…, they're the best", "…, love them", "…, of
+# course", "… no lie". It is the user talking, not something to remember; the fact before it reads alone.
+_COMMENT_TAIL_RE = re.compile(
+    r"(?:,\s*(?:thanks for asking|thank you for asking|thanks for the idea|of course|thankfully|luckily|hopefully|"
+    r"(?:they|it|that)(?:'s|’s|'re|’re| is| are) (?:the best|great|awesome|amazing|so good|so fun|so cute|all (?:they|I) "
+    r"\w+)|(?:love|loves|adore|adores) (?:them|it)(?: so much| a lot)?|they don'?t know why|"
+    r"(?:they|it)'(?:ll|d|ve))|\s+(?:lol|haha+|hehe|lmao|no lie|for real|not cool huh|huh))\s*[.!]*$",
+    re.IGNORECASE,
+)
 
 
 # verb → (after "does", after "did"); only verbs that after "does" / "did" are never a noun ("does volunteer work",
@@ -98,5 +109,5 @@ def tidy_en(statement: str) -> str:
     text = _STATE_NOW_RE.sub("User is ", _EMPHATIC_DO_RE.sub(_plain_do, text))
     text = _SHOWN_THING_RE.sub(_shown_thing, _EXCLAIMED_SO_RE.sub(r"\1", text))
     text = _FINALLY_RE.sub(lambda m: m.group(0).replace("finally ", ""), _LEANING_ADVERB_RE.sub(r"\1", text))
-    tidied = _TAG_RE.sub("", _lone_together_dropped(text))
+    tidied = _COMMENT_TAIL_RE.sub("", _TAG_RE.sub("", _lone_together_dropped(text)))
     return tidied if len(tidied.split()) >= 3 else text

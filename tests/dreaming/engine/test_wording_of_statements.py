@@ -72,3 +72,29 @@ def test_advice_taken_says_nothing_of_the_user(text):
 ])
 def test_a_plan_or_a_memory_of_the_users_own_is_still_read(text, statement):
     assert statement in _statements(text)
+
+
+@pytest.mark.parametrize("said,worded", [
+    ("User got hired yesterday as a life coach, thanks for asking", "User got hired yesterday as a life coach"),
+    ("User has a weakness for cats and vanilla ice cream, they're the best", "User has a weakness for cats and vanilla ice cream"),
+    ("User likes to spend time with all kind of animals, love them", "User likes to spend time with all kind of animals"),
+    ("User is female, of course", "User is female"),
+    ("User is a lot better now, thankfully", "User is a lot better now"),
+    ("User wears a hat, they don't know why", "User wears a hat"),
+    ("User likes to gamble on their spare nights not cool huh", "User likes to gamble on their spare nights"),
+])
+def test_a_comment_after_the_fact_is_left_out(said, worded):
+    assert tidy_en(said) == worded
+
+
+@pytest.mark.parametrize("said", [
+    "User's robot hates everything, like them",   # a comparison, not a comment ("just like me")
+    "User has a dog, it is a lab",                # a second fact, not a comment
+    "User loves it",
+])
+def test_what_says_more_than_a_comment_is_kept(said):
+    assert tidy_en(said) == said
+
+
+def test_a_fact_said_with_a_comment_is_remembered_without_it():
+    assert "User got hired yesterday as a life coach" in _statements("I just got hired yesterday as a life coach, thanks for asking")
