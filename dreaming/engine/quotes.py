@@ -88,7 +88,8 @@ _ZH_REWRITE_CHARS = frozenset("用户他她们的了是在有着过也都很会�
 _CONTRACTED = {"ll": "will", "m": "am", "ve": "have", "d": "would", "re": "are", "t": "not"}
 _SYNONYMS = {"fave": "favorite", "favourite": "favorite", "fav": "favorite", "faves": "favorite", "favorites": "favorite", "wanna": "want", "gonna": "will", "mom": "mother", "mum": "mother",
              "dad": "father", "hubby": "husband", "bf": "boyfriend", "gf": "girlfriend", "kiddo": "kid",
-             "kiddos": "kids", "children": "kids", "child": "kid"}
+             "kiddos": "kids", "children": "kids", "child": "kid",
+             "used": "use"}  # chat's "I use to play" is "used to" (third_person.py writes it so)
 # A quote with a pronoun may have it resolved from the user's own earlier words ("I love it" → hiking).
 _PRONOUN_RE = re.compile(r"\b(?:it|they|them|he|she|him|her|this|that|there|those|these|we|us|one)\b|[它他她这那]",
                          re.IGNORECASE)

@@ -47,3 +47,10 @@ def test_a_verb_chat_already_made_agree_is_not_conjugated_twice():
 ])
 def test_chats_use_to_is_used_to_a_past_habit(quote, statement):
     assert en_statement(quote) == statement
+
+
+def test_a_used_to_written_for_chats_use_to_passes_the_truth_guard():
+    from dreaming.engine.quotes import statement_unsupported
+
+    assert statement_unsupported(statement="User used to be in the military", quote="I use to be in the military") is None
+    assert statement_unsupported(statement="User used to be in the military", quote="I am in the military")
