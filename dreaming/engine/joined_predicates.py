@@ -13,7 +13,9 @@ Not split:
 - a negation before the "and" ("User never smokes and drinks"): it may reach over both verbs;
 - a second part that leans on the first ("User tried mediterranean food and loved it", "… and hates that"), or a first
   part that says nothing alone ("User got up and …");
-- "between … and", "both … and": one predicate over two things.
+- "between … and", "both … and": one predicate over two things; a relative clause the "and" goes on with ("User has a
+  dog who competes and takes agility classes": the classes may be the dog's);
+- one auxiliary before two participles: "User was born and raised in Ohio", "User has lived and worked abroad".
 """
 from __future__ import annotations
 
@@ -40,7 +42,12 @@ _LEANING_RE = re.compile(r"^\s*(?:that|this|those|these|one|there|so|too|more|le
                          re.IGNORECASE)
 _BROKEN_RE = re.compile(r"\s[-–—]+\s|--")  # a first part broken by dashes is chatter, not a predicate
 _NEGATION_RE = re.compile(r"n't\b|\b(?:not|never|no|neither|nor|cannot)\b", re.IGNORECASE)
-_ONE_PREDICATE_RE = re.compile(r"\b(?:between|both|either)\b", re.IGNORECASE)
+# one predicate over two things, or a relative clause the "and" may go on with ("a dog who competes and takes classes")
+_ONE_PREDICATE_RE = re.compile(r"\b(?:between|both|either|who|that|which|where|whose)\b", re.IGNORECASE)
+# "User was born and raised here", "User has lived and worked in Ohio": one auxiliary before two participles
+_AUXILIARY_RE = re.compile(r"^(?:is|was|has|had|have|been|gets|got)\b")
+_PARTICIPLE_RE = re.compile(r"^(?:[a-z]+ed|born|raised|grown|known|seen|done|gone|been|taken|given|made|built|brought|"
+                            r"taught|bought|sold|kept|left|lost|found)$")
 _MIN_WORDS = 2  # each part: its verb and at least one word more ("User is a nurse", "User has two kids")
 # "User got up and …", "User came home and …": a verb and its particle tell a step of a story, not a fact.
 _STEP_RE = re.compile(r"^[a-z']+ (?:up|out|home|back|off|down|away|over|in|on|around|there|here)$")
@@ -54,7 +61,8 @@ def joined_predicates(statement: str) -> list[str]:
         return [statement]
     first, rest = m.group("first").strip(), m.group("rest").strip()
     if (len(first.split()) < _MIN_WORDS or _STEP_RE.match(first) or not rest or _LEANING_RE.search(rest) or _NEGATION_RE.search(first)
-            or _ONE_PREDICATE_RE.search(first) or _BROKEN_RE.search(first)):
+            or _ONE_PREDICATE_RE.search(first) or _BROKEN_RE.search(first)
+            or (_AUXILIARY_RE.match(first) and _PARTICIPLE_RE.match(m.group("verb")))):
         return [statement]
     subject, adverb = m.group("subject"), m.group("adverb")
     # "… and also has a cat": the "also" points back at the first part, which is now a statement of its own

@@ -37,6 +37,9 @@ def test_two_predicates_joined_by_and_are_two_statements(statement, parts):
     "User is torn between staying and moves on",         # one predicate over two things
     "User got up and went to work",                      # a first part that says nothing alone
     "User's neighbor john -- fantastic guy -- got hurt and can't play anymore",
+    "User was born and raised in ohio",                  # one auxiliary before two participles
+    "User has lived in spain and worked as a nurse",
+    "User has a dog who competes and takes dog agility classes",  # the classes may be the dog's
 ])
 def test_what_is_one_predicate_or_leans_on_the_other_stays_one_statement(statement):
     assert joined_predicates(statement) == [statement]
