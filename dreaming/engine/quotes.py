@@ -11,6 +11,7 @@ from dreaming.engine.chinese_answers import zh_frame_words
 from dreaming.engine.chinese_pastimes import zh_pastimes
 from dreaming.engine.credentials import mask_secrets
 from dreaming.engine.dates import DATE_PHRASE_RE
+from dreaming.engine.go_activities import OUTING_WORDS
 from dreaming.engine.implied_pursuits import INFERRED_WORDS
 from dreaming.engine.language import CJK_RE, STOP_WORDS, is_chinese, words
 from dreaming.engine.multilingual import SAID
@@ -298,7 +299,9 @@ def _missing_words(statement: str, *, quote: str, context: str) -> list[str]:
     missing += [ch for ch in dict.fromkeys(CJK_RE.findall(own))
                 if ch not in quote_chars and ch not in _ZH_REWRITE_CHARS and ch not in _ZH_DIGITS]
     # "a cover letter for a nurse position" → "User is applying for …": a word the request implies (implied_pursuits.py)
-    missing = [w for w in missing if not (INFERRED_WORDS.get(_stem(w)) or INFERRED_WORDS.get(w, _NEVER)).search(quote)]
+    # "Just got back from my salsa lessons" → "User takes salsa lessons": a habit an outing implies (go_activities.py)
+    implied = {**INFERRED_WORDS, **OUTING_WORDS}
+    missing = [w for w in missing if not (implied.get(_stem(w)) or implied.get(w, _NEVER)).search(quote)]
     if not missing or not context:
         return missing
     names = {w.lower() for w in re.findall(r"\b[A-Z][a-z]+\b", context)}
