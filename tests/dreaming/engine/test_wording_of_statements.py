@@ -98,3 +98,21 @@ def test_what_says_more_than_a_comment_is_kept(said):
 
 def test_a_fact_said_with_a_comment_is_remembered_without_it():
     assert "User got hired yesterday as a life coach" in _statements("I just got hired yesterday as a life coach, thanks for asking")
+
+
+@pytest.mark.parametrize("said,worded", [
+    ("User lives in the city now so its hard", "User lives in the city now"),
+    ("User is in new york so yeah its very cold", "User is in new york"),
+    ("User has kids, so video games in the house is a must", "User has kids"),
+])
+def test_a_consequence_joined_by_so_is_left_out(said, worded):
+    assert tidy_en(said) == worded
+
+
+@pytest.mark.parametrize("said", [
+    "User is so happy they are finally 18",          # the "so" of degree
+    "User saves money so they can buy a house",      # a short purpose stays
+    "User loves it so much that they go every week",
+])
+def test_the_so_of_degree_or_purpose_is_kept(said):
+    assert tidy_en(said) == said
