@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import re
 
-from dreaming.engine.third_person import _IRREGULAR_PAST, AND_VERBS, age_in_years, conjugate
+from dreaming.engine.third_person import IRREGULAR_PAST, AND_VERBS, age_in_years, conjugate
 
 # A second verb that agrees with a third-person subject: what the user said with its own verb ("and have two kids"
 # → "and has two kids" in third_person.py), never a bare verb left under "to" or a modal.
@@ -29,7 +29,7 @@ _AGREEING = frozenset(
     {conjugate(v) for v in AND_VERBS}
     | {"is", "was", "has", "had", "does", "did", "doesn't", "didn't", "isn't", "wasn't", "hasn't", "can't", "cannot",
        "will", "would", "used"}
-    | (_IRREGULAR_PAST - {"were", "used", "lit", "led", "bit", "hung"})
+    | (IRREGULAR_PAST - {"were", "used", "lit", "led", "bit", "hung"})
     | {"loved", "liked", "enjoyed", "hated", "worked", "lived", "played", "moved", "started", "studied", "traveled",
        "travelled", "learned", "visited", "adopted", "graduated", "retired", "owned", "raised", "volunteered", "joined"}
 )

@@ -13,7 +13,7 @@ _ADVERBS = frozenset(
 )
 _MODALS = frozenset("can could will would shall should may might must cannot can't couldn't won't wouldn't "
                     "shouldn't mustn't didn't wasn't weren't hadn't".split())
-_IRREGULAR_PAST = frozenset(
+IRREGULAR_PAST = frozenset(
     """was were had did went got made took saw came bought grew began left met found lost felt thought knew
     told became spent kept won ran wrote taught caught brought sold built broke fell drove flew gave ate drank
     swam sang paid said heard held sat stood understood chose forgot led rode shot slept spoke stole threw
@@ -54,7 +54,7 @@ def conjugate(verb: str) -> str:
     if low in _THIRD_PERSON_SPECIAL:
         return _THIRD_PERSON_SPECIAL[low]
     past = low.endswith("ed") and not low.endswith("eed")  # "moved", not "need" / "succeed"
-    if low in _MODALS or low in _IRREGULAR_PAST or past or not low.isalpha():
+    if low in _MODALS or low in IRREGULAR_PAST or past or not low.isalpha():
         return verb
     if low in ("has", "does", "goes", "was") or low.endswith("s") and not low.endswith(("ss", "us", "is")) and len(low) > 3:
         return verb  # chat's "I lives in america": already agreeing, not "liveses"
