@@ -45,13 +45,13 @@ _COMMENT_TAIL_RE = re.compile(
 )
 
 # A consequence or comment joined by "so" after the fact: "User lives in the city now so its hard", "User is in new york
-# so yeah its very cold", "User has kids, so video games in the house is a must". Not the "so" of degree after a
-# verb of being ("User is so happy they are 18"), "so much" / "so that", nor a purpose ("so they can buy a house").
+# so yeah its very cold", "User has kids, so video games in the house is a must" — after a comma, or before words that
+# open a clause. Not the "so" of degree ("User is so happy they are 18", "Seeing their kids' faces so happy at the
+# beach was the best"), "so much" / "so that", nor a purpose ("so they can buy a house").
 _SO_TAIL_RE = re.compile(
-    r"(?<!\bis)(?<!\bwas)(?<!\bare)(?<!\bs)(?<!\bfeel)(?<!\bfeels)(?<!\bfelt)(?<!\bbeen)(?<!\bnot)\s*,?\s+so\s+"
-    r"(?!(?:much|many|far|long|that|well|often|little|few|they|their|them|he|she|his|her|we|our|i|user)\b)"
-    r"(?=(?:yeah|its|it's|it’s|lets|let's)\b|(?:[\w']+\s+){0,5}(?:is|are|was|were|would|will|have|has|can|cant|can't|"
-    r"must|should)\b).*$",
+    r"(?:\s*,\s*so\s+(?!(?:much|many|far|long|that|well|often|little|few|they|their|them|he|she|his|her|we|our|i|user)\b)"
+    r"(?=(?:[\w']+\s+){0,5}(?:is|are|was|were|would|will|have|has|can|cant|can't|must|should)\b)"
+    r"|\s+so\s+(?=(?:yeah|its|it's|it’s|lets|let's|that's|thats|there's|cant|can't)\b)).*$",
     re.IGNORECASE,
 )
 

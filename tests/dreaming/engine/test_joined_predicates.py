@@ -40,6 +40,8 @@ def test_two_predicates_joined_by_and_are_two_statements(statement, parts):
     "User was born and raised in ohio",                  # one auxiliary before two participles
     "User has lived in spain and worked as a nurse",
     "User has a dog who competes and takes dog agility classes",  # the classes may be the dog's
+    "User had been wanting to try yoga for a while and took the plunge",  # a story told in order
+    "User stays positive and finds a way",               # a light verb's idiom leans on the first part
 ])
 def test_what_is_one_predicate_or_leans_on_the_other_stays_one_statement(statement):
     assert joined_predicates(statement) == [statement]

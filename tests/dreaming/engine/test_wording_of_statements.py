@@ -113,6 +113,8 @@ def test_a_consequence_joined_by_so_is_left_out(said, worded):
     "User is so happy they are finally 18",          # the "so" of degree
     "User saves money so they can buy a house",      # a short purpose stays
     "User loves it so much that they go every week",
+    "Seeing User's kids' faces so happy at the beach was the best",
+    "Seeing their characters User worked so hard on come alive was their favorite part",
 ])
 def test_the_so_of_degree_or_purpose_is_kept(said):
     assert tidy_en(said) == said
