@@ -14,6 +14,7 @@ from dreaming.engine import answers
 from dreaming.engine import english as en
 from dreaming.engine.language import content_tokens
 from dreaming.engine import english_sentences as es
+from dreaming.engine.go_activities import outing_habit
 from dreaming.engine.imperatives import tells_the_other_side
 from dreaming.engine.third_person import conjugate, to_third_person_en
 from dreaming.engine.we_are import our_reading, we_are_reading
@@ -384,7 +385,7 @@ def english_reading(
         return _them_reading(clause, sentence=sentence, they=they)
     if not quote:
         return None
-    statement = en.habit_statement(quote) or en.en_statement(quote)
+    statement = en.habit_statement(quote) or outing_habit(quote) or en.en_statement(quote)
     if EMPTY_STATEMENT_RE.match(statement):
         return None  # "I go all the time" → "User goes": nothing left once the fillers are gone
     return quote, statement, False
@@ -484,4 +485,4 @@ def _dropped_subject_reading(bare: str, *, sentence: str) -> tuple[str, str, boo
     if not implicit:
         return None
     quote = bare[: len(en.cut_tail(dropped).rstrip(" ,;:-.!"))]  # as said, capital letter and all
-    return quote, en.habit_statement(quote) or en.en_statement(implicit), False
+    return quote, en.habit_statement(quote) or outing_habit(quote) or en.en_statement(implicit), False

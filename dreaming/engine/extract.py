@@ -31,6 +31,7 @@ from dreaming.engine.application_letters import candidacy, self_marketing
 from dreaming.engine.carried_objects import carried_object
 from dreaming.engine.categories import category_by_definition
 from dreaming.engine.likely_reading import likely_statement
+from dreaming.engine.joined_predicates import joined_predicates
 from dreaming.engine.second_predicates import second_predicates
 from dreaming.engine.selection import MAX_CANDIDATES, most_important
 from dreaming.engine.others_words import not_the_user
@@ -160,7 +161,8 @@ class _TurnReading:
         # "你结婚了吗？" → "结了": a fact of the user's life weighs as if volunteered (engine.life_answers).
         told = own_words or answers_about_own_life(quote=quote, statement=statement)
         importance = min(cap, _importance(category=category, quote=said, chinese=is_zh, user_initiated=told) + bonus)
-        for part in second_predicates(statement):  # "…, living in australia" is a second thing the user says
+        # "…, living in australia", "… and has two kids": a second thing the user says is a statement of its own
+        for part in (one for piece in second_predicates(statement) for one in joined_predicates(piece)):
             kind = category if part == statement else en.category_en(part)
             self.found.append(_Clause(quote, part, kind, round(importance, 2), initiated, self.turn.seq, self.order, lead))
 
@@ -385,10 +387,16 @@ def _likely_disclosure(reading: _TurnReading, spans: list[tuple[int, int]]) -> N
                     bonus=-0.1, cap=_WHOLE_SENTENCE_IMPORTANCE_CAP)
 
 
+# "When I'm old enough to shop for myself, I'll …": what the user will be, said as the time of a plan; whole, it
+# would read "User is old enough to shop for themself".
+_FUTURE_CONDITION_RE = re.compile(r"^\W*(?:(?:oh|well|so|and|but),?\s+)?(?:when|once|if|as soon as|until)\s+(?:I|i)\b.*"
+                                  r"[,\s](?:I|i)(?:'ll|’ll| will| am going to|'m going to|’m going to)\b", re.IGNORECASE)
+
+
 def _whole_sentence(reading: _TurnReading, sentence: str, *, before: int, volunteered: bool) -> None:
     """A first-person sentence no clause reading took anything from ("I am a vegitarian that likes eating
     fruit", "Yes it sucks loosing I also enjoy lawn mowing") is kept whole, as its own statement."""
-    if len(reading.found) > before:
+    if len(reading.found) > before or _FUTURE_CONDITION_RE.match(sentence.strip()):
         return
     said = en.sentence_statement(sentence)
     if said and not sensitive_category(said[0]):

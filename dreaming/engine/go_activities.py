@@ -42,3 +42,45 @@ def back_from_statement(gerund: str, rest: str, *, after_determiner: bool) -> st
     if not stem or not rest:
         return None  # "User works" alone says nothing: "User got back from working" is read instead
     return f"User {conjugate(stem)} {rest}"
+
+
+# "Just got back from my salsa dance lessons", "got home from a bike ride", "came back from a long walk with my dog": an
+# outing of a kind one has regularly, said as the news of the day. A month later the memory worth having is the habit.
+_OUTING_RE = re.compile(
+    r"^(?:(?:I|i)\s+)?(?:(?:just|finally)\s+)?(?:got|came)\s+(?:back|home|in)\s+from\s+(?:(?:a|an|the|my|our)\s+)?"
+    r"(?P<mods>(?:(?!with\b)[a-z]+\s+){0,2}?)(?P<noun>lessons?|class(?:es)?|ride|run|jog|walk|hike|workout)\b"
+    r"(?P<company>\s+with\s+(?:my|our)\s+[a-z]+(?:\s+[a-z]+)?)?",
+    re.IGNORECASE,
+)
+_BACK_FROM = r"\b(?:got|came)\s+(?:back|home|in)\s+from\s+(?:(?:a|an|the|my|our)\s+)?(?:[a-z]+\s+){0,2}?"
+# The words of the habit the outing only implies, with what in the quote licenses each (the truth guard, quotes.py).
+OUTING_WORDS: dict[str, re.Pattern] = {
+    "tak": re.compile(_BACK_FROM + r"(?:lessons|classes|lesson|class)\b", re.IGNORECASE),
+    "go": re.compile(_BACK_FROM + r"walk\b", re.IGNORECASE),
+    "work": re.compile(_BACK_FROM + r"workout\b", re.IGNORECASE),
+}
+_WALKS = frozenset("morning evening night long daily early".split())
+_RIDDEN = frozenset("bike motorcycle motorbike horse bicycle".split())
+# in the user's own word where it is a verb ("a run" → "User runs"); "User walks" alone reads as a gait
+_OUTINGS = {"run": "runs", "jog": "jogs", "walk": "goes for walks", "hike": "hikes", "workout": "works out"}
+
+
+def outing_habit(quote: str) -> str | None:
+    """"User takes salsa dance lessons" / "User rides a motorcycle" / "User goes for walks with their dog" for an
+    outing the user is back from (see _OUTING_RE); None for anything else ("got back from the store")."""
+    m = _OUTING_RE.match(quote.strip())
+    if not m:
+        return None
+    mods, noun = m.group("mods").strip().lower(), m.group("noun").lower()
+    company = to_third_person_en(m.group("company") or "").rstrip()
+    if noun.startswith(("lesson", "class")):
+        if not mods or mods.split()[0] in ("first", "last", "final", "next"):
+            return None  # "my class" names nothing; "my last class" is over
+        said = f"{mods} {noun}" if noun in ("lessons", "classes") else f"{'an' if mods[0] in 'aeiou' else 'a'} {mods} {noun}"
+        return f"User takes {said}{company}"
+    if noun == "ride":
+        ridden = mods.split()[-1] if mods else ""
+        return f"User rides a {ridden}{company}" if ridden in _RIDDEN else None
+    if noun == "walk" and mods in _WALKS:
+        return f"User goes for {mods} walks{company}"  # "my morning walk": "User goes for morning walks"
+    return f"User {_OUTINGS[noun]}{company}"

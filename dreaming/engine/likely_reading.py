@@ -17,6 +17,10 @@ from dreaming.engine.sensitive import sensitive_category
 _FIRST_PERSON_WORD_RE = re.compile(r"\b(?:I|I'm|I’m|I've|I'd|I'll|my|My|me|mine|myself)\b")
 _OTHER_SIDE_RE = re.compile(r"\b(?:you|your|you're|yours|u)\b", re.IGNORECASE)
 _PIECE_SPLIT_RE = re.compile(r"\s*[,;]\s+|\s+[-–—]\s+")
+# "When I'm old enough to shop for myself, I'll", "When I am not reading, …": a piece that is the time or condition of
+# something to come is no fact (a past one, "When I was born my heart was outside my body", may tell one)
+_CONDITION_PIECE_RE = re.compile(r"^(?:when|whenever|once|if|unless|until|as soon as)\s+(?:I|i)\b"
+                                 r"(?!\s+(?:was|were|had|did|used|got|went|moved|lived)\b)", re.IGNORECASE)
 
 
 def likely_statement(text: str, previous_assistant: str, spans: list[tuple[int, int]]) -> tuple[str, str] | None:
@@ -33,6 +37,7 @@ def likely_statement(text: str, previous_assistant: str, spans: list[tuple[int, 
     own = [p for p in own if not en.late_i_says_nothing(p)]
     # "I am glad you are safe now" is about the other side, however likely the turn is to disclose.
     own = [p for p in own if _FIRST_PERSON_WORD_RE.search(p) and not _OTHER_SIDE_RE.search(p) and "?" not in p
+           and not _CONDITION_PIECE_RE.match(p)
            and len(p.split()) >= 3 and not en.says_nothing_of_the_user(p) and not sensitive_category(p)]
     if not own:
         return None

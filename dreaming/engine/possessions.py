@@ -8,7 +8,8 @@ turn is already about the thing ("User's sister lives in Berlin") it says so, an
 
 Only the nouns of a closed list are read (family, pets and their breeds, vehicles, homes, a business or a degree);
 a parent is not (everyone has had one). Not when the thing is gone, wished for or about to be got ("I sold my car",
-"I want my own horse", "if my husband finds out"), nor "my dream house", "my ex-wife", "my late husband", "my husband and I are separated".
+"I want my own horse", "if my husband finds out"), nor "my dream house", "my ex-wife", "my late husband", "my husband and I are separated",
+"… with my boyfriend, but we broke up".
 """
 from __future__ import annotations
 
@@ -66,6 +67,10 @@ _NOT_HELD_AFTER_RE = re.compile(r"\s*(?:died|passed|is gone|was gone|ran away|go
                                 r"(?:separated|divorced|broke up|split up|split|parted ways|broke it off)\b|"
                                 r"(?:just\s+)?(?:left|dumped) me\b)",
                                 re.IGNORECASE)
+# Later in the sentence, the couple parted: "I used to watch it with my boyfriend, but we broke up".
+_PARTNER_RE = re.compile(r"^(?:wife|husband|boyfriend|girlfriend|fianc[eé]e?)$")
+_PARTED_LATER_RE = re.compile(r"\b(?:we|they|he|she)\s+(?:(?:just|recently|finally|have|had|are|were|got)\s+)*"
+                              r"(?:broke up|split up|split|separated|divorced|parted ways|broke it off)\b", re.IGNORECASE)
 _FIELD_RE = re.compile(r" in (?!(?:the|a|an|my|it|that|this)\b)[a-z]+(?: (?!(?:and|but|so|or|I|i|is|was|from|at)\b)[a-z]+)?")
 _REQUEST_RE = re.compile(r"\b(?:can|could|would|will) (?:you|u)\b|\bplease\b|\bhelp me\b|"
                          r"\b(?:write|make|create|generate|draft|give|tell|show|suggest) me\b", re.IGNORECASE)
@@ -108,7 +113,8 @@ def possessions(sentence: str) -> list[tuple[str, str, str]]:
             continue  # "our car" / "our garden" may be anyone's household; "our kids" / "our dog" are the user's
         if set(mods.split()) & NOT_HELD_MODS or _NOT_HELD_BEFORE_RE.search(sentence[max(0, m.start() - 30): m.start()]):
             continue
-        if _NOT_HELD_AFTER_RE.match(sentence, m.end()):
+        if _NOT_HELD_AFTER_RE.match(sentence, m.end()) or (
+                _PARTNER_RE.match(noun) and _PARTED_LATER_RE.search(sentence, m.end())):
             continue
         if re.search(r"(?:'s|’s)\s*$", sentence[: m.start()]):
             continue  # "my sister's dog" is the sister's (the regex starts at "my" only; this is for "mom's my …")

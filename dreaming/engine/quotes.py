@@ -11,6 +11,7 @@ from dreaming.engine.chinese_answers import zh_frame_words
 from dreaming.engine.chinese_pastimes import zh_pastimes
 from dreaming.engine.credentials import mask_secrets
 from dreaming.engine.dates import DATE_PHRASE_RE
+from dreaming.engine.go_activities import OUTING_WORDS
 from dreaming.engine.implied_pursuits import INFERRED_WORDS
 from dreaming.engine.language import CJK_RE, STOP_WORDS, is_chinese, words
 from dreaming.engine.multilingual import SAID
@@ -88,7 +89,8 @@ _ZH_REWRITE_CHARS = frozenset("用户他她们的了是在有着过也都很会�
 _CONTRACTED = {"ll": "will", "m": "am", "ve": "have", "d": "would", "re": "are", "t": "not"}
 _SYNONYMS = {"fave": "favorite", "favourite": "favorite", "fav": "favorite", "faves": "favorite", "favorites": "favorite", "wanna": "want", "gonna": "will", "mom": "mother", "mum": "mother",
              "dad": "father", "hubby": "husband", "bf": "boyfriend", "gf": "girlfriend", "kiddo": "kid",
-             "kiddos": "kids", "children": "kids", "child": "kid"}
+             "kiddos": "kids", "children": "kids", "child": "kid",
+             "used": "use"}  # chat's "I use to play" is "used to" (third_person.py writes it so)
 # A quote with a pronoun may have it resolved from the user's own earlier words ("I love it" → hiking).
 _PRONOUN_RE = re.compile(r"\b(?:it|they|them|he|she|him|her|this|that|there|those|these|we|us|one)\b|[它他她这那]",
                          re.IGNORECASE)
@@ -297,7 +299,9 @@ def _missing_words(statement: str, *, quote: str, context: str) -> list[str]:
     missing += [ch for ch in dict.fromkeys(CJK_RE.findall(own))
                 if ch not in quote_chars and ch not in _ZH_REWRITE_CHARS and ch not in _ZH_DIGITS]
     # "a cover letter for a nurse position" → "User is applying for …": a word the request implies (implied_pursuits.py)
-    missing = [w for w in missing if not (INFERRED_WORDS.get(_stem(w)) or INFERRED_WORDS.get(w, _NEVER)).search(quote)]
+    # "Just got back from my salsa lessons" → "User takes salsa lessons": a habit an outing implies (go_activities.py)
+    implied = {**INFERRED_WORDS, **OUTING_WORDS}
+    missing = [w for w in missing if not (implied.get(_stem(w)) or implied.get(w, _NEVER)).search(quote)]
     if not missing or not context:
         return missing
     names = {w.lower() for w in re.findall(r"\b[A-Z][a-z]+\b", context)}

@@ -13,7 +13,7 @@ _ADVERBS = frozenset(
 )
 _MODALS = frozenset("can could will would shall should may might must cannot can't couldn't won't wouldn't "
                     "shouldn't mustn't didn't wasn't weren't hadn't".split())
-_IRREGULAR_PAST = frozenset(
+IRREGULAR_PAST = frozenset(
     """was were had did went got made took saw came bought grew began left met found lost felt thought knew
     told became spent kept won ran wrote taught caught brought sold built broke fell drove flew gave ate drank
     swam sang paid said heard held sat stood understood chose forgot led rode shot slept spoke stole threw
@@ -54,7 +54,7 @@ def conjugate(verb: str) -> str:
     if low in _THIRD_PERSON_SPECIAL:
         return _THIRD_PERSON_SPECIAL[low]
     past = low.endswith("ed") and not low.endswith("eed")  # "moved", not "need" / "succeed"
-    if low in _MODALS or low in _IRREGULAR_PAST or past or not low.isalpha():
+    if low in _MODALS or low in IRREGULAR_PAST or past or not low.isalpha():
         return verb
     if low in ("has", "does", "goes", "was") or low.endswith("s") and not low.endswith(("ss", "us", "is")) and len(low) > 3:
         return verb  # chat's "I lives in america": already agreeing, not "liveses"
@@ -81,6 +81,8 @@ def _agreeing(verb: str) -> str:
 def to_third_person_en(text: str) -> str:
     """Rewrite a first-person English clause about the user in the third person."""
     text = _MY_X_AND_I_RE.sub(lambda m: f"User and their {m.group(1)}", text)
+    # "I use to be in the military" is chat's "used to": a past habit, not "User uses to be"
+    text = re.sub(r"\b((?:I|i)(?: (?:also|still|just|really))?) use to (?=[a-z])", r"\1 used to ", text)
     # The first "I" becomes "User" with its verb agreeing; later ones become "they".
     done = False
     for pattern, repl in _CONTRACTIONS:

@@ -4,6 +4,9 @@
 - a comma left between a liking verb and its object by a spoken "like,": "User likes, Frida Kahlo";
 - "like" before a number, said for "about": "User drinks like 4 cups a day" → "about 4 cups a day";
 - a spoken tag at the end: "User cooks usually, yeah" → "User cooks usually";
+- a comment after the fact: "User got hired as a life coach, thanks for asking", "User has a weakness for vanilla ice
+  cream, they're the best", "User likes to spend time with animals, love them" → the fact alone; so a consequence
+  joined by "so": "User lives in the city now so its hard" → "User lives in the city now";
 - the "do" of emphasis, said back to someone ("I do have two dogs"): "User does have two dogs" → "User has two dogs";
 - "finally" and a leading "even", which lean on a wait or a clause the memory does not have: "User finally turned
   18" → "User turned 18", "User even went hiking" → "User went hiking";
@@ -31,7 +34,26 @@ _LIKE_NUMBER_RE = re.compile(
     rf"(?<!\bUser )(?<!\bwould )(?<!\bto )(?<!n't )(?<!\bdo )(?<!\bdoes )(?<!\bdid )(?<!\bthey )(?<!\bwe )\blike,?\s+(?={_NUMBER_WORD})"
 )
 _TAG_RE = re.compile(r",\s*(?:yeah|yep|yes|lol|haha+|hehe|tbh|you know|i guess|ok|okay|right)\s*[.!]*$", re.IGNORECASE)
+# A comment on what was said, after the fact: "…, thanks for asking", "…, they're the best", "…, love them", "…, of
+# course", "… no lie". It is the user talking, not something to remember; the fact before it reads alone.
+_COMMENT_TAIL_RE = re.compile(
+    r"(?:,\s*(?:thanks for asking|thank you for asking|thanks for the idea|of course|thankfully|luckily|hopefully|"
+    r"(?:they|it|that)(?:'s|’s|'re|’re| is| are) (?:the best|great|awesome|amazing|so good|so fun|so cute|all (?:they|I) "
+    r"\w+)|(?:love|loves|adore|adores) (?:them|it)(?: so much| a lot)?|they don'?t know why|"
+    r"(?:they|it)'(?:ll|d|ve))|\s+(?:lol|haha+|hehe|lmao|no lie|for real|not cool huh|huh))\s*[.!]*$",
+    re.IGNORECASE,
+)
 
+# A consequence or comment joined by "so" after the fact: "User lives in the city now so its hard", "User is in new york
+# so yeah its very cold", "User has kids, so video games in the house is a must" — after a comma, or before words that
+# open a clause. Not the "so" of degree ("User is so happy they are 18", "Seeing their kids' faces so happy at the
+# beach was the best"), "so much" / "so that", nor a purpose ("so they can buy a house").
+_SO_TAIL_RE = re.compile(
+    r"(?:\s*,\s*so\s+(?!(?:much|many|far|long|that|well|often|little|few|they|their|them|he|she|his|her|we|our|i|user)\b)"
+    r"(?=(?:[\w']+\s+){0,5}(?:is|are|was|were|would|will|have|has|can|cant|can't|must|should)\b)"
+    r"|\s+so\s+(?=(?:yeah|its|it's|it’s|lets|let's|that's|thats|there's|cant|can't)\b)).*$",
+    re.IGNORECASE,
+)
 
 # verb → (after "does", after "did"); only verbs that after "does" / "did" are never a noun ("does volunteer work",
 # "did security" keep their "do")
@@ -98,5 +120,5 @@ def tidy_en(statement: str) -> str:
     text = _STATE_NOW_RE.sub("User is ", _EMPHATIC_DO_RE.sub(_plain_do, text))
     text = _SHOWN_THING_RE.sub(_shown_thing, _EXCLAIMED_SO_RE.sub(r"\1", text))
     text = _FINALLY_RE.sub(lambda m: m.group(0).replace("finally ", ""), _LEANING_ADVERB_RE.sub(r"\1", text))
-    tidied = _TAG_RE.sub("", _lone_together_dropped(text))
+    tidied = _SO_TAIL_RE.sub("", _COMMENT_TAIL_RE.sub("", _TAG_RE.sub("", _lone_together_dropped(text))))
     return tidied if len(tidied.split()) >= 3 else text

@@ -59,3 +59,9 @@ def test_a_partner_the_user_split_from_is_not_a_partner_they_have():
     statements = _statements("My husband and I are separated, so it's just me and the kids now.")
     assert "User has a husband" not in statements
     assert "User and their husband are separated" in statements
+
+
+def test_a_partner_the_user_says_they_broke_up_with_later_in_the_sentence_is_not_had():
+    statements = _statements("I used to watch it with my boyfriend all the time, but we broke up.")
+    assert "User has a boyfriend" not in statements
+    assert "User has a husband" in _statements("I go hiking with my husband and we love it.")

@@ -38,3 +38,19 @@ def test_a_verb_chat_already_made_agree_is_not_conjugated_twice():
     assert to_third_person_en("I has a dog") == "User has a dog"
     assert to_third_person_en("I miss my dad") == "User misses their dad"
     assert to_third_person_en("I focus on work") == "User focuses on work"
+
+
+@pytest.mark.parametrize("quote,statement", [
+    ("I use to be in the military", "User used to be in the military"),
+    ("I use to live in the country", "User used to live in the country"),
+    ("I also use to play the banjo", "User also used to play the banjo"),
+])
+def test_chats_use_to_is_used_to_a_past_habit(quote, statement):
+    assert en_statement(quote) == statement
+
+
+def test_a_used_to_written_for_chats_use_to_passes_the_truth_guard():
+    from dreaming.engine.quotes import statement_unsupported
+
+    assert statement_unsupported(statement="User used to be in the military", quote="I use to be in the military") is None
+    assert statement_unsupported(statement="User used to be in the military", quote="I am in the military")

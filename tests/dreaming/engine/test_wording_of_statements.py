@@ -72,3 +72,49 @@ def test_advice_taken_says_nothing_of_the_user(text):
 ])
 def test_a_plan_or_a_memory_of_the_users_own_is_still_read(text, statement):
     assert statement in _statements(text)
+
+
+@pytest.mark.parametrize("said,worded", [
+    ("User got hired yesterday as a life coach, thanks for asking", "User got hired yesterday as a life coach"),
+    ("User has a weakness for cats and vanilla ice cream, they're the best", "User has a weakness for cats and vanilla ice cream"),
+    ("User likes to spend time with all kind of animals, love them", "User likes to spend time with all kind of animals"),
+    ("User is female, of course", "User is female"),
+    ("User is a lot better now, thankfully", "User is a lot better now"),
+    ("User wears a hat, they don't know why", "User wears a hat"),
+    ("User likes to gamble on their spare nights not cool huh", "User likes to gamble on their spare nights"),
+])
+def test_a_comment_after_the_fact_is_left_out(said, worded):
+    assert tidy_en(said) == worded
+
+
+@pytest.mark.parametrize("said", [
+    "User's robot hates everything, like them",   # a comparison, not a comment ("just like me")
+    "User has a dog, it is a lab",                # a second fact, not a comment
+    "User loves it",
+])
+def test_what_says_more_than_a_comment_is_kept(said):
+    assert tidy_en(said) == said
+
+
+def test_a_fact_said_with_a_comment_is_remembered_without_it():
+    assert "User got hired yesterday as a life coach" in _statements("I just got hired yesterday as a life coach, thanks for asking")
+
+
+@pytest.mark.parametrize("said,worded", [
+    ("User lives in the city now so its hard", "User lives in the city now"),
+    ("User is in new york so yeah its very cold", "User is in new york"),
+    ("User has kids, so video games in the house is a must", "User has kids"),
+])
+def test_a_consequence_joined_by_so_is_left_out(said, worded):
+    assert tidy_en(said) == worded
+
+
+@pytest.mark.parametrize("said", [
+    "User is so happy they are finally 18",          # the "so" of degree
+    "User saves money so they can buy a house",      # a short purpose stays
+    "User loves it so much that they go every week",
+    "Seeing User's kids' faces so happy at the beach was the best",
+    "Seeing their characters User worked so hard on come alive was their favorite part",
+])
+def test_the_so_of_degree_or_purpose_is_kept(said):
+    assert tidy_en(said) == said
