@@ -1,0 +1,70 @@
+"""Persona-chat turns whose fact is said in passing (in_passing.py) or as a wish with "I would": each shape with what
+must still not be read beside what must."""
+from dreaming.protocol import CallContext, Turn
+from dreaming.providers.local import LocalDreamer
+
+
+def _statements(*turns: str | tuple[str, str]) -> dict[str, str]:
+    """{statement: quote} for a conversation (plain strings are the user's, ("assistant", text) the other side's)."""
+    built = []
+    for seq, turn in enumerate(turns):
+        role, text = turn if isinstance(turn, tuple) else ("user", turn)
+        built.append(Turn(seq=seq, role=role, content=text))
+    found = LocalDreamer().extract(turns=built, ctx=CallContext())
+    for candidate in found:
+        assert candidate.quote in built[candidate.seq].content, candidate.quote
+    return {c.statement: c.quote for c in found}
+
+
+# --- a wish said with "I would" as with "I'd" ------------------------------------------------------------------
+
+
+def test_i_would_love_to_is_read_as_id_love_to_is():
+    assert "User would love to visit Japan" in _statements("I would love to visit Japan.")
+    assert "User would like to be a physical therapist" in " ".join(_statements(
+        "That's cool. I would like to be a physical therapist, not a cashier."))
+    assert "User would rather read poetry" in _statements("I'd rather read poetry.")
+
+
+def test_a_polite_would_still_says_nothing():
+    assert _statements("I would like to do that.") == {}
+    assert _statements("I would love to hear more.") == {}
+    assert _statements("I would rather not say.") == {}
+    assert _statements("I would say so.") == {}
+
+
+# --- a favourite pointed at with "it" / "they" -----------------------------------------------------------------
+
+
+def test_a_favourite_pointed_at_is_the_thing_the_user_just_named():
+    assert "User's favorite sport is dog agility" in _statements(
+        "Hello friend, have you ever seen dog agility? It is my favorite sport!")
+    assert "User's favorite is twitter" in _statements("I agree with that idea. Do you like twitter? It is my favorite!")
+    assert "User's favorite is insane clown posse" in _statements(
+        "Listening to insane clown posse right now. They are my favorite.")
+    found = _statements("Have you ever seen the show extreme couponing it's my favorite.")
+    assert found.get("User's favorite is the show extreme couponing") == "the show extreme couponing it's my favorite"
+
+
+def test_a_favourite_without_a_thing_named_before_is_not_guessed():
+    assert not any("favorite" in s for s in _statements("Yes. It is my favorite color. How old are you?"))
+    assert not any("favorite" in s for s in _statements("Do you like it? It is my favorite!"))
+    assert not any("favorite" in s for s in _statements("Have you seen my dog? That is my favorite thing."))
+
+
+# --- a greeting from a place; a place in a relative clause ------------------------------------------------------
+
+
+def test_a_greeting_from_a_place_says_where_the_user_is():
+    assert "User is in alabama" in _statements("Good evening from alabama! Where are you at?")
+    assert "User is in manhattan" in _statements("Hello from manhattan! How are you this morning?")
+    assert not any(s.startswith("User is in") for s in _statements("Hello from work! Busy day."))
+    assert not any(s.startswith("User is in") for s in _statements("Hi from my couch! Lazy day."))
+
+
+def test_a_place_in_a_relative_clause_is_where_the_user_works_or_goes():
+    assert "User works at the gas station" in _statements(
+        "He keeps sending random guys to the gas station where I work.")
+    assert "User attends the nascar races" in _statements("Me too. They play it at the nascar races that I attend.")
+    assert not any("lives in" in s for s in _statements("That's the place where I live."))
+    assert not any("works at" in s for s in _statements("That is a course I teach."))
