@@ -100,13 +100,19 @@ def last_question(text: str) -> tuple[str, str] | None:
         text = text[: unmarked.start("end")] + "?"
     frames = list(QUESTION_FRAME_RE.finditer(text))
     if not frames:
-        return None
+        have = _ANY_QUESTION_RE.search(text)  # "Any children?", "You have any pets?": "do you have any …?"
+        return ("do", f"have any {have.group('k')}") if have else None
     frame = _frame(frames[-1])
     pointer = _POINTER_END_RE.search(frame[1]) if frame else None
     thing = pointer and antecedent(text[: frames[-1].start()])
     if thing:  # "I also enjoy mountain biking. Have you ever tried it?" → "No" → "User has not tried mountain biking"
         return frame[0], f"{frame[1][: pointer.start()]} {thing}{frame[1][pointer.end():]}"
     return frame
+
+
+_ANY_QUESTION_RE = re.compile(r"(?:^|[.!?]\s+)\W*(?:(?:so|and|oh|ok|okay)\s+)?(?:you\s+(?:got|have)\s+)?any\s+"
+                              r"(?P<k>kids|children|pets|siblings|brothers|sisters|animals|dogs|cats|grandchildren|grandkids)"
+                              r"(?:\s+(?:yet|at all))?\s*\?\W*$", re.IGNORECASE)
 
 
 # "… tried it?", "… like them too?": the question's thing is a pronoun, named in the sentence before.

@@ -160,7 +160,8 @@ def subordinate_split(text: str, pieces: list[tuple[int, int]]) -> list[tuple[in
 WE_RE = re.compile(
     r"^(?:[Ww]e|[Ww]e've|[Ww]e’ve)\s+(?:(?:also|still|just|recently|now)\s+)?"
     r"(?:(?P<verb>live|lived|moved|rent)\b(?P<rest>.*)|(?P<verb2>have|own|bought|adopted|got|raise)\b"
-    r"(?P<rest2>.*\b(?:kids?|children|sons?|daughters?|babies|baby|twins|dogs?|cats?|pets?|puppy|horses?|chickens|"
+    r"(?P<rest2>.*\b(?:kids?|children|sons?|daughters?|babies|baby|twins|triplets|teens|teenagers|toddlers?|grandkids|"
+    r"grandchildren|dogs?|cats?|pets?|puppy|puppies|kittens?|horses?|chickens|goats|cows|"
     r"house|home|apartment|flat|farm|garden|cabin|boat|car|cars|truck)\b.*))$"
 )
 

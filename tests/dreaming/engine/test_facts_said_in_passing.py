@@ -68,3 +68,29 @@ def test_a_place_in_a_relative_clause_is_where_the_user_works_or_goes():
     assert "User attends the nascar races" in _statements("Me too. They play it at the nascar races that I attend.")
     assert not any("lives in" in s for s in _statements("That's the place where I live."))
     assert not any("works at" in s for s in _statements("That is a course I teach."))
+
+
+# --- tails and words the readings now know ----------------------------------------------------------------------
+
+
+def test_a_question_run_on_without_its_stop_is_cut_off():
+    assert "User loves the winter" in _statements("I love the winter what is your fave weather")
+    assert _statements("I know what you mean") == {}
+    assert _statements("I love how you think") == {}
+
+
+def test_what_the_other_side_would_make_of_a_thing_is_cut_off():
+    assert "User has a silver eared bunny" in _statements(
+        "I've a silver eared bunny you would love, with a red, white, and navy blue bow.")
+    assert _statements("I know you would love it.") == {}
+
+
+def test_we_have_teens_is_the_households_as_we_have_kids_is():
+    assert "User's household has teens" in _statements("Oh, lucky you. Congrats! We have teens.")
+    assert "User's household has goats on the farm" in _statements("We have goats on the farm.")
+
+
+def test_a_no_to_a_bare_any_question_says_the_user_has_none():
+    assert _statements(("assistant", "Any children?"), "No.") == {"User does not have any children": "No."}
+    assert "User has kids" in _statements(("assistant", "Any kids?"), "Yes!")
+    assert _statements(("assistant", "Any kids?"), "Only one") == {}
