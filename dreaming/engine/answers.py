@@ -272,7 +272,8 @@ _ADDRESSED_RE = re.compile(r",\s*[A-Z][a-z]+\W*$")
 _ABOUT_A_PRONOUN_RE = re.compile(r"\b(?:about|in|of|from|on) (?:it|that|this|them|those|these)\b[^?]*\?\s*$", re.I)
 
 # "Pizza, you?" — the question asked back is not part of the answer.
-_ASK_BACK_RE = re.compile(r"[,\s]*(?:and |what about |how about )?(?:you|yours|u|yourself)\s*\?+\s*$", re.I)
+_ASK_BACK_RE = re.compile(r"[,\s]*(?:and |what about |how about )?(?:you|yours|u|yourself)\s*\?+\s*$|"
+                          r"[,\s]+(?:and|what about|how about) (?:you|yours|u|yourself)[\s.!]*$", re.I)  # "…, and you"
 
 
 # A fragment with its own "I" is a clause ("Man I am tired I waitress all week"): the clause readings read it.

@@ -94,3 +94,9 @@ def test_a_no_to_a_bare_any_question_says_the_user_has_none():
     assert _statements(("assistant", "Any children?"), "No.") == {"User does not have any children": "No."}
     assert "User has kids" in _statements(("assistant", "Any kids?"), "Yes!")
     assert _statements(("assistant", "Any kids?"), "Only one") == {}
+
+
+def test_a_question_asked_back_without_its_mark_is_no_part_of_the_answer():
+    assert "User has Horses on the farm" in _statements(("assistant", "I am great. You have any animals?"),
+                                                        "Horses on the farm and you")
+    assert "User enjoys hiking and biking" in _statements(("assistant", "What do you do for fun?"), "Hiking and biking and you")
