@@ -215,6 +215,9 @@ def _turn_clauses(
         _english_clauses(reading, s_start, s_end, first_sentence=first_sentence, volunteered=volunteered, question=question)
         if not sentence.rstrip().endswith("?") and not en.EN_HYPOTHETICAL_RE.search(sentence):
             _sentence_readings(reading, sentence, head=text[:s_start], volunteered=volunteered)
+        greeted = greeting_place(sentence)  # read before the sentence's "how are you?" turns the rest away
+        if greeted:
+            reading.add(*greeted, en.category_en(greeted[1]), is_zh=False, initiated=volunteered)
         _possessions(reading, sentence, volunteered=volunteered)
         _whole_sentence(reading, sentence, before=before, volunteered=volunteered)
         _read_whole(reading, sentence, is_zh=False, volunteered=volunteered)
@@ -358,7 +361,7 @@ def _sentence_readings(reading: _TurnReading, sentence: str, *, head: str, volun
                 appositive_predicate(sentence),
                 es.love_of(sentence), es.pronoun_name(sentence, before=before, nearer=head), candidacy(sentence.strip()),
                 pronoun_subject(sentence, said=f"{reading.earlier} {head}", asked=(reading.previous_assistant or "")[-300:]),
-                pointed_favourite(sentence, head=head), greeting_place(sentence), relative_place(sentence)]
+                pointed_favourite(sentence, head=head), relative_place(sentence)]
     for said in readings + es.introduced_statements(sentence) + answers.named_ages(sentence, asked=before[-300:]):
         if said and said[0] not in quoted:
             reading.add(said[0], said[1], en.category_en(said[1]), is_zh=False, initiated=volunteered,

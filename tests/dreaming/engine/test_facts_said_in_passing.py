@@ -58,6 +58,7 @@ def test_a_favourite_without_a_thing_named_before_is_not_guessed():
 def test_a_greeting_from_a_place_says_where_the_user_is():
     assert "User is in alabama" in _statements("Good evening from alabama! Where are you at?")
     assert "User is in manhattan" in _statements("Hello from manhattan! How are you this morning?")
+    assert "User is in canada" in _statements("Hello from canada, how are you?")  # the question after it asks nothing
     assert not any(s.startswith("User is in") for s in _statements("Hello from work! Busy day."))
     assert not any(s.startswith("User is in") for s in _statements("Hi from my couch! Lazy day."))
 
