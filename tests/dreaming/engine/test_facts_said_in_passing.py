@@ -31,6 +31,9 @@ def test_a_polite_would_still_says_nothing():
     assert _statements("I would love to hear more.") == {}
     assert _statements("I would rather not say.") == {}
     assert _statements("I would say so.") == {}
+    # a wish about the thing the other side just told of is a reaction to it
+    assert _statements("Great! I would love to paint that picture. You dance?") == {}
+    assert _statements("I'd rather put that towards bitcoin.") == {}
 
 
 # --- a favourite pointed at with "it" / "they" -----------------------------------------------------------------
