@@ -101,7 +101,8 @@ def last_question(text: str) -> tuple[str, str] | None:
     frames = list(QUESTION_FRAME_RE.finditer(text))
     if not frames:
         have = _ANY_QUESTION_RE.search(text)  # "Any children?", "You have any pets?": "do you have any …?"
-        return ("do", f"have any {have.group('k')}") if have else None
+        dropped = _DROPPED_DO_RE.search(text)  # "You sing?", "You like your job?": chat drops the "do"
+        return ("do", f"have any {have.group('k')}") if have else ("do", dropped.group("rest")) if dropped else None
     frame = _frame(frames[-1])
     pointer = _POINTER_END_RE.search(frame[1]) if frame else None
     thing = pointer and antecedent(text[: frames[-1].start()])
@@ -113,6 +114,10 @@ def last_question(text: str) -> tuple[str, str] | None:
 _ANY_QUESTION_RE = re.compile(r"(?:^|[.!?]\s+)\W*(?:(?:so|and|oh|ok|okay)\s+)?(?:you\s+(?:got|have)\s+)?any\s+"
                               r"(?P<k>kids|children|pets|siblings|brothers|sisters|animals|dogs|cats|grandchildren|grandkids)"
                               r"(?:\s+(?:yet|at all))?\s*\?\W*$", re.IGNORECASE)
+
+_DROPPED_DO_RE = re.compile(r"(?:^|[.!?]\s+)\W*(?:(?:and|so)\s+)?(?:you|u)\s+(?P<rest>(?!(?:are|were|have|know|mean|think|too|"
+                            r"must|should|can|could|would|will|might|did|do|got|guys|there)\b)[a-z]+\b[^?.!]{0,50}?)\s*\?\W*$",
+                            re.IGNORECASE)
 
 
 # "… tried it?", "… like them too?": the question's thing is a pronoun, named in the sentence before.

@@ -104,3 +104,11 @@ def test_a_question_asked_back_without_its_mark_is_no_part_of_the_answer():
     assert "User has Horses on the farm" in _statements(("assistant", "I am great. You have any animals?"),
                                                         "Horses on the farm and you")
     assert "User enjoys hiking and biking" in _statements(("assistant", "What do you do for fun?"), "Hiking and biking and you")
+
+
+def test_a_question_without_its_do_is_still_the_yes_no_question():
+    assert "User likes their job" in _statements(("assistant", "Sci fi is nice. You like your job?"), "Yes!")
+    assert "User does not sing or dance" in _statements(("assistant", "I run marathons. You sing or dance?"),
+                                                        "I don't. But I do ride horses competitively.")
+    assert _statements(("assistant", "You there?"), "Yes") == {}
+    assert _statements(("assistant", "You think so?"), "Yes") == {}
