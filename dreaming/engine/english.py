@@ -111,7 +111,7 @@ _EN_REACTION_RE = re.compile(
     r"^(?:I|i)(?:'ll|’ll| will)\s+(?:(?:definitely|certainly|surely|for sure|really|totally|always)\s+)?remember\s+"
     r"(?:that|this|it|them)\b|"
     r"^(?:I|i)\s+(?:cant|can't|cannot)\s+wait\b|^(?:I|i)\s+(?:\w+\s+)?feel\s+(?:that way|the same)\b|"
-    r"^(?:I|i)(?:'d|’d| would)\s+(?:(?:really\s+)?(?:like|love)\s+to|(?:much |way |really )?rather)\s+[a-z]+\s+(?:that|it|this|them|those|these)\b",
+    r"^(?:I|i)(?:'d|’d| would)\s+(?:(?:really\s+)?(?:like|love)\s+to|(?:much |way |really )?rather)\s+[a-z]+\s+(?:that|it|this|them)\b",
     re.IGNORECASE,
 )
 # A state of the moment is small talk, not something to remember: "I'm so jealous", "I am busy today".

@@ -34,6 +34,8 @@ def test_a_polite_would_still_says_nothing():
     # a wish about the thing the other side just told of is a reaction to it
     assert _statements("Great! I would love to paint that picture. You dance?") == {}
     assert _statements("I'd rather put that towards bitcoin.") == {}
+    assert "User would love to support those with similar issues" in _statements(
+        "I'm keen on counseling - I'd love to support those with similar issues.")
 
 
 # --- a favourite pointed at with "it" / "they" -----------------------------------------------------------------
@@ -81,6 +83,9 @@ def test_a_question_run_on_without_its_stop_is_cut_off():
     assert "User loves the winter" in _statements("I love the winter what is your fave weather")
     assert _statements("I know what you mean") == {}
     assert _statements("I love how you think") == {}
+    # a "what" / "how" that is the verb's object is no question: nothing is cut to "User is proud of"
+    assert _statements("Wow, Nate! I'm proud of what you did.") == {}
+    assert _statements("I seriously admire what you do.") == {}
 
 
 def test_what_the_other_side_would_make_of_a_thing_is_cut_off():
