@@ -115,7 +115,7 @@ _ANY_QUESTION_RE = re.compile(r"(?:^|[.!?]\s+)\W*(?:(?:so|and|oh|ok|okay)\s+)?(?
                               r"(?P<k>kids|children|pets|siblings|brothers|sisters|animals|dogs|cats|grandchildren|grandkids)"
                               r"(?:\s+(?:yet|at all))?\s*\?\W*$", re.IGNORECASE)
 
-_DROPPED_DO_RE = re.compile(r"(?:^|[.!?]\s+)\W*(?:(?:and|so)\s+)?(?:you|u)\s+(?P<rest>(?!(?:are|were|have|know|mean|think|too|"
+_DROPPED_DO_RE = re.compile(r"(?:^|[.!?]\s+)\W*(?:(?:and|so)\s+)?(?:you|u)\s+(?:(?:ever|also|still|really)\s+)?(?P<rest>(?!(?:are|were|have|know|mean|think|too|"
                             r"must|should|can|could|would|will|might|did|do|got|guys|there)\b)[a-z]+\b[^?.!]{0,50}?)\s*\?\W*$",
                             re.IGNORECASE)
 

@@ -117,3 +117,5 @@ def test_a_question_without_its_do_is_still_the_yes_no_question():
                                                         "I don't. But I do ride horses competitively.")
     assert _statements(("assistant", "You there?"), "Yes") == {}
     assert _statements(("assistant", "You think so?"), "Yes") == {}
+    assert "User does not play chess" in _statements(("assistant", "You ever play chess?"), "No.")
+    assert not any("ever" in s for s in _statements(("assistant", "Cool. You ever play?"), "No, I am not"))
