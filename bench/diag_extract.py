@@ -1,6 +1,6 @@
 """Fast loop for the English extraction figures, per part (bench/split.py), without a database.
 
-    python -m bench.diag_extract --datasets ../shared/datasets [--part tuning] [--show msc-fn|msc-fp|facts|candidates]
+    python -m bench.diag_extract --datasets ../shared/datasets [--part tuning] [--show msc-fn|msc-empty|msc-fp|facts|candidates]
 
 Mirrors light sleep's reading of a session with the local dreamer: sensitive clauses taken out and
 secrets masked, triage; a skipped session keeps only the user's self-statements (self_statements.py),
@@ -82,6 +82,9 @@ def _show_msc(show: str, text: str, preds: list[str], gold: list[str]) -> None:
         missed = [g for g in gold if not any(token_f1(p, g) >= 0.5 for p in preds)]
         if missed:
             print(f"TURN {text!r}\n  gold missed: {missed}\n  ours: {preds}")
+    elif show == "msc-empty":  # a gold turn that yields no item at all: the turn-level recall misses
+        if gold and not preds:
+            print(f"EMPTY {text!r}\n  gold: {gold}")
     elif show == "msc-fp":
         wrong = [p for p in preds if not any(token_f1(p, g) >= 0.5 for g in gold)]
         if wrong:
@@ -207,7 +210,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--datasets", default="../shared/datasets")
     parser.add_argument("--part", default="tuning", choices=PARTS, help="the part whose misses --show prints")
-    parser.add_argument("--show", choices=["msc-fn", "msc-fp", "facts", "disclosures", "candidates"])
+    parser.add_argument("--show", choices=["msc-fn", "msc-empty", "msc-fp", "facts", "disclosures", "candidates"])
     parser.add_argument("--only", choices=["msc", "wildchat"])
     args = parser.parse_args()
     root = Path(args.datasets)
@@ -222,6 +225,7 @@ def main() -> None:
     if args.only != "wildchat":
         for name, s in msc(root, dreamer, args.show if args.show != "facts" else None, args.part).items():
             print(f"MSC {name:9} P {s['precision']:.3f} R {s['recall']:.3f} F1 {s['f1']:.3f} turn F1 {s['turn_f1']:.3f} "
+                  f"(P {s['turn_p']:.3f} R {s['turn_r']:.3f}) "
                   f"({s['items']} items, {s['gold']} gold)")
     if args.only != "msc":
         for name, s in wildchat(root, dreamer, args.show if args.show == "facts" else None, args.part).items():

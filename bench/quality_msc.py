@@ -47,7 +47,7 @@ def _scores(items_by_turn: dict[int, list[str]], gold_by_turn: dict[int, list[st
     turn_p = tp / (tp + fp) if tp + fp else 0.0
     turn_r = tp / (tp + fn) if tp + fn else 0.0
     return {"items": items, "gold": gold_total, "precision": precision, "recall": recall, "f1": _f1(precision, recall),
-            "turn_f1": _f1(turn_p, turn_r)}
+            "turn_f1": _f1(turn_p, turn_r), "turn_p": turn_p, "turn_r": turn_r}
 
 
 def _in_part(items: dict[tuple, list[str]], part: list[str], name: str) -> dict[tuple, list[str]]:

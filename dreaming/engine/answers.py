@@ -100,13 +100,24 @@ def last_question(text: str) -> tuple[str, str] | None:
         text = text[: unmarked.start("end")] + "?"
     frames = list(QUESTION_FRAME_RE.finditer(text))
     if not frames:
-        return None
+        have = _ANY_QUESTION_RE.search(text)  # "Any children?", "You have any pets?": "do you have any …?"
+        dropped = _DROPPED_DO_RE.search(text)  # "You sing?", "You like your job?": chat drops the "do"
+        return ("do", f"have any {have.group('k')}") if have else ("do", dropped.group("rest")) if dropped else None
     frame = _frame(frames[-1])
     pointer = _POINTER_END_RE.search(frame[1]) if frame else None
     thing = pointer and antecedent(text[: frames[-1].start()])
     if thing:  # "I also enjoy mountain biking. Have you ever tried it?" → "No" → "User has not tried mountain biking"
         return frame[0], f"{frame[1][: pointer.start()]} {thing}{frame[1][pointer.end():]}"
     return frame
+
+
+_ANY_QUESTION_RE = re.compile(r"(?:^|[.!?]\s+)\W*(?:(?:so|and|oh|ok|okay)\s+)?(?:you\s+(?:got|have)\s+)?any\s+"
+                              r"(?P<k>kids|children|pets|siblings|brothers|sisters|animals|dogs|cats|grandchildren|grandkids)"
+                              r"(?:\s+(?:yet|at all))?\s*\?\W*$", re.IGNORECASE)
+
+_DROPPED_DO_RE = re.compile(r"(?:^|[.!?]\s+)\W*(?:(?:and|so)\s+)?(?:you|u)\s+(?:(?:ever|also|still|really)\s+)?(?P<rest>(?!(?:are|were|have|know|mean|think|too|"
+                            r"must|should|can|could|would|will|might|did|do|got|guys|there)\b)[a-z]+\b[^?.!]{0,50}?)\s*\?\W*$",
+                            re.IGNORECASE)
 
 
 # "… tried it?", "… like them too?": the question's thing is a pronoun, named in the sentence before.
@@ -266,7 +277,8 @@ _ADDRESSED_RE = re.compile(r",\s*[A-Z][a-z]+\W*$")
 _ABOUT_A_PRONOUN_RE = re.compile(r"\b(?:about|in|of|from|on) (?:it|that|this|them|those|these)\b[^?]*\?\s*$", re.I)
 
 # "Pizza, you?" — the question asked back is not part of the answer.
-_ASK_BACK_RE = re.compile(r"[,\s]*(?:and |what about |how about )?(?:you|yours|u|yourself)\s*\?+\s*$", re.I)
+_ASK_BACK_RE = re.compile(r"[,\s]*(?:and |what about |how about )?(?:you|yours|u|yourself)\s*\?+\s*$|"
+                          r"[,\s]+(?:and|what about|how about) (?:you|yours|u|yourself)[\s.!]*$", re.I)  # "…, and you"
 
 
 # A fragment with its own "I" is a clause ("Man I am tired I waitress all week"): the clause readings read it.

@@ -23,6 +23,12 @@ EN_TAIL_RE = re.compile(
     r"|,\s*(?=not\s+(?:very|that|so|too|what)\b|(?:a lot|lots|so much|much|everything|nothing)\s+(?:has|have|had)\b)"
     r"|,\s*(?=(?:maybe|perhaps|so|which|but|though|because|since|and|or|except|unless|nice|how|what|"
     r"especially|mostly|mainly|particularly)\b)"
+    # a question to the other side run on without its stop: "I love the winter what is your fave weather"
+    # (an auxiliary before the "you": "I admire what you do" says what is admired)
+    r"|\s+(?=(?:(?:what|how|where|which|who|when)\s+(?:is|are|was|were|do|does|did|about)|whats|what's|how's)\s+"
+    r"(?:your|you|ur|u|yours)\b)"
+    # what the other side would make of it: "I have a silver eared bunny you would love"
+    r"|\s+(?=(?:that\s+|which\s+)?(?:you|u)(?:'d|’d| would| will|'ll|’ll)\s+(?:love|like|enjoy|adore|hate)\b)"
     r"|\s*\((?:[^)]*)\)|\s+[—–]\s*|\s+-\s+|(?<=\w)[-–—]\s+|\s*[:;]-?[()DPp]\B|\s*[\U0001F300-\U0001FAFF]",
 )
 

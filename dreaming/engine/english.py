@@ -94,7 +94,7 @@ _EN_GENERIC_RE = re.compile(
     r"do as well|do!?$|am!?$|have!?$|did!?$|love!?$|like!?$|dunno|reckon|assume|doubt|admit|promise|swear|"
     r"apologi[sz]e|recommend|suggest|realize|realise|notice|noticed|gotta go|love you|hate to say|"
     r"say|said|told you|mean it|meant|was just (?:saying|kidding|joking|wondering|asking|curious)|"
-    r"hope(?! to)|could|would|should|(?:might|may)(?! have (?:just )?(?:found|got|gotten|landed|booked|met|bought|sold)\b)|must|will have to|'ll have to|’ll have to|'ll (?:check|look|try|give)|"
+    r"hope(?! to)|could|would(?! (?:really |so |just )?(?:love|like) to\b| (?:much |way |really )?rather\b(?! not (?:say|tell|share|answer|talk|discuss|go into|get into)\b))|should|(?:might|may)(?! have (?:just )?(?:found|got|gotten|landed|booked|met|bought|sold)\b)|must|will have to|'ll have to|’ll have to|'ll (?:check|look|try|give)|"
     r"will (?:check|look|try|give)|'ll be (?:more than )?happy|will be (?:more than )?happy)\b",
     re.IGNORECASE,
 )
@@ -111,7 +111,7 @@ _EN_REACTION_RE = re.compile(
     r"^(?:I|i)(?:'ll|’ll| will)\s+(?:(?:definitely|certainly|surely|for sure|really|totally|always)\s+)?remember\s+"
     r"(?:that|this|it|them)\b|"
     r"^(?:I|i)\s+(?:cant|can't|cannot)\s+wait\b|^(?:I|i)\s+(?:\w+\s+)?feel\s+(?:that way|the same)\b|"
-    r"^(?:I|i)(?:'d|’d| would)\s+(?:like|love)\s+to\s+(?:do|try|see|hear|visit)\s+(?:that|it|this|them)\b",
+    r"^(?:I|i)(?:'d|’d| would)\s+(?:(?:really\s+)?(?:like|love)\s+to|(?:much |way |really )?rather)\s+[a-z]+\s+(?:that|it|this|them)\b",
     re.IGNORECASE,
 )
 # A state of the moment is small talk, not something to remember: "I'm so jealous", "I am busy today".
@@ -149,7 +149,7 @@ _EN_QUESTION_START_RE = re.compile(
 EN_HYPOTHETICAL_RE = re.compile(
     r"^(?:if|unless|in case)\b|\b(?:suppose|imagine|what if|pretend|maybe|perhaps)\b|"
     r"^(?!(?:I|i) (?:really )?(?:want|wanna|hope|plan|dream|wish|would love|'d love|’d love)\b).*\bsomeday\b|"  # an aim stays
-    r"^(?:I|i)(?:'d|’d| would| could| might| may| should)\b(?! (?:been|had|gone|lived|(?:really )?(?:like|love) to\b))"
+    r"^(?:I|i)(?:'d|’d| would| could| might| may| should)\b(?! (?:been|had|gone|lived|(?:really )?(?:like|love) to\b|(?:much |way |really )?rather\b))"
     # "I may have found a job": news said with a hedge, not a hypothetical
     r"(?!(?<=may|ght) have (?:just )?(?:found|got|gotten|landed|booked|met|bought|sold)\b)|"
     r"^(?:I|i)(?: want| wanna| need| would like|'d like|’d like| would love|'d love|’d love| plan| hope) (?:to )?"

@@ -161,12 +161,13 @@ def subordinate_split(text: str, pieces: list[tuple[int, int]]) -> list[tuple[in
 WE_RE = re.compile(
     r"^(?:[Ww]e|[Ww]e've|[Ww]e’ve)\s+(?:(?:also|still|just|recently|now)\s+)?"
     r"(?:(?P<verb>live|lived|moved|rent)\b(?P<rest>.*)|(?P<verb2>have|own|bought|adopted|got|raise)\b"
-    r"(?P<rest2>.*\b(?:kids?|children|sons?|daughters?|boys|girls|babies|baby|twins|dogs?|cats?|pets?|puppy|horses?|chickens|"
+    r"(?P<rest2>.*\b(?:kids?|children|sons?|daughters?|boys|girls|babies|baby|twins|triplets|teens|teenagers|toddlers?|"
+    r"grandkids|grandchildren|dogs?|cats?|pets?|puppy|puppies|kittens?|horses?|chickens|goats|cows|"
     r"house|home|apartment|flat|farm|garden|cabin|boat|car|cars|truck)\b.*))$"
 )
 
 _OWN_CHILDREN_RE = re.compile(r"^ (?:a|an|one|two|three|four|five|six|\d+)(?: (?:little|young|grown|grown-up|adult|teenage|"
-                              r"beautiful|wonderful|amazing))? (?:kids?|children|child|sons?|daughters?|boys|girls|twins|"
+                              r"beautiful|wonderful|amazing))? (?:kids?|children|child|sons?|daughters?|boys|girls|twins|triplets|teens|teenagers|"
                               r"babies|baby (?:boy|girl))\b")
 
 # "We explored the old town", "we went to the beach recently": something the user did with others (it is

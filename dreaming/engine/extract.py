@@ -46,6 +46,7 @@ from dreaming.engine.wording import tidy_en
 from dreaming.engine.appositive_predicates import appositive_predicate
 from dreaming.engine.language import CJK_RE, content_tokens, in_own_words, sentences
 from dreaming.engine.life_answers import answers_about_own_life
+from dreaming.engine.in_passing import greeting_place, pointed_favourite, relative_place
 from dreaming.protocol import ExtractedCandidate, Turn
 from dreaming.engine.sensitive import redact_sensitive, sensitive_category
 
@@ -219,6 +220,9 @@ def _turn_clauses(
         _english_clauses(reading, s_start, s_end, first_sentence=first_sentence, volunteered=volunteered, question=question)
         if not sentence.rstrip().endswith("?") and not en.EN_HYPOTHETICAL_RE.search(sentence):
             _sentence_readings(reading, sentence, head=text[:s_start], volunteered=volunteered)
+        greeted = greeting_place(sentence)  # read before the sentence's "how are you?" turns the rest away
+        if greeted:
+            reading.add(*greeted, en.category_en(greeted[1]), is_zh=False, initiated=volunteered)
         _possessions(reading, sentence, volunteered=volunteered)
         _whole_sentence(reading, sentence, before=before, volunteered=volunteered)
         _read_whole(reading, sentence, is_zh=False, volunteered=volunteered)
@@ -367,7 +371,8 @@ def _sentence_readings(reading: _TurnReading, sentence: str, *, head: str, volun
                 tail[:2] if tail else None, es.shown_mine(sentence), es.appositive_name(sentence),
                 appositive_predicate(sentence),
                 es.love_of(sentence), es.pronoun_name(sentence, before=before, nearer=head), candidacy(sentence.strip()),
-                pronoun_subject(sentence, said=f"{reading.earlier} {head}", asked=(reading.previous_assistant or "")[-300:])]
+                pronoun_subject(sentence, said=f"{reading.earlier} {head}", asked=(reading.previous_assistant or "")[-300:]),
+                pointed_favourite(sentence, head=head), relative_place(sentence)]
     for said in readings + es.introduced_statements(sentence) + answers.named_ages(sentence, asked=before[-300:]):
         if said and said[0] not in quoted:
             reading.add(said[0], said[1], en.category_en(said[1]), is_zh=False, initiated=volunteered,

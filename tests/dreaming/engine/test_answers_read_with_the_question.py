@@ -152,12 +152,20 @@ def test_a_verbless_answer_takes_the_verb_of_the_question_about_the_user(questio
 
 @pytest.mark.parametrize("question,said", [
     ("Any pets? I have a german shepherd.", "Unfortunately no"),  # a "no" fills no frame
-    ("Any pets?", "No pets. How about you?"),  # the "no" is the answer, not a filler before "pets"
     ("Any kids?", "Only one"),  # a count with no thing of its own
     ("Any hobbies?", "Love it"),  # a reaction
 ])
 def test_an_answer_that_names_nothing_or_says_no_states_nothing(question, said):
     assert not _found(("assistant", question), ("user", said))
+
+
+@pytest.mark.parametrize("question,said", [
+    ("Makes sense. Any children?", "No, not yet. Do you?"),
+    ("Any pets?", "No pets. How about you?"),  # the "no" is the answer, not a filler before "pets"
+])
+def test_a_no_to_a_bare_any_question_is_read_as_to_do_you_have_any(question, said):
+    thing = question.rstrip("?").split()[-1]
+    assert set(_found(("assistant", question), ("user", said))) == {f"User does not have any {thing}"}
 
 
 @pytest.mark.parametrize("question,said,statement", [
