@@ -45,6 +45,7 @@ from dreaming.engine.then_and_now import then_and_now_en, then_and_now_zh
 from dreaming.engine.wording import tidy_en
 from dreaming.engine.appositive_predicates import appositive_predicate
 from dreaming.engine.language import CJK_RE, content_tokens, in_own_words, sentences
+from dreaming.engine.importance import clause_importance as _importance
 from dreaming.engine.life_answers import answers_about_own_life
 from dreaming.engine.in_passing import greeting_place, pointed_favourite, relative_place
 from dreaming.protocol import ExtractedCandidate, Turn
@@ -62,28 +63,6 @@ class _Clause:
     seq: int
     order: int
     lead: str = ""  # what the clause said before the quote ("Last Friday, "): its time belongs to the statement
-
-
-_BASE_IMPORTANCE = {"relation": 0.6, "fact": 0.55, "preference": 0.5, "event": 0.4, "emotion": 0.35}
-
-
-def _importance(*, category: str, quote: str, chinese: bool, user_initiated: bool) -> float:
-    value = _BASE_IMPORTANCE[category]
-    specific = zh.SPECIFIC_ZH_RE if chinese else en.SPECIFIC_EN_RE
-    long_lived = zh.LONG_LIVED_ZH_RE if chinese else en.LONG_LIVED_EN_RE
-    value += min(0.2, 0.1 * len(specific.findall(quote)))
-    if long_lived.search(quote):
-        value += 0.1
-    size = len(content_tokens(quote))
-    if size >= 4:
-        value += 0.05
-    if size <= 1:
-        value -= 0.1
-    if not user_initiated:
-        value -= 0.1  # a statement built from the assistant's words ("Me too!"); see _turn_clauses
-    if not chinese and en.EN_RIGHT_NOW_RE.match(quote):
-        value -= 0.15  # what the user is doing this minute is small talk
-    return round(min(0.95, max(0.05, value)), 2)
 
 
 def _trim(text: str, start: int, end: int) -> tuple[int, int]:

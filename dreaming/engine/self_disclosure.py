@@ -29,7 +29,7 @@ from dreaming.engine import english as en
 from dreaming.engine.application_letters import candidacy
 from dreaming.engine.categories import category_by_definition
 from dreaming.engine.dates import with_date
-from dreaming.engine.extract import _importance  # the one importance rule of the engine
+from dreaming.engine.importance import clause_importance as _importance  # the one importance rule of the engine
 from dreaming.engine.implied_pursuits import implied
 from dreaming.engine.language import STOP_WORDS, sentences
 from dreaming.engine.others_words import not_the_user

@@ -123,7 +123,7 @@ def self_statements(turns: list[Turn], *, kind: str) -> list[ExtractedCandidate]
            for t, words in zip(user_turns, _session_own_words(user_turns, kind=kind))]
     own = [t for t in own if t.content.strip()]
     found = [_out_of_character(without_request(c)) for c in extract_candidates(own, limit=10_000)
-             if c.user_initiated and says_who(c.quote)]
+             if c.user_initiated and says_who(c.quote) and not _the_task_wish(c)]
     return found + disclosures_not_yet_found(own, found=found)
 
 
@@ -144,6 +144,13 @@ def _session_own_words(turns: list[Turn], *, kind: str) -> list[str]:
     return found
 
 
+def _the_task_wish(candidate: ExtractedCandidate) -> bool:
+    """"User wants to run this as a service", split from "I own a Raspberry Pi 4 and want to run this as a service"
+    (joined_predicates.py): the wish is the skipped task."""
+    return bool(_TASK_WISH_RE.search(candidate.quote)) and bool(
+        re.match(r"^User (?:wants|needs|would like|'d like|is trying)\b", candidate.statement))
+
+
 def _out_of_character(candidate: ExtractedCandidate) -> ExtractedCandidate:
     """"(OOC: I'm actually a nurse irl)" → "User is a nurse" (the quote keeps its words); "I own a Raspberry Pi 4 and
     want to run this as a service" → "User owns a Raspberry Pi 4": the wish is the skipped task, not the person."""
@@ -152,6 +159,9 @@ def _out_of_character(candidate: ExtractedCandidate) -> ExtractedCandidate:
     if quote_cut and statement_cut and len(statement[: statement_cut.start()].split()) >= 3:
         return candidate.model_copy(update={"quote": candidate.quote[: quote_cut.start()],
                                             "statement": statement[: statement_cut.start()]})
+    if quote_cut and not statement_cut and not re.search(r"\b(?:wants?|needs?|would like|trying)\b", statement):
+        # already split from its wish (joined_predicates.py): the quote keeps only what the statement says
+        return candidate.model_copy(update={"quote": candidate.quote[: quote_cut.start()], "statement": statement})
     return candidate if statement == candidate.statement else candidate.model_copy(update={"statement": statement})
 
 

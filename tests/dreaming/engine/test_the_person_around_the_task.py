@@ -183,6 +183,7 @@ def test_the_wish_that_is_the_skipped_task_leaves_the_statement(text, statement)
     found = {c.statement: c.quote for c in self_statements(turns, kind="coding")}
     assert statement in found, list(found)
     assert "want" not in found[statement]
+    assert not any(s.startswith("User wants") for s in found)  # the wish, split off, is the task itself
 
 
 @pytest.mark.parametrize(("text", "statement"), [
