@@ -14,6 +14,7 @@ from dreaming.engine import answers
 from dreaming.engine import english as en
 from dreaming.engine.language import content_tokens
 from dreaming.engine import english_sentences as es
+from dreaming.engine.hopes import doubted_before, hope_before, hoped_clause
 from dreaming.engine.imperatives import tells_the_other_side
 from dreaming.engine.third_person import conjugate, to_third_person_en
 from dreaming.engine.we_are import our_reading, we_are_reading
@@ -327,6 +328,15 @@ _BASE_VERB_RE = re.compile(
     r"start|open|buy|move|get|become|learn|visit|see|find|build)\b",
     re.IGNORECASE,
 )
+# "my wife divorced me and took the kids": the verb after "and" is the wife's, the subject of the piece before it.
+_OTHER_SUBJECT_PIECE_RE = re.compile(r"^(?:(?:and|but|so|then|because|since|when|while)\s+)?(?:(?:my|our|his|her|their)\s+"
+                                     r"\w+|he|she|they|it)\b(?![^,;:]*\b(?:I|and I)\b)", re.IGNORECASE)
+
+
+def _another_subject_before(sentence: str, clause: str) -> bool:
+    """Does the piece of the sentence just before this subjectless clause have a subject other than the user?"""
+    piece = re.split(r"[,;:]|\s[-–—]\s", sentence[: max(0, sentence.find(clause))])[-1]
+    return bool(_OTHER_SUBJECT_PIECE_RE.match(en.LEAD_FILLER_RE.sub("", piece.strip())))
 
 
 def english_reading(
@@ -357,6 +367,8 @@ def english_reading(
     if not at_sentence_start and starts_first_person and en.IMPLICIT_SUBJECT_RE.match(clause):
         if _WISHED_BEFORE_RE.search(sentence[: max(0, sentence.find(clause))]) and _BASE_VERB_RE.match(clause):
             return None  # "I want to finish school and go to college": the going is wished, not done
+        if _another_subject_before(sentence, clause):
+            return None
         implicit = en.en_clause("I " + clause, sentence=sentence)
         return (implicit[2:], en.en_statement(implicit), False) if implicit else None
     bare = bare.rstrip(" .!…")
@@ -375,6 +387,13 @@ def english_reading(
         value = es.value_statement(bare) or es.to_me_statement(bare)
         if value:
             return value[0], value[1], False
+    said_before = sentence[: max(0, sentence.find(clause))]
+    if doubted_before(said_before):
+        return None  # "Don't feel like I'm making much of an impact": the opposite of what the clause says
+    hoped = hoped_clause(clause) or hoped_clause(hope_before(said_before) + clause)
+    if hoped and (read := en.en_clause(hoped[1], sentence=sentence)):
+        # "Hopefully, I can raise enough …" → "User hopes to raise enough …" (the quote as said, cut as the hope was)
+        return hoped[0][: len(hoped[0]) - (len(hoped[1]) - len(read))].rstrip(" ,;:-"), en.en_statement(read), False
     quote = en.en_clause(clause, sentence=sentence)
     if not quote and they:
         return _them_reading(clause, sentence=sentence, they=they)

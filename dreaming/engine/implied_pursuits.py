@@ -126,6 +126,7 @@ INFERRED_WORDS: dict[str, re.Pattern] = {
     "prepar": re.compile(r"\b(?:pass|passing|prep|prepping|tips for|my)\b (?:(?:the|my|next|upcoming) )?(?:[\w-]+ )?"
                          rf"(?-i:{EXAMS})\b", re.IGNORECASE),
     "写": re.compile(r"论文"),
+    "hope": re.compile(r"\bhopefully\b", re.IGNORECASE),  # hopes.py: "Hopefully I can …" → "User hopes to …"
 }
 
 

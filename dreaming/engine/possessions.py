@@ -99,7 +99,9 @@ def possessions(sentence: str) -> list[tuple[str, str, str]]:
     counted = _COUNTED_FRAGMENT_RE.match(LEAD_FILLER_RE.sub("", sentence.strip()))
     if counted:
         found.append((counted.group("q"), f"User has {counted.group('q')}", "relation"))
-    speaks_of_self = bool(re.search(r"\b(?:I|I'm|I’m|I've|I’ve|me|my)\b", sentence))
+    # the user as the one who acts or owns: "It made me realize how crucial the upgrades are, especially for the kids"
+    # speaks of the community's kids
+    speaks_of_self = bool(re.search(r"\b(?:I|I'm|I’m|I've|I’ve|my)\b", sentence))
     for m in _MY_NOUN_RE.finditer(sentence):
         if m.group("the") and not (speaks_of_self and m.group("noun").lower() in _OWN_WITH_THE):
             continue  # "the kids" / "the wife" are the user's own only in a sentence about the user

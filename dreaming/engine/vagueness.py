@@ -377,10 +377,27 @@ def dangling_reason(statement: str) -> str | None:
     return f"depends on '{pronoun}', which it does not name"
 
 
+# "User's wife divorced them", "User's mom visits them every sunday": what someone of the user's did to "me" (the
+# user, as statements speak of them). Only verbs done to a person: "User's kids love them" may be cookies.
+_DONE_TO_THE_USER_EN = re.compile(
+    r"(?i)^user's (?:[\w-]+ ){0,2}?(?:wife|husband|partner|boyfriend|girlfriend|fianc[eé]e?|ex|mom|mum|mother|dad|"
+    r"father|parents|sister|brother|siblings?|son|daughter|kids|children|grand\w+|aunt|uncle|cousin|friends?|boss|"
+    r"family|in-laws|coworkers?|teacher|doctor|therapist|neighbou?r)\s+(?:\w+\s+)?"
+    r"(?:divorced|left|dumped|married|called|calls|visited|visits|texted|texts|helped|helps|supports|supported|hugged|"
+    r"raised|adopted|taught|teaches|told|tells|asked|asks|invited|invites|cheated on|broke up with|met|ignores|ignored|"
+    r"bullied|bullies|abandoned|kicked out|encouraged|encourages|inspired|inspires|trusts|trusted|misses|missed|"
+    r"blames|blamed|understands|understood|drove|drives|picked up|surprised|surprises|spoils|spoiled|took care of|"
+    r"takes care of|looks after|looked after|hired|fired|promoted|introduced|warned|forgave|forgives|believes in|"
+    r"believed in|stood by|stands by|checks on|checked on)\s+them\b"
+)
+
+
 def _compares_with_the_user(main: str, pronoun: str) -> bool:
-    """"User's sister is older than them": in a statement about the user's relative, "them" after
-    "than" is the user (statements speak of the user as they/them), not someone unnamed."""
-    return pronoun.lower() == "them" and bool(re.match(r"(?i)user's\b.*\bthan them$", main))
+    """"User's sister is older than them", "User's wife divorced them": in a statement about the user's relative,
+    "them" after "than" or a verb done to a person is the user (statements speak of the user as they/them), not
+    someone unnamed."""
+    return pronoun.lower() == "them" and bool(re.match(r"(?i)user's\b.*\bthan them$", main)
+                                              or _DONE_TO_THE_USER_EN.match(main))
 
 
 def vague_reason(statement: str) -> str | None:

@@ -1,0 +1,56 @@
+"""A hope read as a hope, not as a done thing or a sure plan.
+
+"Hopefully, I can raise enough to cover basic needs for the homeless" was read as "User can raise enough …", and
+"Hopefully I'll get the job at the bank" as "User will get the job at the bank": the "hopefully" that carries the
+meaning is a lead filler, cut before the clause is read. "I hope I can finish my degree this year" gave nothing
+of the hope. Each now reads "User hopes to …", the quote kept as said (the truth guard takes "hopes" from
+"hopefully", `implied_pursuits.INFERRED_WORDS`).
+
+A doubt is no statement either: "Don't feel like I'm making much of an impact here" was read as "User is making
+much of an impact here", "Not sure I'm ready for a marathon" as "User is ready for a marathon" — the meaning
+reversed. A clause after such a frame (`doubted_before`) is not read as the user's.
+
+Only the user's own hoped act: "Hopefully it works out" / "I hope you like it" are not about the user.
+"""
+from __future__ import annotations
+
+import re
+
+_HOPED_RE = re.compile(
+    r"^(?P<hope>(?:(?:and|but|so)\s+)?(?:hopefully|I\s+(?:really\s+)?hope(?:\s+that)?|I'?m\s+hoping(?:\s+that)?|"
+    r"I\s+am\s+hoping(?:\s+that)?),?\s+)"
+    r"I(?:\s+(?:can|will|could|might|would|get\s+to|am\s+going\s+to|am\s+gonna)|'ll|’ll|'m\s+(?:going\s+to|gonna)|"
+    r"’m\s+(?:going\s+to|gonna))\s+(?P<rest>[a-z][\w'’-]*\b.*)$",
+    re.IGNORECASE,
+)
+
+
+def hoped_clause(clause: str) -> tuple[str, str] | None:
+    """("Hopefully, I can raise enough …", "I hope to raise enough …") — the clause as said and the same hope in
+    the words the rest of the engine reads ("I hope to …") — or None when the clause hopes nothing of the user's."""
+    m = _HOPED_RE.match(clause.strip())
+    if not m:
+        return None
+    return m.group(0), f"I hope to {m.group('rest')}"
+
+
+def hope_before(before: str) -> str:
+    """The "Hopefully, " a comma split off the clause that follows it ("Hopefully, I can …"), as said, or ""."""
+    m = re.search(r"\bhopefully\s*,?\s*$", before, re.IGNORECASE)
+    return before[m.start():] if m else ""
+
+
+# "Don't feel like", "I don't think", "not sure", "I doubt", "no idea if", "wondering if": what follows is not held true.
+_DOUBTED_BEFORE_RE = re.compile(
+    r"(?:^|\b)(?:(?:I\s+)?(?:don't|dont|don’t|do\s+not|didn't|didn’t|did\s+not)\s+(?:really\s+|even\s+)?"
+    r"(?:feel\s+like|feel\s+that|think|believe|know\s+if|know\s+whether|know\s+that)|"
+    r"(?:I'?m\s+|I’m\s+|I\s+am\s+)?(?:not|never)\s+(?:really\s+|so\s+|too\s+|even\s+)?sure(?:\s+if|\s+whether|\s+that)?|"
+    r"(?:I\s+)?doubt(?:\s+that|\s+if)?|no\s+idea\s+(?:if|whether)|(?:I'?m\s+|I\s+am\s+)?wondering\s+(?:if|whether)|"
+    r"I\s+wonder\s+(?:if|whether))\s*,?\s*$",
+    re.IGNORECASE,
+)
+
+
+def doubted_before(before: str) -> bool:
+    """Does the sentence, just before a clause, doubt what the clause says ("Don't feel like I'm …")?"""
+    return bool(_DOUBTED_BEFORE_RE.search(before))
