@@ -40,10 +40,11 @@ _HOW_IT_GOES_RE = re.compile(
 # it was.
 _A_KIND_OF_TIME_RE = re.compile(
     r"^User (?:has been having|has had|had|is having|was having|got|has|has gotten|heard|had|has been keeping|made) "
-    r"(?:some |a |such a |so much |quite a |lots of |a lot of )?" + _INTENSIFIER
+    r"(?:some |a |such a |so much |quite a |quite the |lots of |a lot of )?" + _INTENSIFIER
     + r"(?:(?:tough|hard|rough|difficult|great|good|fun|wild|crazy|busy|amazing|awesome|exciting|big|nice|lovely|"
-      r"bad|sad|blast of a)\s+)?"
-    r"(?P<p>times?|news|laughs?|blast|fun|day|week|weekend|busy|ideas|conversations?|talks?|chats?|memories|moments)"
+      r"bad|sad|blast of a|special|memorable|wonderful|incredible|unforgettable|long|productive|relaxing|lazy)\s+)?"
+    r"(?P<p>times?|news|laughs?|blast|fun|day|week|weekend|busy|ideas|conversations?|talks?|chats?|memories|moments|"
+    r"adventures?|experiences?)"
     r"(?: to share| to tell| lately| recently| so far| together)?(?:,? and (?:brainstormed|talked|chatted|laughed))?"
     + _TIME_TAIL + r"$",
     re.IGNORECASE,

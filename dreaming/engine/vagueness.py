@@ -76,9 +76,16 @@ _VAGUE_CAUSATIVE_EN = re.compile(
     r"^(?:the )?user\s+" + _EN_ADVERBS + r"(?:(?!(?:it|this|that|they|he|she)\b)[a-z']+\s+){0,2}?(?:(?:let|lets|letting)\s+(?P<p>this|that|it|them|him|her)|"
     # after "make" / "see", "this" and "that" are mostly determiners ("made this apple pie", "see that band"), and
     # "make it" an idiom of its own ("make it big", "make it back"), but for "make it happen / work"
-    r"(?:make|makes|made|making|help|helps|helped|helping|watch|watched|watches|see|saw|sees|hear|heard|hears)\s+"
-    r"(?P<q>them|him|her)|(?:make|makes|made|making)\s+(?P<r>it|this)(?=\s+(?:happen|work)\b))\s+(?!(?:a|an|the|to|and|or|but|so|more|less|very|really|too|as|for|of|in|on|at|with)\b)"
+    r"(?:make|makes|made|making|help|helps|helped|helping|watch|watched|watches|watching|see|saw|sees|seeing|hear|heard|"
+    r"hears|hearing)\s+(?P<q>them|him|her|'em|’em)|(?:make|makes|made|making)\s+(?P<r>it|this)(?=\s+(?:happen|work)\b))\s+(?!(?:a|an|the|to|and|or|but|so|more|less|very|really|too|as|for|of|in|on|at|with)\b)"
     r"[a-z]+",
+    re.IGNORECASE,
+)
+# "User wants 'em to feel like they're in a cool oasis", "User asked them to help": whom the user wants something of
+# was said before.
+_VAGUE_WANTED_OF_EN = re.compile(
+    r"^(?:the )?user\s+" + _EN_ADVERBS + r"(?:want|wants|wanted|wanting|need|needs|needed|ask|asks|asked|remind|"
+    r"reminds|reminded|encourage|encourages|encouraged|get|gets|got|told|tell|tells)\s+(?P<p>them|him|her|'em|’em)\s+to\b",
     re.IGNORECASE,
 )
 # "User is still figuring out the details", "User loves the idea", "User's mind doesn't work that way": a definite
@@ -172,7 +179,7 @@ _RESOLVE_EN = re.compile(
     re.IGNORECASE,
 )
 _RESOLVE_WORDS = frozenset("""and never quit give up keep going pushing forward on through believing in reach their dreams dream
-    no matter what whatever comes way it all one day someday positive grinding moving ahead staying""".split())
+    no matter what whatever comes way it all one day someday positive grinding moving ahead staying find finds a""".split())
 
 
 def _resolve_only(main: str) -> str | None:
@@ -299,7 +306,10 @@ _CUT_AT_END_EN = re.compile(
     r"(?!(?:came|come|comes|went|got|grew|heard|learned|learnt|bought|took|moved|escaped|talk|talked|cares?|cared|"
     r"knows?|knew|thinks?|thought|wrote|read)\b)[\w'-]+\s+(?P<q>from|about)$"
     r"|\b(?:is|are|was|were|feels?|felt)\s+(?:\w+\s+)?(?:excited|nervous|worried|curious|sure|unsure|happy|sad|"
-    r"thinking|talking|passionate|serious|crazy|mad)\s+(?P<r>about)$",
+    r"thinking|talking|passionate|serious|crazy|mad)\s+(?P<r>about)$"
+    # "User has been working on for a while": the thing worked on was said before, its place left empty
+    r"|\b(?:working|worked|work|works|waiting|waited|planning|saving|practicing|practising|studying|training)\s+"
+    r"(?P<s>on|for|at|up)\s+(?=(?:for|since)\b)",
     re.IGNORECASE,
 )
 # "User was a kid": the time of a story ("when I was a kid"), not a fact.
@@ -312,7 +322,7 @@ def _cut_or_misread(text: str) -> str | None:
     if m := _SECOND_PERSON_EN.search(text):
         return f"speaks to someone ('{m.group('p')}'), not about the user"
     if m := _CUT_AT_END_EN.search(text):
-        return f"cut short after '{m.group('p') or m.group('q') or m.group('r')}'"
+        return f"cut short after '{m.group('p') or m.group('q') or m.group('r') or m.group('s')}'"
     if m := _ONLY_A_TIME_EN.match(text):
         return f"'{m.group('p')}' is when, not what"
     return None
@@ -414,6 +424,7 @@ def vague_reason(statement: str) -> str | None:
         (_VAGUE_GOING_EN, "'{p}' without saying where"),
         (_VAGUE_NO_OBJECT_EN, "'{p}' without saying what"),
         (_VAGUE_CAUSATIVE_EN, "depends on '{p}', which it does not name"),
+        (_VAGUE_WANTED_OF_EN, "depends on '{p}', which it does not name"),
         (_VAGUE_DEFINITE_END_EN, "depends on '{p}', which it does not say"),
         (_VAGUE_BARE_ZH, "'{p}' without saying what"),
         (_VAGUE_LIKING_CUT_EN, "'{p}' without saying what"),
