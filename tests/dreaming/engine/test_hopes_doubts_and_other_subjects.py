@@ -1,0 +1,99 @@
+"""Memories that read right (issue #16, round three): a hope read as a hope, a doubted clause not read as held true,
+a verb after "and" that belongs to someone else, what someone did to the user, "the kids" that are not the user's,
+and someone or something only pointed at. The sentences are invented."""
+import pytest
+
+from dreaming.engine.vagueness import vague_reason
+from dreaming.protocol import CallContext, Turn
+from dreaming.providers.local import LocalDreamer
+
+
+def _statements(text: str, *, asked: str = "How have you been?") -> set[str]:
+    turns = [Turn(seq=0, role="assistant", content=asked), Turn(seq=1, role="user", content=text)]
+    return {c.statement for c in LocalDreamer().extract(turns=turns, ctx=CallContext())}
+
+
+@pytest.mark.parametrize("text, hope, not_done", [
+    ("Busy at the library all week. Hopefully, I can raise enough for the new reading room.",
+     "User hopes to raise enough for the new reading room", "User can raise enough for the new reading room"),
+    ("Hopefully I'll get the job at the ferry company.", "User hopes to get the job at the ferry company",
+     "User will get the job at the ferry company"),
+    ("I'm hoping I can visit Lisbon next spring.", "User hopes to visit Lisbon next spring", "User can visit Lisbon"),
+])
+def test_a_hope_is_read_as_a_hope(text, hope, not_done):
+    said = _statements(text)
+    assert hope in said
+    assert not any(s.startswith(not_done) for s in said)
+
+
+def test_a_hope_about_something_else_is_not_the_users():
+    assert not any("hope" in s for s in _statements("Hopefully it works out for the bakery."))
+
+
+@pytest.mark.parametrize("text, reversed_", [
+    ("Lately I'm stuck. Don't feel like I'm making much of a difference at the clinic.", "User is making much"),
+    ("Not sure I'm ready for a half marathon.", "User is ready for a half marathon"),
+    ("I don't think I'm good at chess, but my uncle is.", "User is good at chess"),
+])
+def test_a_doubted_clause_is_not_read_as_held_true(text, reversed_):
+    assert not any(s.startswith(reversed_) or s.startswith("Not sure User") for s in _statements(text))
+
+
+def test_a_sure_clause_still_stands():
+    assert any(s.startswith("User is ready for a half marathon") for s in _statements("I'm sure I'm ready for a half marathon."))
+
+
+def test_a_verb_after_and_is_the_other_subjects():
+    said = _statements("I am also low, my husband left me and took the twins.")
+    assert "User took the twins" not in said
+    assert "User's husband left them" in said
+
+
+def test_a_verb_after_and_is_still_the_users_when_the_user_is_in_the_piece():
+    said = _statements("My cousin and I went to the lake and caught a pike.")
+    assert not any(s.startswith("User's cousin caught") for s in said)
+
+
+@pytest.mark.parametrize("statement", [
+    "User's wife divorced them",
+    "User's mom visits them every sunday",
+    "User's boss fired them",
+])
+def test_what_someone_of_the_users_did_to_them_is_no_unnamed_them(statement):
+    assert vague_reason(statement) is None
+
+
+def test_a_relative_liking_them_is_still_unnamed():
+    assert vague_reason("User's kids love them")
+
+
+def test_the_kids_after_a_bare_me_are_not_the_users():
+    said = _statements("The town meeting made me realize how crucial the new park is, especially for the kids.")
+    assert "User has kids" not in said
+
+
+def test_the_kids_the_user_stays_home_with_are_the_users():
+    assert "User has kids" in _statements("I stay at home with the kids and the cat.")
+
+
+@pytest.mark.parametrize("statement", [
+    "User loves seeing them eat carrots",
+    "User wants 'em to feel like they're at home",
+    "User asked them to help them move",
+    "User has been working on for a while, such a relief to have it all done",
+    "User has had quite the adventure",
+    "User had a special day",
+    "User stays positive and finds a way",
+])
+def test_someone_only_pointed_at_or_a_place_left_empty_is_vague(statement):
+    assert vague_reason(statement)
+
+
+@pytest.mark.parametrize("statement", [
+    "User loves watching their dogs play in the yard",
+    "User wants their kids to learn piano",
+    "User has been working on their novel for a while",
+    "User had an amazing experience volunteering at the shelter",
+])
+def test_a_named_one_still_stands(statement):
+    assert vague_reason(statement) is None
