@@ -18,20 +18,24 @@ import re
 
 _HOPED_RE = re.compile(
     r"^(?P<hope>(?:(?:and|but|so)\s+)?(?:hopefully|I\s+(?:really\s+)?hope(?:\s+that)?|I'?m\s+hoping(?:\s+that)?|"
-    r"I\s+am\s+hoping(?:\s+that)?),?\s+)"
-    r"I(?:\s+(?:can|will|could|might|would|get\s+to|am\s+going\s+to|am\s+gonna)|'ll|’ll|'m\s+(?:going\s+to|gonna)|"
-    r"’m\s+(?:going\s+to|gonna))\s+(?P<rest>[a-z][\w'’-]*\b.*)$",
+    r"I’m\s+hoping(?:\s+that)?|I\s+am\s+hoping(?:\s+that)?),?\s+)"
+    r"(?P<rest>I(?:\s+(?:can|will|could|might|would|get\s+to|am\s+going\s+to|am\s+gonna)|'ll|’ll|'m\s+(?:going\s+to|gonna)|"
+    r"’m\s+(?:going\s+to|gonna))\s+[a-z].*)$",
     re.IGNORECASE,
 )
+_MODAL_STATEMENT_RE = re.compile(r"^User (?:will|can|could|might|would|gets to|is going to|is gonna) (?=[a-z])")
 
 
 def hoped_clause(clause: str) -> tuple[str, str] | None:
-    """("Hopefully, I can raise enough …", "I hope to raise enough …") — the clause as said and the same hope in
-    the words the rest of the engine reads ("I hope to …") — or None when the clause hopes nothing of the user's."""
+    """("Hopefully, ", "I can raise enough …"): the hope as said and the clause it hopes, or None when the clause
+    hopes nothing of the user's own doing."""
     m = _HOPED_RE.match(clause.strip())
-    if not m:
-        return None
-    return m.group(0), f"I hope to {m.group('rest')}"
+    return (m.group("hope"), m.group("rest")) if m else None
+
+
+def as_hope(statement: str) -> str | None:
+    """"User can raise enough …" → "User hopes to raise enough …" (None when the statement is no such modal)."""
+    return _MODAL_STATEMENT_RE.sub("User hopes to ", statement, count=1) if _MODAL_STATEMENT_RE.match(statement) else None
 
 
 def hope_before(before: str) -> str:

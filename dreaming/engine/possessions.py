@@ -49,6 +49,8 @@ _MY_NOUN_RE = re.compile(
 _NOT_HELD_BEFORE_RE = re.compile(
     r"\b(?:quit|quitting|lost|losing|left|leaving|sold|selling|totaled|wrecked|crashed|miss|missed|missing|gave up|"
     r"want|wants|wanted|wanna|need|needs|looking for|find|buy|buying|get|getting|dream of|wish|wished|"
+    # "I hope I can finish my degree": not had yet
+    r"finish|finishing|complete|completing|earn|earning|pursue|pursuing|"
     r"someday|imagine|rip|r\.i\.p|buried|bury|mourning|divorced|divorcing|broke up with|breaking up with|"
     r"split (?:up )?with|dumped|cheated on)\s+(?:(?:all|both|one|of|some)\s+)*$",
     re.IGNORECASE,

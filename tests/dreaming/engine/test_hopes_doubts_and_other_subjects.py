@@ -97,3 +97,8 @@ def test_someone_only_pointed_at_or_a_place_left_empty_is_vague(statement):
 ])
 def test_a_named_one_still_stands(statement):
     assert vague_reason(statement) is None
+
+
+def test_a_degree_still_to_finish_is_not_had():
+    said = _statements("I hope I can finish my degree in nursing this year.")
+    assert "User has a degree" not in said and not any(s.startswith("User has a degree") for s in said)
