@@ -88,6 +88,14 @@ _VAGUE_WANTED_OF_EN = re.compile(
     r"reminds|reminded|encourage|encourages|encouraged|get|gets|got|told|tell|tells)\s+(?P<p>them|him|her|'em|’em)\s+to\b",
     re.IGNORECASE,
 )
+# "User tries to find things", "User does stuff": things of no kind (the kind was in a relative clause cut off).
+_VAGUE_THINGS_EN = re.compile(
+    _EN_SUBJECT + _EN_ADVERBS + r"(?:(?:tries|tried|likes|loves|wants|needs) to )?(?:find|finds|found|do|does|did|get|gets|"
+    r"got|see|sees|saw|try|tries|tried|buy|buys|bought)\s+(?P<p>things|stuff|some things|some stuff)" + _EN_TRAILING,
+    re.IGNORECASE,
+)
+# "User's a lot going on music is loud" ("Oh my a lot going on …"): "my" read as the user's, before no noun.
+_NO_ONES_EN = re.compile(r"^User's (?P<p>(?!a cappella)(?:a|an|the|so|very|not|been|going|gonna) [a-z]+)")
 # "User is still figuring out the details", "User loves the idea", "User's mind doesn't work that way": a definite
 # thing that was said before, not here.
 _VAGUE_DEFINITE_END_EN = re.compile(
@@ -425,6 +433,8 @@ def vague_reason(statement: str) -> str | None:
         (_VAGUE_NO_OBJECT_EN, "'{p}' without saying what"),
         (_VAGUE_CAUSATIVE_EN, "depends on '{p}', which it does not name"),
         (_VAGUE_WANTED_OF_EN, "depends on '{p}', which it does not name"),
+        (_VAGUE_THINGS_EN, "'{p}' without saying what"),
+        (_NO_ONES_EN, "'User's {p}' is no one's thing"),
         (_VAGUE_DEFINITE_END_EN, "depends on '{p}', which it does not say"),
         (_VAGUE_BARE_ZH, "'{p}' without saying what"),
         (_VAGUE_LIKING_CUT_EN, "'{p}' without saying what"),

@@ -102,3 +102,13 @@ def test_a_named_one_still_stands(statement):
 def test_a_degree_still_to_finish_is_not_had():
     said = _statements("I hope I can finish my degree in nursing this year.")
     assert "User has a degree" not in said and not any(s.startswith("User has a degree") for s in said)
+
+
+@pytest.mark.parametrize("statement", ["User tries to find things", "User does stuff", "User's a lot going on music is loud"])
+def test_things_of_no_kind_and_a_my_before_no_noun_are_vague(statement):
+    assert vague_reason(statement)
+
+
+@pytest.mark.parametrize("statement", ["User invents things", "User's a cappella group sings", "User finds things to do in Ohio"])
+def test_things_with_a_kind_or_a_maker_still_stand(statement):
+    assert vague_reason(statement) is None
