@@ -14,7 +14,7 @@ from dreaming.engine import answers
 from dreaming.engine import english as en
 from dreaming.engine.language import content_tokens
 from dreaming.engine import english_sentences as es
-from dreaming.engine.hopes import as_hope, doubted_before, hope_before, hoped_clause
+from dreaming.engine.hopes import doubted_before, hoped_or_to_come
 from dreaming.engine.imperatives import tells_the_other_side
 from dreaming.engine.third_person import conjugate, to_third_person_en
 from dreaming.engine.we_are import our_reading, we_are_reading
@@ -390,10 +390,8 @@ def english_reading(
     said_before = sentence[: max(0, sentence.find(clause))]
     if doubted_before(said_before):
         return None  # "Don't feel like I'm making much of an impact": the opposite of what the clause says
-    hoped = hoped_clause(clause) or hoped_clause(hope_before(said_before) + clause)
-    read = hoped and en.en_clause(hoped[1], sentence=sentence)
-    if read and (hope := as_hope(en.en_statement(read))):
-        return hoped[0] + read, hope, False  # "Hopefully, I can raise enough …" → "User hopes to raise enough …"
+    if not_yet := hoped_or_to_come(clause, said_before=said_before, sentence=sentence):
+        return not_yet[0], not_yet[1], False
     quote = en.en_clause(clause, sentence=sentence)
     if not quote and they:
         return _them_reading(clause, sentence=sentence, they=they)

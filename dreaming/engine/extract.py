@@ -29,7 +29,7 @@ from dreaming.engine.chinese_pet_names import zh_pet_name
 from dreaming.engine.quotes import questions_asked, quote_too_short
 from dreaming.engine.application_letters import candidacy, self_marketing
 from dreaming.engine.carried_objects import carried_object
-from dreaming.engine.hopes import doubted_before
+from dreaming.engine.hopes import doubted_before, to_come
 from dreaming.engine.categories import category_by_definition
 from dreaming.engine.likely_reading import likely_statement
 from dreaming.engine.second_predicates import second_predicates
@@ -383,8 +383,10 @@ def _whole_sentence(reading: _TurnReading, sentence: str, *, before: int, volunt
     if len(reading.found) > before:
         return
     said = en.sentence_statement(sentence)
-    if said and doubted_before(sentence[: max(0, sentence.find(said[0]))]):
+    before = sentence[: max(0, sentence.find(said[0]))] if said else ""
+    if said and doubted_before(before):
         return  # "Not sure I'm ready for a marathon": the user doubts it
+    said = said and (to_come(said[0], said_before=before, sentence=sentence) or said)  # "… better when I move out"
     if said and not sensitive_category(said[0]):
         reading.add(said[0], said[1], en.category_en(said[1]), is_zh=False, initiated=volunteered, bonus=-0.1,
                     cap=_WHOLE_SENTENCE_IMPORTANCE_CAP)

@@ -6,6 +6,9 @@ meaning is a lead filler, cut before the clause is read. "I hope I can finish my
 of the hope. Each now reads "User hopes to …", the quote kept as said (the truth guard takes "hopes" from
 "hopefully", `implied_pursuits.INFERRED_WORDS`).
 
+A deed in a "when" clause of a future main clause is to come: "Good but will be better when I move out of my parents
+house!" read "User moves out of their parents house"; now "User will move out of their parents house".
+
 A doubt is no statement either: "Don't feel like I'm making much of an impact here" was read as "User is making
 much of an impact here", "Not sure I'm ready for a marathon" as "User is ready for a marathon" — the meaning
 reversed. A clause after such a frame (`doubted_before`) is not read as the user's.
@@ -15,6 +18,8 @@ Only the user's own hoped act: "Hopefully it works out" / "I hope you like it" a
 from __future__ import annotations
 
 import re
+
+from dreaming.engine import english as en
 
 _HOPED_RE = re.compile(
     r"^(?P<hope>(?:(?:and|but|so)\s+)?(?:hopefully|I\s+(?:really\s+)?hope(?:\s+that)?|I'?m\s+hoping(?:\s+that)?|"
@@ -58,3 +63,29 @@ _DOUBTED_BEFORE_RE = re.compile(
 def doubted_before(before: str) -> bool:
     """Does the sentence, just before a clause, doubt what the clause says ("Don't feel like I'm …")?"""
     return bool(_DOUBTED_BEFORE_RE.search(before))
+
+
+# "will be better when I move out", "I'll be happy once I graduate": the deed of the clause is still to come.
+_FUTURE_WHEN_BEFORE_RE = re.compile(r"\b(?:will|'ll|’ll|gonna|going to|can't wait|cannot wait)\b[^.!?;]*\b(?:when|once|as soon as)\s*$",
+                                    re.IGNORECASE)
+_PRESENT_I_RE = re.compile(r"^I\s+(?!(?:was|were|had|did|got|went|am|have|can|will|could|would|'m|’m)\b)(?![a-z]+ed\b)(?=[a-z])")
+
+
+def hoped_or_to_come(clause: str, *, said_before: str, sentence: str) -> tuple[str, str] | None:
+    """(quote, statement) for a clause that hopes ("Hopefully, I can raise enough …" → "User hopes to raise enough …")
+    or tells what is to come ("… will be better when I move out of my parents house" → "User will move out of their
+    parents house"), or None."""
+    hoped = hoped_clause(clause) or hoped_clause(hope_before(said_before) + clause)
+    read = hoped and en.en_clause(hoped[1], sentence=sentence)
+    if read and (hope := as_hope(en.en_statement(read))):
+        return hoped[0] + read, hope
+    return to_come(clause, said_before=said_before, sentence=sentence)
+
+
+def to_come(clause: str, *, said_before: str, sentence: str) -> tuple[str, str] | None:
+    """(quote, statement) for the deed of a "when" clause whose main clause is in the future, or None."""
+    bare = clause.strip()
+    if not (_FUTURE_WHEN_BEFORE_RE.search(said_before) and _PRESENT_I_RE.match(bare)):
+        return None
+    read = en.en_clause("I will " + bare[2:], sentence=sentence)
+    return (bare[: len(read) - len("I will ") + 2].rstrip(" ,;:-"), en.en_statement(read)) if read else None

@@ -112,3 +112,13 @@ def test_things_of_no_kind_and_a_my_before_no_noun_are_vague(statement):
 @pytest.mark.parametrize("statement", ["User invents things", "User's a cappella group sings", "User finds things to do in Ohio"])
 def test_things_with_a_kind_or_a_maker_still_stand(statement):
     assert vague_reason(statement) is None
+
+
+def test_a_deed_when_a_future_comes_is_still_to_come():
+    said = _statements("Fine but it will be better when I move out of my aunt's flat!")
+    assert "User will move out of their aunt's flat" in said
+    assert not any(s.startswith("User moves out") for s in said)
+
+
+def test_a_past_deed_in_a_when_clause_stays_past():
+    assert any("moved to Ohio" in s for s in _statements("I was happy when I moved to Ohio."))
