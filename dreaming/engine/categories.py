@@ -48,11 +48,32 @@ _DEFINES_RELATION_RE = re.compile(
 )
 
 
+# Someone who is someone to the user: "User's wife", "their kids", "User has kids", "User is a mother of two".
+# A kin word with no such tie names people of the world ("User delivers babies", "User organized a toy drive for kids
+# in need", "User is a 1980 kid", "User loves new kids on the block"): no relation of the user's.
+_KIN_WORDS = (r"(?:wife|husband|spouse|partner|boyfriend|girlfriend|fianc[eé]e?|sisters?|brothers?|siblings?|mom|mum|"
+              r"mother|dad|father|parents?|sons?|daughters?|kids?|child|children|bab(?:y|ies)|grandma|grandpa|"
+              r"grand(?:mother|father|parents|son|daughter|kids|children)s?|aunts?|uncles?|cousins?|nieces?|nephews?|"
+              r"family|friends?|best friend|roommates?|neighbou?rs?|boss|coworkers?|co-workers?|colleagues?|in-laws|"
+              r"stepmom|stepdad|twins?)")
+_KIN_RE = re.compile(rf"\b{_KIN_WORDS}\b", re.I)
+_TIED_KIN_RE = re.compile(
+    rf"\b(?:user's|their|our|has|have|had|having)\s+(?:[\w'-]+\s+){{0,3}}?{_KIN_WORDS}\b|\b{_KIN_WORDS}\s+(?:is|are|was|were) "
+    rf"(?:the )?user's\b|^user (?:is|was|became|has become) (?:a|an) (?:[\w-]+ ){{0,2}}?(?:mom|mum|mother|dad|father|wife|"
+    rf"husband|grandma|grandmother|grandpa|grandfather|aunt|uncle|stepmom|stepdad|parent|twin|sister|brother)\b|"
+    rf"^user and (?:their|a|an|the) ",
+    re.I,
+)
+
+
 def category_by_definition(*, statement: str, category: str) -> str:
     if category != "emotion" and (_FEELING_RE.search(statement) or _FEELS_RE.search(statement)):
         return "emotion"
     if category == "relation" and not _DEFINES_RELATION_RE.search(statement):
         category = _without_whom(statement) or category
+    if category == "relation" and statement.startswith("User") and _KIN_RE.search(statement) \
+            and not _DEFINES_RELATION_RE.search(statement) and not _TIED_KIN_RE.search(statement):
+        category = category_en(_KIN_RE.sub(" ", statement))  # "User delivers babies": a job, no relation
     if category == "relation" and is_plan(statement) and not _DEFINES_RELATION_RE.search(statement):
         return "event"
     return category

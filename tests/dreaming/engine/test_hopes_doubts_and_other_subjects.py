@@ -122,3 +122,24 @@ def test_a_deed_when_a_future_comes_is_still_to_come():
 
 def test_a_past_deed_in_a_when_clause_stays_past():
     assert any("moved to Ohio" in s for s in _statements("I was happy when I moved to Ohio."))
+
+
+@pytest.mark.parametrize("statement, category", [
+    ("User delivers babies at the county hospital", "fact"),
+    ("User organized a toy drive for kids in need", "fact"),
+    ("User loves new kids on the block", "preference"),
+])
+def test_people_of_the_world_are_no_relation_of_the_users(statement, category):
+    from dreaming.engine.categories import category_by_definition
+
+    assert category_by_definition(statement=statement, category="relation") == category
+
+
+@pytest.mark.parametrize("statement", [
+    "User has kids", "User's sister pole dances to rock music", "User is a mother of two", "User and their kids went to the zoo",
+    "User wants their kids to learn piano",
+])
+def test_someone_of_the_users_stays_a_relation(statement):
+    from dreaming.engine.categories import category_by_definition
+
+    assert category_by_definition(statement=statement, category="relation") == "relation"
