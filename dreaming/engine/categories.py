@@ -51,17 +51,13 @@ _DEFINES_RELATION_RE = re.compile(
 # Someone who is someone to the user: "User's wife", "their kids", "User has kids", "User is a mother of two".
 # A kin word with no such tie names people of the world ("User delivers babies", "User organized a toy drive for kids
 # in need", "User is a 1980 kid", "User loves new kids on the block"): no relation of the user's.
-_KIN_WORDS = (r"(?:wife|husband|spouse|partner|boyfriend|girlfriend|fianc[eé]e?|sisters?|brothers?|siblings?|mom|mum|"
-              r"mother|dad|father|parents?|sons?|daughters?|kids?|child|children|bab(?:y|ies)|grandma|grandpa|"
-              r"grand(?:mother|father|parents|son|daughter|kids|children)s?|aunts?|uncles?|cousins?|nieces?|nephews?|"
-              r"family|friends?|best friend|roommates?|neighbou?rs?|boss|coworkers?|co-workers?|colleagues?|in-laws|"
-              r"stepmom|stepdad|twins?)")
+# Only the words often said of people in general: "family", "parents", "mom" said bare are the user's own in chat.
+_KIN_WORDS = r"(?:kids?|child|children|bab(?:y|ies)|friends?|boss|neighbou?rs?|twins?)"
 _KIN_RE = re.compile(rf"\b{_KIN_WORDS}\b", re.I)
 _TIED_KIN_RE = re.compile(
-    rf"\b(?:user's|their|our|has|have|had|having)\s+(?:[\w'-]+\s+){{0,3}}?{_KIN_WORDS}\b|\b{_KIN_WORDS}\s+(?:is|are|was|were) "
-    rf"(?:the )?user's\b|^user (?:is|was|became|has become) (?:a|an) (?:[\w-]+ ){{0,2}}?(?:mom|mum|mother|dad|father|wife|"
-    rf"husband|grandma|grandmother|grandpa|grandfather|aunt|uncle|stepmom|stepdad|parent|twin|sister|brother)\b|"
-    rf"^user and (?:their|a|an|the) ",
+    rf"\b(?:user's|their|our|has|have|had|having|the wife and|the husband and|the missus and|with the|for the)\s+"
+    rf"(?:[\w'-]+\s+){{0,3}}?{_KIN_WORDS}\b|\b{_KIN_WORDS}\s+(?:is|are|was|were) (?:the )?user's\b|"
+    rf"\b(?:only child|friends with|a friend of)\b|^user and (?:their|a|an|the) ",
     re.I,
 )
 
