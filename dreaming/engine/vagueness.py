@@ -94,6 +94,8 @@ _VAGUE_THINGS_EN = re.compile(
     r"got|see|sees|saw|try|tries|tried|buy|buys|bought)\s+(?P<p>things|stuff|some things|some stuff)" + _EN_TRAILING,
     re.IGNORECASE,
 )
+# "User's family, exercise, and spending time with friends": an answer's list, with no verb to say what of it.
+_VERBLESS_LIST_EN = re.compile(r"^User's (?P<p>[a-z]+(?: [a-z]+)?, [a-z]+(?: [a-z]+)?,? and [a-z ]+)$")
 # "User's a lot going on music is loud" ("Oh my a lot going on …"): "my" read as the user's, before no noun.
 _NO_ONES_EN = re.compile(r"^User's (?P<p>(?!a cappella)(?:a|an|the|so|very|not|been|going|gonna) [a-z]+)")
 # "User is still figuring out the details", "User loves the idea", "User's mind doesn't work that way": a definite
@@ -101,7 +103,8 @@ _NO_ONES_EN = re.compile(r"^User's (?P<p>(?!a cappella)(?:a|an|the|so|very|not|b
 _VAGUE_DEFINITE_END_EN = re.compile(
     _EN_SUBJECT + _EN_ADVERBS + r"(?:[a-z']+\s+){1,6}?(?P<p>the (?:details|rest|plan|plans|idea|thing|things|situation|"
     r"news|result|results|process|same|logistics|stuff|whole thing|outcome|decision|change|changes|issue|problem|"
-    r"problems|one|ones|other one|others)|(?:that|this) way|anything else|everything else|anything then)" + _EN_TRAILING,
+    r"problems|one|ones|other one|others|(?:right|perfect|best) (?:spot|place|one|time|moment|fit))|(?:that|this) way|"
+    r"anything else|everything else|anything then)" + _EN_TRAILING,
     re.IGNORECASE,
 )
 # "User loves the color and texture", "User loves the view": a quality of a thing shown or talked of, not named.
@@ -182,7 +185,7 @@ _RESOLVE_EN = re.compile(
     r"stepping into the unknown|hoping for the best|ready for (?:a|the) (?:change|shake ?-?up|new chapter|next chapter)|"
     r"makes? (?:all )?their dreams? (?:come )?true|make (?:all )?their dreams? (?:come )?true|"
     r"(?:keep |keeps )?(?:stay|stays|staying) positive|(?:keep |keeps )?(?:grinding|pushing forward|moving (?:ahead|forward))|"
-    r"determined to make a difference)"
+    r"determined to make a difference|(?:keeps? )?facing (?:new |more |some )?challenges)"
     r"\b(?P<rest>.*)$",
     re.IGNORECASE,
 )
@@ -423,6 +426,8 @@ def vague_reason(statement: str) -> str | None:
 
     Only the main clause is judged: "User loves Studio Ghibli films, they always calm them down" says
     what it needs before the comma."""
+    if listed := _VERBLESS_LIST_EN.match(statement.strip().rstrip(".!")):
+        return f"'{listed.group('p')}' is a list with no verb"
     main = re.split(r"[,;，；]", statement.strip(), maxsplit=1)[0].strip().rstrip(".!。！")
     for pattern, why in (
         (_VAGUE_PRONOUN_EN, "depends on '{p}', which it does not name"),

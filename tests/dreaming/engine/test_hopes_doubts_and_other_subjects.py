@@ -143,3 +143,20 @@ def test_someone_of_the_users_stays_a_relation(statement):
     from dreaming.engine.categories import category_by_definition
 
     assert category_by_definition(statement=statement, category="relation") == "relation"
+
+
+@pytest.mark.parametrize("statement", [
+    "User is determined to find the right spot",
+    "User keeps facing new challenges",
+    "User's family, exercise, and spending time with friends",
+])
+def test_a_place_never_named_a_resolve_and_a_list_with_no_verb_are_vague(statement):
+    assert vague_reason(statement)
+
+
+@pytest.mark.parametrize("statement", [
+    "User is determined to find the right spot for their dance studio",
+    "User's kids are Mia, Leo, and Sam",
+])
+def test_a_named_spot_and_a_list_with_its_verb_still_stand(statement):
+    assert vague_reason(statement) is None
