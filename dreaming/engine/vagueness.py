@@ -328,8 +328,14 @@ _ONLY_A_TIME_EN = re.compile(r"^User (?:was|were) (?P<p>(?:a |just a |only a )?(
                              r"younger|small))$", re.IGNORECASE)
 
 
+# "User does they've two dogs" ("I do I've two dogs"): an answer's "I do" run into the next sentence.
+_RUN_INTO_EN = re.compile(r"^User (?:does|did|do|is|was|has|can|will)(?: not|n't)? (?P<p>they(?:'ve|'re|'ll|'d)?|you)\b")
+
+
 def _cut_or_misread(text: str) -> str | None:
     """A statement cut before its end, a wish said to someone, or only the time of a story — or None."""
+    if m := _RUN_INTO_EN.match(text):
+        return f"'{m.group('p')}' runs another sentence into the answer"
     if m := _SECOND_PERSON_EN.search(text):
         return f"speaks to someone ('{m.group('p')}'), not about the user"
     if m := _CUT_AT_END_EN.search(text):

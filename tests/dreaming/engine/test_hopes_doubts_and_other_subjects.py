@@ -160,3 +160,14 @@ def test_a_place_never_named_a_resolve_and_a_list_with_no_verb_are_vague(stateme
 ])
 def test_a_named_spot_and_a_list_with_its_verb_still_stand(statement):
     assert vague_reason(statement) is None
+
+
+@pytest.mark.parametrize("statement", [
+    "User does they've two dogs", "User had a similar experience", "User is alot better now, thankfully",
+])
+def test_a_run_on_answer_a_similar_experience_and_how_it_goes_are_vague(statement):
+    assert vague_reason(statement)
+
+
+def test_a_statement_about_what_they_do_still_stands():
+    assert vague_reason("User does yoga on weekends") is None
