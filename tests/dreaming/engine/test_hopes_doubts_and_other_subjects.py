@@ -171,3 +171,18 @@ def test_a_run_on_answer_a_similar_experience_and_how_it_goes_are_vague(statemen
 
 def test_a_statement_about_what_they_do_still_stands():
     assert vague_reason("User does yoga on weekends") is None
+
+
+def _session(*texts: str) -> set[str]:
+    turns = [Turn(seq=i, role="user" if i % 2 == 0 else "assistant", content=t) for i, t in enumerate(texts)]
+    return {c.statement for c in LocalDreamer().extract(turns=turns, ctx=CallContext())}
+
+
+def test_a_her_after_someone_not_of_the_users_is_not_the_relative_named_before():
+    said = _session("My aunt came over on Sunday.", "Lovely!",
+                    "At the park I noticed a little girl sitting alone. So I sat with her and we talked.")
+    assert "User sat with their aunt" not in said
+
+
+def test_a_her_with_only_the_relative_named_is_still_the_relative():
+    assert "User misses their sister Lena" in _session("My sister Lena lives in Berlin.", "Nice!", "I miss her a lot.")
