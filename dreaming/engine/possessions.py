@@ -71,6 +71,9 @@ _NOT_HELD_AFTER_RE = re.compile(r"\s*(?:died|passed|is gone|was gone|ran away|go
 _FIELD_RE = re.compile(r" in (?!(?:the|a|an|my|it|that|this)\b)[a-z]+(?: (?!(?:and|but|so|or|I|i|is|was|from|at)\b)[a-z]+)?")
 _REQUEST_RE = re.compile(r"\b(?:can|could|would|will) (?:you|u)\b|\bplease\b|\bhelp me\b|"
                          r"\b(?:write|make|create|generate|draft|give|tell|show|suggest) me\b", re.IGNORECASE)
+_KIDS_RE = re.compile(r"(?:kids?|children|child)$", re.IGNORECASE)
+_TEACHES_RE = re.compile(r"\b(?:teacher|teach|teaches|teaching|coach|coaching|nanny|babysit\w*|daycare|tutor\w*|classroom|"
+                         r"students?|pupils?)\b", re.IGNORECASE)
 _OWN_WITH_THE = frozenset("kids wife husband grandkids grandchildren twins".split())
 _PLURAL_RE = re.compile(r"(?:s|children|grandchildren|puppies|twins|babies|ponies|bunnies|huskies|sheep|goldfish|fish)$")
 # Who the thing is: the category the rest of the engine gives it.
@@ -107,6 +110,8 @@ def possessions(sentence: str) -> list[tuple[str, str, str]]:
     for m in _MY_NOUN_RE.finditer(sentence):
         if m.group("the") and not (speaks_of_self and m.group("noun").lower() in _OWN_WITH_THE):
             continue  # "the kids" / "the wife" are the user's own only in a sentence about the user
+        if _KIDS_RE.match(m.group("noun")) and _TEACHES_RE.search(sentence):
+            continue  # "I am an elementary teacher, and my kids do too": a teacher's kids are the class
         mods, noun = m.group("mods").strip().lower(), m.group("noun").lower()
         if m.group("our") and not re.match(rf"(?:{_FAMILY}|{_PETS}|farm|house|ranch|business|shop|store|restaurant)$", noun):
             continue  # "our car" / "our garden" may be anyone's household; "our kids" / "our dog" are the user's

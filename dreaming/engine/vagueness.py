@@ -332,8 +332,15 @@ _ONLY_A_TIME_EN = re.compile(r"^User (?:was|were) (?P<p>(?:a |just a |only a )?(
 _RUN_INTO_EN = re.compile(r"^User (?:does|did|do|is|was|has|can|will)(?: not|n't)? (?P<p>they(?:'ve|'re|'ll|'d)?|you)\b")
 
 
+# "User's students to dance safely" ("… for me & my students to dance safely"): who, and an infinitive, with no verb.
+_VERB_WORDS = r"(?:is|are|was|were|has|have|had|will|can|would|makes?|helps?|keeps?|means?|wants?|needs?|likes?|loves?|used|got|gets)"
+_WHO_TO_EN = re.compile(rf"^User's (?:(?!{_VERB_WORDS}\b)[a-z]+ )?(?!{_VERB_WORDS}\b)[a-z]+ to (?P<p>[a-z]+)\b(?!.*\b{_VERB_WORDS}\b)")
+
+
 def _cut_or_misread(text: str) -> str | None:
     """A statement cut before its end, a wish said to someone, or only the time of a story — or None."""
+    if m := _WHO_TO_EN.match(text):
+        return f"'to {m.group('p')}' with no verb of its own"
     if m := _RUN_INTO_EN.match(text):
         return f"'{m.group('p')}' runs another sentence into the answer"
     if m := _SECOND_PERSON_EN.search(text):

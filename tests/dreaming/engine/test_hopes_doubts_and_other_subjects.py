@@ -186,3 +186,19 @@ def test_a_her_after_someone_not_of_the_users_is_not_the_relative_named_before()
 
 def test_a_her_with_only_the_relative_named_is_still_the_relative():
     assert "User misses their sister Lena" in _session("My sister Lena lives in Berlin.", "Nice!", "I miss her a lot.")
+
+
+def test_a_teachers_kids_are_the_class():
+    from dreaming.engine.possessions import possessions
+
+    assert not possessions("I am a music teacher, and my kids do too.")
+    assert [s for _, s, _ in possessions("I am a nurse, and my kids do too.")] == ["User has kids"]
+
+
+@pytest.mark.parametrize("statement, vague", [
+    ("User's students to dance safely", True),
+    ("User's way to relax is reading", False),
+    ("User's goal is to run a 5k soon", False),
+])
+def test_who_and_an_infinitive_with_no_verb_is_vague(statement, vague):
+    assert bool(vague_reason(statement)) is vague
