@@ -334,7 +334,7 @@ _RUN_INTO_EN = re.compile(r"^User (?:does|did|do|is|was|has|can|will)(?: not|n't
 
 # "User's students to dance safely" ("… for me & my students to dance safely"): who, and an infinitive, with no verb.
 _VERB_WORDS = r"(?:is|are|was|were|has|have|had|will|can|would|makes?|helps?|keeps?|means?|wants?|needs?|likes?|loves?|used|got|gets)"
-_WHO_TO_EN = re.compile(rf"^User's (?:(?!{_VERB_WORDS}\b)[a-z]+ )?(?!{_VERB_WORDS}\b)[a-z]+ to (?P<p>[a-z]+)\b(?!.*\b{_VERB_WORDS}\b)")
+_WHO_TO_EN = re.compile(rf"^User's (?!{_VERB_WORDS}\b)(?![a-z]+ed\b)[a-z]+ to (?P<p>[a-z]+)\b(?!.*\b(?:{_VERB_WORDS}|[a-z]+ed)\b)")
 
 
 def _cut_or_misread(text: str) -> str | None:

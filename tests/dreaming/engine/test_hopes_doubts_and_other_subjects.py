@@ -199,6 +199,7 @@ def test_a_teachers_kids_are_the_class():
     ("User's students to dance safely", True),
     ("User's way to relax is reading", False),
     ("User's goal is to run a 5k soon", False),
+    ("User's dad travelled to spain for a nascar event", False),
 ])
 def test_who_and_an_infinitive_with_no_verb_is_vague(statement, vague):
     assert bool(vague_reason(statement)) is vague
