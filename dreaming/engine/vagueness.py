@@ -337,8 +337,16 @@ _VERB_WORDS = r"(?:is|are|was|were|has|have|had|will|can|would|makes?|helps?|kee
 _WHO_TO_EN = re.compile(rf"^User's (?!{_VERB_WORDS}\b)(?![a-z]+ed\b)[a-z]+ to (?P<p>[a-z]+)\b(?!.*\b(?:{_VERB_WORDS}|[a-z]+ed)\b)")
 
 
+# "User got from their walk" ("a pic I got from my walk"): what was got is the noun before the "I", not read.
+_GOT_NOTHING_EN = re.compile(r"^User (?:just )?(?:got|took|bought|brought|made|found|saw) (?P<p>from|at|on|in|during) ")
+
+
 def _cut_or_misread(text: str) -> str | None:
     """A statement cut before its end, a wish said to someone, or only the time of a story — or None."""
+    if m := _GOT_NOTHING_EN.match(text):
+        return f"nothing before '{m.group('p')}'"
+    if re.search(r"User means$", text):
+        return "'I mean' is how the user talks, not what"  # "From a distance I mean"
     if m := _WHO_TO_EN.match(text):
         return f"'to {m.group('p')}' with no verb of its own"
     if m := _RUN_INTO_EN.match(text):
@@ -441,6 +449,8 @@ def vague_reason(statement: str) -> str | None:
     what it needs before the comma."""
     if listed := _VERBLESS_LIST_EN.match(statement.strip().rstrip(".!")):
         return f"'{listed.group('p')}' is a list with no verb"
+    if re.search(r"\bUser means$", statement.strip().rstrip(".!")):
+        return "'I mean' is how the user talks, not what"  # "From a distance I mean"
     main = re.split(r"[,;，；]", statement.strip(), maxsplit=1)[0].strip().rstrip(".!。！")
     for pattern, why in (
         (_VAGUE_PRONOUN_EN, "depends on '{p}', which it does not name"),

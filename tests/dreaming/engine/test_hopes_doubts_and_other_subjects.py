@@ -203,3 +203,13 @@ def test_a_teachers_kids_are_the_class():
 ])
 def test_who_and_an_infinitive_with_no_verb_is_vague(statement, vague):
     assert bool(vague_reason(statement)) is vague
+
+
+@pytest.mark.parametrize("statement, vague", [
+    ("User got from their walk in the week before 5 July 2023", True),
+    ("From a distance User means", True),
+    ("User got back from their walk", False),
+    ("User got a puppy from the shelter", False),
+])
+def test_a_verb_with_nothing_got_and_an_i_mean_are_vague(statement, vague):
+    assert bool(vague_reason(statement)) is vague
