@@ -213,3 +213,8 @@ def test_who_and_an_infinitive_with_no_verb_is_vague(statement, vague):
 ])
 def test_a_verb_with_nothing_got_and_an_i_mean_are_vague(statement, vague):
     assert bool(vague_reason(statement)) is vague
+
+
+def test_a_long_gerund_subject_of_ten_words_is_not_what_the_user_is_doing():
+    said = _statements("Thanks! Building trust and creating a warm and friendly feel for my little bakery is something I'm always working on.")
+    assert not any(s.startswith("User is building") for s in said)
