@@ -338,7 +338,7 @@ _WHO_TO_EN = re.compile(rf"^User's (?!{_VERB_WORDS}\b)(?![a-z]+ed\b)[a-z]+ to (?
 
 
 # "User got from their walk" ("a pic I got from my walk"): what was got is the noun before the "I", not read.
-_GOT_NOTHING_EN = re.compile(r"^User (?:just )?(?:got|took|bought|brought|made|found|saw) (?P<p>from|at|on|in|during) ")
+_GOT_NOTHING_EN = re.compile(r"^User (?:just )?(?:got|took|bought|brought|made|found|saw) (?P<p>from|during) ")
 
 
 def _cut_or_misread(text: str) -> str | None:

@@ -210,6 +210,7 @@ def test_who_and_an_infinitive_with_no_verb_is_vague(statement, vague):
     ("From a distance User means", True),
     ("User got back from their walk", False),
     ("User got a puppy from the shelter", False),
+    ("User got in from a run", False),
 ])
 def test_a_verb_with_nothing_got_and_an_i_mean_are_vague(statement, vague):
     assert bool(vague_reason(statement)) is vague
