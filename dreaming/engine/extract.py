@@ -419,7 +419,9 @@ def extract_candidates(turns: list[Turn], *, limit: int = MAX_CANDIDATES) -> lis
         own_groups = resolve.groups_mentioned(text, by_user=True)
         they = resolve.the_group(user_groups + own_groups + resolve.groups_mentioned(
             (previous_assistant or "")[-300:], by_user=False))
-        user_groups = own_groups
+        # "my turtles" … "They look tired" … "They eat fruit" … "I love seeing them eat fruit": a turn that goes on
+        # with "they" and names no group of its own carries the group it was read with to the next turn
+        user_groups = own_groups or ([they] if they and re.search(r"\b(?:[Tt]hey|them)\b", text) else [])
         previous_user, this_user = this_user, text[-400:]  # "I adopted a pup" … "What's her name?" … "Her name is Shadow"
         for clause in _turn_clauses(turn, previous_assistant=previous_assistant, order_start=len(clauses), they=they,
                                     earlier=previous_user):

@@ -219,3 +219,15 @@ def test_a_verb_with_nothing_got_and_an_i_mean_are_vague(statement, vague):
 def test_a_long_gerund_subject_of_ten_words_is_not_what_the_user_is_doing():
     said = _statements("Thanks! Building trust and creating a warm and friendly feel for my little bakery is something I'm always working on.")
     assert not any(s.startswith("User is building") for s in said)
+
+
+def test_a_group_goes_on_through_turns_that_keep_saying_they():
+    said = _session("I took my rabbits out to the garden today.", "Did they have fun?",
+                    "Of course! They are napping in their cage now.", "What do they eat?",
+                    "They eat mostly hay.", "Any favourite?", "I love seeing them chew on carrots.")
+    assert "User loves seeing their rabbits chew on carrots" in said
+
+
+def test_a_they_with_no_group_before_stays_unnamed():
+    said = _session("Work was long today.", "Oh no!", "I love seeing them chew on carrots.")
+    assert not any("rabbits" in s or "their " in s for s in said if "chew" in s)
