@@ -405,6 +405,7 @@ def extract_candidates(turns: list[Turn], *, limit: int = MAX_CANDIDATES) -> lis
     seen: set[str] = set()
     recent_people: list[list[tuple[str, str, str | None]]] = []  # relatives named in the last user turns
     user_groups: list[str] = []  # "my kids" in the user's turn before this one
+    carried: str | None = None  # the group a "they" of the user's turn before stood for
     previous_user = this_user = ""
     for turn in turns:
         if turn.role == "assistant":
@@ -417,11 +418,12 @@ def extract_candidates(turns: list[Turn], *, limit: int = MAX_CANDIDATES) -> lis
         people = [p for mentions in recent_people for p in mentions]
         said_before: list[str] = []
         own_groups = resolve.groups_mentioned(text, by_user=True)
-        they = resolve.the_group(user_groups + own_groups + resolve.groups_mentioned(
-            (previous_assistant or "")[-300:], by_user=False))
-        # "my turtles" … "They look tired" … "They eat fruit" … "I love seeing them eat fruit": a turn that goes on
-        # with "they" and names no group of its own carries the group it was read with to the next turn
-        user_groups = own_groups or ([they] if they and re.search(r"\b(?:[Tt]hey|them)\b", text) else [])
+        named = user_groups + own_groups + resolve.groups_mentioned((previous_assistant or "")[-300:], by_user=False)
+        # "my turtles" … "They look tired" … "They eat fruit" … "I love seeing them eat fruit": with no group named in
+        # these turns, a group read in a turn that went on with "they" still stands
+        they = resolve.the_group(named) if named else carried
+        carried = they if re.search(r"\b(?:[Tt]hey|them)\b", text) else None
+        user_groups = own_groups
         previous_user, this_user = this_user, text[-400:]  # "I adopted a pup" … "What's her name?" … "Her name is Shadow"
         for clause in _turn_clauses(turn, previous_assistant=previous_assistant, order_start=len(clauses), they=they,
                                     earlier=previous_user):
