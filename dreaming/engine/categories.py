@@ -48,11 +48,28 @@ _DEFINES_RELATION_RE = re.compile(
 )
 
 
+# Someone who is someone to the user: "User's wife", "their kids", "User has kids", "User is a mother of two".
+# A kin word with no such tie names people of the world ("User delivers babies", "User organized a toy drive for kids
+# in need", "User is a 1980 kid", "User loves new kids on the block"): no relation of the user's.
+# Only the words often said of people in general: "family", "parents", "mom" said bare are the user's own in chat.
+_KIN_WORDS = r"(?:kids?|child|children|bab(?:y|ies)|friends?|boss|neighbou?rs?|twins?)"
+_KIN_RE = re.compile(rf"\b{_KIN_WORDS}\b", re.I)
+_TIED_KIN_RE = re.compile(
+    rf"\b(?:user's|their|our|has|have|had|having|the wife and|the husband and|the missus and|with the|for the)\s+"
+    rf"(?:[\w'-]+\s+){{0,3}}?{_KIN_WORDS}\b|\b{_KIN_WORDS}\s+(?:is|are|was|were) (?:the )?user's\b|"
+    rf"\b(?:only child|friends with|a friend of)\b|^user and (?:their|a|an|the) ",
+    re.I,
+)
+
+
 def category_by_definition(*, statement: str, category: str) -> str:
     if category != "emotion" and (_FEELING_RE.search(statement) or _FEELS_RE.search(statement)):
         return "emotion"
     if category == "relation" and not _DEFINES_RELATION_RE.search(statement):
         category = _without_whom(statement) or category
+    if category == "relation" and statement.startswith("User") and _KIN_RE.search(statement) \
+            and not _DEFINES_RELATION_RE.search(statement) and not _TIED_KIN_RE.search(statement):
+        category = category_en(_KIN_RE.sub(" ", statement))  # "User delivers babies": a job, no relation
     if category == "relation" and is_plan(statement) and not _DEFINES_RELATION_RE.search(statement):
         return "event"
     return category

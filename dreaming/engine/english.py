@@ -305,7 +305,7 @@ PRO_DROP_RE = re.compile(
     r"(?:been\s+)?(?:moving|thinking about|heading|planning|getting|training|studying|working on|learning|saving up|"
     r"looking forward to|researching|reading|writing|painting|volunteering|practicing|practising|preparing|"
     r"building|renovating|decorating|applying|interviewing|recovering|exploring|starting|leaving|flying)"
-    r"(?!(?:\s+[\w'-]+){0,8}\s+(?:is|was|are|were|isn't|wasn't|aren't|has|have|had|helps|help|makes|made|keeps|brings|gives|"
+    r"(?!(?:\s+[\w'-]+){0,12}\s+(?:is|was|are|were|isn't|wasn't|aren't|has|have|had|helps|help|makes|made|keeps|brings|gives|"
     r"means|looks|seems|sounds|feels|does|doesn't|can|will)\b)(?!['’]s\b)|"
     # "Dyed my hair last week", "Booked our flights": a past action on the user's own things.
     r"(?!(?:loved|liked|enjoyed|hated|needed|wanted|missed|wished|guessed|figured|agreed|noticed|realized|"

@@ -14,8 +14,9 @@ from dreaming.engine import answers
 from dreaming.engine import english as en
 from dreaming.engine.language import content_tokens
 from dreaming.engine import english_sentences as es
+from dreaming.engine.dropped_subjects import dropped_subject_reading
 from dreaming.engine.go_activities import outing_habit
-from dreaming.engine.imperatives import tells_the_other_side
+from dreaming.engine.hopes import doubted_before, hoped_or_to_come
 from dreaming.engine.third_person import conjugate, to_third_person_en
 from dreaming.engine.we_are import our_reading, we_are_reading
 
@@ -333,6 +334,15 @@ _BASE_VERB_RE = re.compile(
     r"start|open|buy|move|get|become|learn|visit|see|find|build)\b",
     re.IGNORECASE,
 )
+# "my wife divorced me and took the kids": the verb after "and" is the wife's, the subject of the piece before it.
+_OTHER_SUBJECT_PIECE_RE = re.compile(r"^(?:(?:and|but|so|then|because|since|when|while)\s+)?(?:(?:my|our|his|her|their)\s+"
+                                     r"\w+|he|she|they|it)\b(?![^,;:]*\b(?:I|and I)\b)", re.IGNORECASE)
+
+
+def _another_subject_before(sentence: str, clause: str) -> bool:
+    """Does the piece of the sentence just before this subjectless clause have a subject other than the user?"""
+    piece = re.split(r"[,;:]|\s[-–—]\s", sentence[: max(0, sentence.find(clause))])[-1]
+    return bool(_OTHER_SUBJECT_PIECE_RE.match(en.LEAD_FILLER_RE.sub("", piece.strip())))
 
 
 def english_reading(
@@ -359,10 +369,12 @@ def english_reading(
     if reading or WE_RE.match(bare):  # a "we have …" that says nothing is not read as anything else
         return reading
     if at_sentence_start and en.PRO_DROP_RE.match(bare):
-        return _dropped_subject_reading(bare, sentence=sentence)
+        return dropped_subject_reading(bare, sentence=sentence)
     if not at_sentence_start and starts_first_person and en.IMPLICIT_SUBJECT_RE.match(clause):
         if _WISHED_BEFORE_RE.search(sentence[: max(0, sentence.find(clause))]) and _BASE_VERB_RE.match(clause):
             return None  # "I want to finish school and go to college": the going is wished, not done
+        if _another_subject_before(sentence, clause):
+            return None
         implicit = en.en_clause("I " + clause, sentence=sentence)
         return (implicit[2:], en.en_statement(implicit), False) if implicit else None
     bare = bare.rstrip(" .!…")
@@ -381,6 +393,11 @@ def english_reading(
         value = es.value_statement(bare) or es.to_me_statement(bare)
         if value:
             return value[0], value[1], False
+    said_before = sentence[: max(0, sentence.find(clause))]
+    if doubted_before(said_before):
+        return None  # "Don't feel like I'm making much of an impact": the opposite of what the clause says
+    if not_yet := hoped_or_to_come(clause, said_before=said_before, sentence=sentence):
+        return not_yet[0], not_yet[1], False
     quote = en.en_clause(clause, sentence=sentence)
     if not quote and they:
         return _them_reading(clause, sentence=sentence, they=they)
@@ -456,34 +473,3 @@ def _we_reading(bare: str, *, clause: str, asked: str | None = None) -> tuple[st
         statement = f"User {conjugate(verb)}{' ' + particle if particle else ''}{rest}"
         return we_like.group(0), _with_the_asked(said, statement, asked=asked), False
     return None
-
-
-# A question whose verb comes after the comma: "Building on all this, could a meta joke be a nice touch?"
-# ("Just got home, do you cook?" asks the other side something else: that opening is still the user's news).
-_FRONTED_QUESTION_RE = re.compile(
-    r",\s*(?:could|would|can|should|will|shall|might|is|are|was|were|do|does|did|isn't|wouldn't|won't)\s+"
-    r"(?!you\b|u\b|ya\b)[^?]*\?\W*$",
-    re.IGNORECASE,
-)
-
-
-def _dropped_subject_reading(bare: str, *, sentence: str) -> tuple[str, str, bool] | None:
-    """"Just got home from work" → "User got home from work"; "Been busy with the garden" → "User has been …"."""
-    if _FRONTED_QUESTION_RE.search(sentence):
-        return None  # "Considering my budget, would a used car be better?": the opening is the question's
-    if tells_the_other_side(bare):
-        return None  # "Well enjoy being single", "Enjoy your trip!": a wish for the other side
-    dropped = bare[:1].lower() + bare[1:]
-    if re.match(r"^(?:also |then |and )?[a-z]+ (?:is|was|are|were|has been|seems|looks|sounds|feels|gets|went)\b", dropped):
-        return None  # "Work is fine", "Running is going well": the first word is the subject, not the user's verb
-    if re.match(r"^(?:(?:just|still|recently)\s+)?(?:\w+ing|gonna)\b", dropped, re.I):
-        subject = "I am "
-    elif re.match(r"^(?:(?:just|still|recently)\s+)?been\b", dropped, re.I):
-        subject = "I have "
-    else:
-        subject = "I "
-    implicit = en.en_clause(subject + dropped, sentence=sentence)
-    if not implicit:
-        return None
-    quote = bare[: len(en.cut_tail(dropped).rstrip(" ,;:-.!"))]  # as said, capital letter and all
-    return quote, en.habit_statement(quote) or outing_habit(quote) or en.en_statement(implicit), False

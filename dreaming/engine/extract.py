@@ -29,6 +29,7 @@ from dreaming.engine.chinese_pet_names import zh_pet_name
 from dreaming.engine.quotes import questions_asked, quote_too_short
 from dreaming.engine.application_letters import candidacy, self_marketing
 from dreaming.engine.carried_objects import carried_object
+from dreaming.engine.hopes import doubted_before, to_come
 from dreaming.engine.categories import category_by_definition
 from dreaming.engine.likely_reading import likely_statement
 from dreaming.engine.joined_predicates import joined_predicates
@@ -383,6 +384,10 @@ def _whole_sentence(reading: _TurnReading, sentence: str, *, before: int, volunt
     if len(reading.found) > before or _FUTURE_CONDITION_RE.match(sentence.strip()):
         return
     said = en.sentence_statement(sentence)
+    before = sentence[: max(0, sentence.find(said[0]))] if said else ""
+    if said and doubted_before(before):
+        return  # "Not sure I'm ready for a marathon": the user doubts it
+    said = said and (to_come(said[0], said_before=before, sentence=sentence) or said)  # "… better when I move out"
     if said and not sensitive_category(said[0]):
         reading.add(said[0], said[1], en.category_en(said[1]), is_zh=False, initiated=volunteered, bonus=-0.1,
                     cap=_WHOLE_SENTENCE_IMPORTANCE_CAP)
@@ -401,6 +406,7 @@ def extract_candidates(turns: list[Turn], *, limit: int = MAX_CANDIDATES) -> lis
     seen: set[str] = set()
     recent_people: list[list[tuple[str, str, str | None]]] = []  # relatives named in the last user turns
     user_groups: list[str] = []  # "my kids" in the user's turn before this one
+    carried: str | None = None  # the group a "they" of the user's turn before stood for
     previous_user = this_user = ""
     for turn in turns:
         if turn.role == "assistant":
@@ -413,8 +419,11 @@ def extract_candidates(turns: list[Turn], *, limit: int = MAX_CANDIDATES) -> lis
         people = [p for mentions in recent_people for p in mentions]
         said_before: list[str] = []
         own_groups = resolve.groups_mentioned(text, by_user=True)
-        they = resolve.the_group(user_groups + own_groups + resolve.groups_mentioned(
-            (previous_assistant or "")[-300:], by_user=False))
+        named = user_groups + own_groups + resolve.groups_mentioned((previous_assistant or "")[-300:], by_user=False)
+        # "my turtles" … "They look tired" … "They eat fruit" … "I love seeing them eat fruit": with no group named in
+        # these turns, a group read in a turn that went on with "they" still stands
+        they = resolve.the_group(named) if named else carried
+        carried = they if re.search(r"\b(?:[Tt]hey|them)\b", text) else None
         user_groups = own_groups
         previous_user, this_user = this_user, text[-400:]  # "I adopted a pup" … "What's her name?" … "Her name is Shadow"
         for clause in _turn_clauses(turn, previous_assistant=previous_assistant, order_start=len(clauses), they=they,

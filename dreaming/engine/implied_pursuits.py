@@ -128,6 +128,7 @@ INFERRED_WORDS: dict[str, re.Pattern] = {
     "写": re.compile(r"论文"),
     # "I'm on Windows 11", "on my Raspberry Pi" → "User uses …" (own_projects.devices; "uses" stems to "us")
     "us": re.compile(r"\b(?:I|i)(?:'m| am|’m|m) (?:on|running|using)\b|\bon my\b"),
+    "hope": re.compile(r"\bhopefully\b", re.IGNORECASE),  # hopes.py: "Hopefully I can …" → "User hopes to …"
 }
 
 

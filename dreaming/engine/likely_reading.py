@@ -11,6 +11,7 @@ import re
 
 from dreaming.engine import english as en
 from dreaming.engine.disclosure_model import likely_disclosure
+from dreaming.engine.hopes import doubted_before
 from dreaming.engine.language import content_tokens
 from dreaming.engine.sensitive import sensitive_category
 
@@ -39,6 +40,8 @@ def likely_statement(text: str, previous_assistant: str, spans: list[tuple[int, 
     own = [p for p in own if _FIRST_PERSON_WORD_RE.search(p) and not _OTHER_SIDE_RE.search(p) and "?" not in p
            and not _CONDITION_PIECE_RE.match(p)
            and len(p.split()) >= 3 and not en.says_nothing_of_the_user(p) and not sensitive_category(p)]
+    # "Not sure I'm ready for a marathon": doubted, not said (hopes.py)
+    own = [p for p in own if not (re.search(r"\bI\b", p) and doubted_before(p[: re.search(r"\bI\b", p).start()]))]
     if not own:
         return None
     quote = max(own, key=lambda p: len(content_tokens(p)))

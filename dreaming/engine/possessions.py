@@ -50,6 +50,8 @@ _MY_NOUN_RE = re.compile(
 _NOT_HELD_BEFORE_RE = re.compile(
     r"\b(?:quit|quitting|lost|losing|left|leaving|sold|selling|totaled|wrecked|crashed|miss|missed|missing|gave up|"
     r"want|wants|wanted|wanna|need|needs|looking for|find|buy|buying|get|getting|dream of|wish|wished|"
+    # "I hope I can finish my degree": not had yet
+    r"finish|finishing|complete|completing|earn|earning|pursue|pursuing|"
     r"someday|imagine|rip|r\.i\.p|buried|bury|mourning|divorced|divorcing|broke up with|breaking up with|"
     r"split (?:up )?with|dumped|cheated on)\s+(?:(?:all|both|one|of|some)\s+)*$",
     re.IGNORECASE,
@@ -74,6 +76,9 @@ _PARTED_LATER_RE = re.compile(r"\b(?:we|they|he|she)\s+(?:(?:just|recently|final
 _FIELD_RE = re.compile(r" in (?!(?:the|a|an|my|it|that|this)\b)[a-z]+(?: (?!(?:and|but|so|or|I|i|is|was|from|at)\b)[a-z]+)?")
 _REQUEST_RE = re.compile(r"\b(?:can|could|would|will) (?:you|u)\b|\bplease\b|\bhelp me\b|"
                          r"\b(?:write|make|create|generate|draft|give|tell|show|suggest) me\b", re.IGNORECASE)
+_KIDS_RE = re.compile(r"(?:kids?|children|child)$", re.IGNORECASE)
+_TEACHES_RE = re.compile(r"\b(?:teacher|teach|teaches|teaching|coach|coaching|nanny|babysit\w*|daycare|tutor\w*|classroom|"
+                         r"students?|pupils?)\b", re.IGNORECASE)
 _OWN_WITH_THE = frozenset("kids wife husband grandkids grandchildren twins".split())
 _PLURAL_RE = re.compile(r"(?:s|children|grandchildren|puppies|twins|babies|ponies|bunnies|huskies|sheep|goldfish|fish)$")
 # Who the thing is: the category the rest of the engine gives it.
@@ -104,10 +109,14 @@ def possessions(sentence: str) -> list[tuple[str, str, str]]:
     counted = _COUNTED_FRAGMENT_RE.match(LEAD_FILLER_RE.sub("", sentence.strip()))
     if counted:
         found.append((counted.group("q"), f"User has {counted.group('q')}", "relation"))
-    speaks_of_self = bool(re.search(r"\b(?:I|I'm|I’m|I've|I’ve|me|my)\b", sentence))
+    # the user as the one who acts or owns: "It made me realize how crucial the upgrades are, especially for the kids"
+    # speaks of the community's kids
+    speaks_of_self = bool(re.search(r"\b(?:I|I'm|I’m|I've|I’ve|my)\b", sentence))
     for m in _MY_NOUN_RE.finditer(sentence):
         if m.group("the") and not (speaks_of_self and m.group("noun").lower() in _OWN_WITH_THE):
             continue  # "the kids" / "the wife" are the user's own only in a sentence about the user
+        if _KIDS_RE.match(m.group("noun")) and _TEACHES_RE.search(sentence):
+            continue  # "I am an elementary teacher, and my kids do too": a teacher's kids are the class
         mods, noun = m.group("mods").strip().lower(), m.group("noun").lower()
         if m.group("our") and not re.match(rf"(?:{_FAMILY}|{_PETS}|farm|house|ranch|business|shop|store|restaurant)$", noun):
             continue  # "our car" / "our garden" may be anyone's household; "our kids" / "our dog" are the user's

@@ -78,13 +78,22 @@ def the_group(mentions: list[str]) -> str | None:
     return mentions[0] if len(set(mentions)) == 1 else None
 
 
+# "I noticed a little girl sitting all alone … I sat with her": someone not of the user's, who may be the "her".
+_STRANGER_EN_RE = re.compile(r"\b(?:a|an|this|that|the|one|some)\s+(?:[a-z]+\s+){0,2}?(?:(?P<f>girl|woman|lady|gal)|"
+                             r"(?P<m>boy|man|guy|gentleman|dude))\b")
+_STRANGER = "~"  # the kin word of such a one: it takes a pronoun away from a relative, never stands for it
+
+
 def people_mentioned(text: str) -> list[tuple[str, str, str | None]]:
-    """(gender, kin word, name) for each relative the user names: "my sister Lena", "我姐姐Lena"."""
+    """(gender, kin word, name) for each relative the user names: "my sister Lena", "我姐姐Lena"; and someone
+    else of each gender ("a little girl"), who may be who a "her" is."""
     found = []
     for pattern in (_PERSON_EN_RE, _PERSON_ZH_RE):
         for m in pattern.finditer(text):
             kin = m.group("kin").lower()
             found.append(("f" if kin in _FEMALE_SET else "m", kin, m.group("name")))
+    for m in _STRANGER_EN_RE.finditer(text):
+        found.append(("f" if m.group("f") else "m", _STRANGER, None))
     return found
 
 
@@ -96,7 +105,7 @@ def _the_one(people: list[tuple[str, str, str | None]], gender: str) -> tuple[st
         if who_gender == gender:
             by_kin[kin] = by_kin.get(kin) or name
     names = {name for name in by_kin.values() if name}
-    if len(by_kin) != 1 or len(names) > 1:
+    if len(by_kin) != 1 or len(names) > 1 or _STRANGER in by_kin:
         return None
     kin, name = next(iter(by_kin.items()))
     return kin, name

@@ -25,7 +25,7 @@ import re
 _TIME_TAIL = (r"(?:\s+(?:lately|recently|now|today|so far|these days|overall|this week|this month|this year|"
               r"all (?:week|day)|thankfully|honestly|though|too|again|for (?:a while|once))|,?\s+thanks)*")
 _INTENSIFIER = r"(?:(?:so|super|really|pretty|very|too|quite|real|totally|extremely|even|more|much|a bit|kind of|" \
-               r"such|that)\s+)*"
+               r"such|that|a lot|alot|lots|way)\s+)*"
 _WELL_OR_BADLY = r"(?:great|good|well|fine|ok|okay|alright|all right|better|worse|awesome|amazing|badly|bad|poorly|" \
                  r"terrible|terribly|lousy|meh|so-so)"
 _HOW_IT_GOES_RE = re.compile(
@@ -40,10 +40,12 @@ _HOW_IT_GOES_RE = re.compile(
 # it was.
 _A_KIND_OF_TIME_RE = re.compile(
     r"^User (?:has been having|has had|had|is having|was having|got|has|has gotten|heard|had|has been keeping|made) "
-    r"(?:some |a |such a |so much |quite a |lots of |a lot of )?" + _INTENSIFIER
+    r"(?:some |a |such a |so much |quite a |quite the |lots of |a lot of )?" + _INTENSIFIER
     + r"(?:(?:tough|hard|rough|difficult|great|good|fun|wild|crazy|busy|amazing|awesome|exciting|big|nice|lovely|"
-      r"bad|sad|blast of a)\s+)?"
-    r"(?P<p>times?|news|laughs?|blast|fun|day|week|weekend|busy|ideas|conversations?|talks?|chats?|memories|moments)"
+      r"bad|sad|blast of a|special|memorable|wonderful|incredible|unforgettable|long|productive|relaxing|lazy|"
+      r"similar)\s+)?"
+    r"(?P<p>times?|news|laughs?|blast|fun|day|week|weekend|busy|ideas|conversations?|talks?|chats?|memories|moments|"
+    r"adventures?|experiences?)"
     r"(?: to share| to tell| lately| recently| so far| together)?(?:,? and (?:brainstormed|talked|chatted|laughed))?"
     + _TIME_TAIL + r"$",
     re.IGNORECASE,

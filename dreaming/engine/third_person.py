@@ -40,7 +40,8 @@ _I_VERB_RE = re.compile(
 # Verbs common enough after "and" to be read as a second verb of the user's ("… and love to browse").
 AND_VERBS = frozenset(
     """love like enjoy hate prefer have own work live play go do want need spend make take watch read teach study run
-    ride drive cook bake collect listen write paint draw sing dance travel hike swim find keep try stay feel learn""".split()
+    ride drive cook bake collect listen write paint draw sing dance travel hike swim find keep try stay feel learn
+    give help eat drink use sell grow raise build fix walk coach train deliver feed bring""".split()
 )
 _AND_VERB_RE = re.compile(
     r"^([^,;]*?\b(?:and|or) (?:(?:also|still|really|often|usually|always|sometimes) )*)"

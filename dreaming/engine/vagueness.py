@@ -76,17 +76,35 @@ _VAGUE_CAUSATIVE_EN = re.compile(
     r"^(?:the )?user\s+" + _EN_ADVERBS + r"(?:(?!(?:it|this|that|they|he|she)\b)[a-z']+\s+){0,2}?(?:(?:let|lets|letting)\s+(?P<p>this|that|it|them|him|her)|"
     # after "make" / "see", "this" and "that" are mostly determiners ("made this apple pie", "see that band"), and
     # "make it" an idiom of its own ("make it big", "make it back"), but for "make it happen / work"
-    r"(?:make|makes|made|making|help|helps|helped|helping|watch|watched|watches|see|saw|sees|hear|heard|hears)\s+"
-    r"(?P<q>them|him|her)|(?:make|makes|made|making)\s+(?P<r>it|this)(?=\s+(?:happen|work)\b))\s+(?!(?:a|an|the|to|and|or|but|so|more|less|very|really|too|as|for|of|in|on|at|with)\b)"
+    r"(?:make|makes|made|making|help|helps|helped|helping|watch|watched|watches|watching|see|saw|sees|seeing|hear|heard|"
+    r"hears|hearing)\s+(?P<q>them|him|her|'em|’em)|(?:make|makes|made|making)\s+(?P<r>it|this)(?=\s+(?:happen|work)\b))\s+(?!(?:a|an|the|to|and|or|but|so|more|less|very|really|too|as|for|of|in|on|at|with)\b)"
     r"[a-z]+",
     re.IGNORECASE,
 )
+# "User wants 'em to feel like they're in a cool oasis", "User asked them to help": whom the user wants something of
+# was said before.
+_VAGUE_WANTED_OF_EN = re.compile(
+    r"^(?:the )?user\s+" + _EN_ADVERBS + r"(?:want|wants|wanted|wanting|need|needs|needed|ask|asks|asked|remind|"
+    r"reminds|reminded|encourage|encourages|encouraged|get|gets|got|told|tell|tells)\s+(?P<p>them|him|her|'em|’em)\s+to\b",
+    re.IGNORECASE,
+)
+# "User tries to find things", "User does stuff": things of no kind (the kind was in a relative clause cut off).
+_VAGUE_THINGS_EN = re.compile(
+    _EN_SUBJECT + _EN_ADVERBS + r"(?:(?:tries|tried|likes|loves|wants|needs) to )?(?:find|finds|found|do|does|did|get|gets|"
+    r"got|see|sees|saw|try|tries|tried|buy|buys|bought)\s+(?P<p>things|stuff|some things|some stuff)" + _EN_TRAILING,
+    re.IGNORECASE,
+)
+# "User's family, exercise, and spending time with friends": an answer's list, with no verb to say what of it.
+_VERBLESS_LIST_EN = re.compile(r"^User's (?P<p>[a-z]+(?: [a-z]+)?, [a-z]+(?: [a-z]+)?,? and [a-z ]+)$")
+# "User's a lot going on music is loud" ("Oh my a lot going on …"): "my" read as the user's, before no noun.
+_NO_ONES_EN = re.compile(r"^User's (?P<p>(?!a cappella)(?:a|an|the|so|very|not|been|going|gonna) [a-z]+)")
 # "User is still figuring out the details", "User loves the idea", "User's mind doesn't work that way": a definite
 # thing that was said before, not here.
 _VAGUE_DEFINITE_END_EN = re.compile(
     _EN_SUBJECT + _EN_ADVERBS + r"(?:[a-z']+\s+){1,6}?(?P<p>the (?:details|rest|plan|plans|idea|thing|things|situation|"
     r"news|result|results|process|same|logistics|stuff|whole thing|outcome|decision|change|changes|issue|problem|"
-    r"problems|one|ones|other one|others)|(?:that|this) way|anything else|everything else|anything then)" + _EN_TRAILING,
+    r"problems|one|ones|other one|others|(?:right|perfect|best) (?:spot|place|one|time|moment|fit))|(?:that|this) way|"
+    r"anything else|everything else|anything then)" + _EN_TRAILING,
     re.IGNORECASE,
 )
 # "User loves the color and texture", "User loves the view": a quality of a thing shown or talked of, not named.
@@ -167,12 +185,12 @@ _RESOLVE_EN = re.compile(
     r"stepping into the unknown|hoping for the best|ready for (?:a|the) (?:change|shake ?-?up|new chapter|next chapter)|"
     r"makes? (?:all )?their dreams? (?:come )?true|make (?:all )?their dreams? (?:come )?true|"
     r"(?:keep |keeps )?(?:stay|stays|staying) positive|(?:keep |keeps )?(?:grinding|pushing forward|moving (?:ahead|forward))|"
-    r"determined to make a difference)"
+    r"determined to make a difference|(?:keeps? )?facing (?:new |more |some )?challenges)"
     r"\b(?P<rest>.*)$",
     re.IGNORECASE,
 )
 _RESOLVE_WORDS = frozenset("""and never quit give up keep going pushing forward on through believing in reach their dreams dream
-    no matter what whatever comes way it all one day someday positive grinding moving ahead staying""".split())
+    no matter what whatever comes way it all one day someday positive grinding moving ahead staying find finds a""".split())
 
 
 def _resolve_only(main: str) -> str | None:
@@ -306,7 +324,10 @@ _CUT_AT_END_EN = re.compile(
     r"(?!(?:came|come|comes|went|got|grew|heard|learned|learnt|bought|took|moved|escaped|talk|talked|cares?|cared|"
     r"knows?|knew|thinks?|thought|wrote|read)\b)[\w'-]+\s+(?P<q>from|about)$"
     r"|\b(?:is|are|was|were|feels?|felt)\s+(?:\w+\s+)?(?:excited|nervous|worried|curious|sure|unsure|happy|sad|"
-    r"thinking|talking|passionate|serious|crazy|mad)\s+(?P<r>about)$",
+    r"thinking|talking|passionate|serious|crazy|mad)\s+(?P<r>about)$"
+    # "User has been working on for a while": the thing worked on was said before, its place left empty
+    r"|\b(?:working|worked|work|works|waiting|waited|planning|saving|practicing|practising|studying|training)\s+"
+    r"(?P<s>on|for|at|up)\s+(?=(?:for|since)\b)",
     re.IGNORECASE,
 )
 # "User was a kid": the time of a story ("when I was a kid"), not a fact.
@@ -314,12 +335,33 @@ _ONLY_A_TIME_EN = re.compile(r"^User (?:was|were) (?P<p>(?:a |just a |only a )?(
                              r"younger|small))$", re.IGNORECASE)
 
 
+# "User does they've two dogs" ("I do I've two dogs"): an answer's "I do" run into the next sentence.
+_RUN_INTO_EN = re.compile(r"^User (?:does|did|do|is|was|has|can|will)(?: not|n't)? (?P<p>they(?:'ve|'re|'ll|'d)?|you)\b")
+
+
+# "User's students to dance safely" ("… for me & my students to dance safely"): who, and an infinitive, with no verb.
+_VERB_WORDS = r"(?:is|are|was|were|has|have|had|will|can|would|makes?|helps?|keeps?|means?|wants?|needs?|likes?|loves?|used|got|gets)"
+_WHO_TO_EN = re.compile(rf"^User's (?!{_VERB_WORDS}\b)(?![a-z]+ed\b)[a-z]+ to (?P<p>[a-z]+)\b(?!.*\b(?:{_VERB_WORDS}|[a-z]+ed)\b)")
+
+
+# "User got from their walk" ("a pic I got from my walk"): what was got is the noun before the "I", not read.
+_GOT_NOTHING_EN = re.compile(r"^User (?:just )?(?:got|took|bought|brought|made|found|saw) (?P<p>from|during) ")
+
+
 def _cut_or_misread(text: str) -> str | None:
     """A statement cut before its end, a wish said to someone, or only the time of a story — or None."""
+    if m := _GOT_NOTHING_EN.match(text):
+        return f"nothing before '{m.group('p')}'"
+    if re.search(r"User means$", text):
+        return "'I mean' is how the user talks, not what"  # "From a distance I mean"
+    if m := _WHO_TO_EN.match(text):
+        return f"'to {m.group('p')}' with no verb of its own"
+    if m := _RUN_INTO_EN.match(text):
+        return f"'{m.group('p')}' runs another sentence into the answer"
     if m := _SECOND_PERSON_EN.search(text):
         return f"speaks to someone ('{m.group('p')}'), not about the user"
     if m := _CUT_AT_END_EN.search(text):
-        return f"cut short after '{m.group('p') or m.group('q') or m.group('r')}'"
+        return f"cut short after '{m.group('p') or m.group('q') or m.group('r') or m.group('s')}'"
     if m := _ONLY_A_TIME_EN.match(text):
         return f"'{m.group('p')}' is when, not what"
     return None
@@ -384,10 +426,27 @@ def dangling_reason(statement: str) -> str | None:
     return f"depends on '{pronoun}', which it does not name"
 
 
+# "User's wife divorced them", "User's mom visits them every sunday": what someone of the user's did to "me" (the
+# user, as statements speak of them). Only verbs done to a person: "User's kids love them" may be cookies.
+_DONE_TO_THE_USER_EN = re.compile(
+    r"(?i)^user's (?:[\w-]+ ){0,2}?(?:wife|husband|partner|boyfriend|girlfriend|fianc[eé]e?|ex|mom|mum|mother|dad|"
+    r"father|parents|sister|brother|siblings?|son|daughter|kids|children|grand\w+|aunt|uncle|cousin|friends?|boss|"
+    r"family|in-laws|coworkers?|teacher|doctor|therapist|neighbou?r)\s+(?:\w+\s+)?"
+    r"(?:divorced|left|dumped|married|called|calls|visited|visits|texted|texts|helped|helps|supports|supported|hugged|"
+    r"raised|adopted|taught|teaches|told|tells|asked|asks|invited|invites|cheated on|broke up with|met|ignores|ignored|"
+    r"bullied|bullies|abandoned|kicked out|encouraged|encourages|inspired|inspires|trusts|trusted|misses|missed|"
+    r"blames|blamed|understands|understood|drove|drives|picked up|surprised|surprises|spoils|spoiled|took care of|"
+    r"takes care of|looks after|looked after|hired|fired|promoted|introduced|warned|forgave|forgives|believes in|"
+    r"believed in|stood by|stands by|checks on|checked on)\s+them\b"
+)
+
+
 def _compares_with_the_user(main: str, pronoun: str) -> bool:
-    """"User's sister is older than them": in a statement about the user's relative, "them" after
-    "than" is the user (statements speak of the user as they/them), not someone unnamed."""
-    return pronoun.lower() == "them" and bool(re.match(r"(?i)user's\b.*\bthan them$", main))
+    """"User's sister is older than them", "User's wife divorced them": in a statement about the user's relative,
+    "them" after "than" or a verb done to a person is the user (statements speak of the user as they/them), not
+    someone unnamed."""
+    return pronoun.lower() == "them" and bool(re.match(r"(?i)user's\b.*\bthan them$", main)
+                                              or _DONE_TO_THE_USER_EN.match(main))
 
 
 def vague_reason(statement: str) -> str | None:
@@ -395,6 +454,10 @@ def vague_reason(statement: str) -> str | None:
 
     Only the main clause is judged: "User loves Studio Ghibli films, they always calm them down" says
     what it needs before the comma."""
+    if listed := _VERBLESS_LIST_EN.match(statement.strip().rstrip(".!")):
+        return f"'{listed.group('p')}' is a list with no verb"
+    if re.search(r"\bUser means$", statement.strip().rstrip(".!")):
+        return "'I mean' is how the user talks, not what"  # "From a distance I mean"
     main = re.split(r"[,;，；]", statement.strip(), maxsplit=1)[0].strip().rstrip(".!。！")
     for pattern, why in (
         (_VAGUE_PRONOUN_EN, "depends on '{p}', which it does not name"),
@@ -404,6 +467,9 @@ def vague_reason(statement: str) -> str | None:
         (_VAGUE_GOING_EN, "'{p}' without saying where"),
         (_VAGUE_NO_OBJECT_EN, "'{p}' without saying what"),
         (_VAGUE_CAUSATIVE_EN, "depends on '{p}', which it does not name"),
+        (_VAGUE_WANTED_OF_EN, "depends on '{p}', which it does not name"),
+        (_VAGUE_THINGS_EN, "'{p}' without saying what"),
+        (_NO_ONES_EN, "'User's {p}' is no one's thing"),
         (_VAGUE_DEFINITE_END_EN, "depends on '{p}', which it does not say"),
         (_VAGUE_BARE_ZH, "'{p}' without saying what"),
         (_VAGUE_LIKING_CUT_EN, "'{p}' without saying what"),
