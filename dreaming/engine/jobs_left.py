@@ -11,8 +11,12 @@ from dreaming.engine import slots
 _JOB_LEFT_RE = re.compile(
     r"^User (?:has )?(?:just )?(?:quit|left) (?:their|the|a) (?:job|position|company)\b|^User (?:was|got|has been) "
     r"(?:laid off|fired|let go)\b|^User (?:is |has )?retired\b|^用户(?:已经|刚刚?)?(?:辞职了|离职了|被裁了|被辞退了|被开除了|退休了|失业了)"
+    # a job changed: the one before is over (the new one, said with it, is not: see deep.py)
+    r"|^User (?:has )?(?:just )?(?:changed|switched) (?:jobs|careers|companies)\b|^User (?:just )?(?:got|started|found) a new job\b"
+    r"|^用户(?:已经|刚刚?)?(?:换工作了|换了(?:份|个|一份)?(?:新)?工作|跳槽了)"
 )
-_PAST_JOB_RE = re.compile(r"\b(?:used to|former|formerly|retired|was an?)\b|以前|之前|退休前|曾经")
+_PAST_JOB_RE = re.compile(r"\b(?:used to|former|formerly|retired|was an?|to become|wants to be|hopes to be|dreams? of)\b"
+                          r"|以前|之前|退休前|曾经|想当|想成为")  # a job past, or one not yet had
 
 
 def leaves_a_job(statement: str) -> bool:

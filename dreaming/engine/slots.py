@@ -104,9 +104,8 @@ LEXICON: dict[str, tuple[str, ...]] = {
     "family:cousin": ("cousin", "cousins", "表哥", "表姐", "表妹", "表弟"),
     "family:friend": ("friend", "friends", "best friend", "朋友", "闺蜜"),
     # jobs
-    "job:nurse": ("nurse", "护士"),
+    "job:nurse": ("nurse", "护士"), "job:doctor": ("doctor", "医生"),
     "job:teacher": ("teacher", "teach", "teaching", "老师", "教师", "教书"),
-    "job:doctor": ("doctor", "医生"),
     "job:programmer": ("programmer", "software engineer", "software developer", "developer", "程序员"),
     "job:designer": ("designer", "设计师"),
     "job:accountant": ("accountant", "会计"),
@@ -124,6 +123,11 @@ LEXICON: dict[str, tuple[str, ...]] = {
     "job:civil servant": ("civil servant", "公务员"),
     "job:police officer": ("police officer", "policeman", "policewoman", "警察"),
     "job:banking": ("bank", "banker", "banking", "银行"),  # "works at a bank" / "在银行上班": where, as a job
+    "job:barista": ("barista", "咖啡师"), "job:illustrator": ("illustrator", "插画师"), "job:analyst": ("analyst", "分析师"),
+    "job:consultant": ("consultant", "顾问", "咨询师"), "job:recruiter": ("recruiter", "招聘经理", "猎头"),
+    "job:human resources": ("human resources", "人事", "人力资源"), "job:veterinarian": ("veterinarian", "vet tech", "兽医"),
+    "job:cashier": ("cashier", "收银员"), "job:professor": ("professor", "教授"), "job:researcher": ("researcher", "研究员"),
+    "job:finance": ("financial analyst", "财务"), "job:electrician": ("electrician", "电工"),
     # hobbies
     "hobby:ukulele": ("ukulele", "尤克里里"),
     "hobby:guitar": ("guitar", "吉他"),

@@ -403,7 +403,7 @@ def _habits_ended(night: _Night, memory: Memory, contradicted: Memory | None) ->
     before = [m for m in night.memories.active(memory.persona_id)
               if m.pk != memory.pk and m is not contradicted and m.first_seen <= memory.last_seen]
     ended = [(m, why) for m in before if (why := ended_by(memory.statement, m.statement))]
-    jobs = [(m, why) for m in before if (why := job_left(memory.statement, m.statement))]
+    jobs = [(m, why) for m in before if m.first_seen < memory.first_seen and (why := job_left(memory.statement, m.statement))]
     # a job left unnamed ends the job only when there is one: of two, which one is not said
     return [(m, f"{why} ('{memory.statement}')") for m, why in ended + (jobs if len(jobs) == 1 else [])]
 

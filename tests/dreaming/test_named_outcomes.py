@@ -156,3 +156,24 @@ def test_no_name_or_a_question_tells_no_death_of_the_users_own(message):
     from dreaming.providers.local import LocalDreamer
     found = LocalDreamer().extract(turns=[Turn(seq=0, role="user", content=message)], ctx=CallContext())
     assert not any("passed away" in c.statement or "died" in c.statement for c in found)
+
+
+# --- a job changed ends the one job before it, not the new one said with it (engine.jobs_left) -------------------
+@pytest.mark.django_db
+def test_a_chinese_job_changed_ends_the_bank_job_and_keeps_the_new_one(user):
+    said_on(user, 0, "我现在住在北京，在一家银行上班。")
+    said_on(user, 30, "我换工作了，现在在一家咨询公司做分析师。")
+
+    bank = Memory.objects.get(user=user, statement__contains="银行")
+    assert bank.status == Memory.Status.SUPERSEDED and bank.superseded_by.statement == "用户换工作了"
+    assert Memory.objects.get(user=user, statement__contains="分析师").status == Memory.Status.ACTIVE
+
+
+@pytest.mark.django_db
+def test_a_new_job_ends_the_barista_job_but_not_the_studies(user):
+    said_on(user, 0, "I'm a barista at a small coffee shop but I'm studying to become a vet tech.")
+    said_on(user, 30, "Big news, I got a new job at an animal hospital!")
+
+    barista = Memory.objects.get(user=user, statement__contains="barista")
+    assert barista.status == Memory.Status.SUPERSEDED
+    assert Memory.objects.get(user=user, statement__contains="vet tech").status == Memory.Status.ACTIVE
