@@ -480,5 +480,6 @@ def _dated(clause: _Clause, *, said_at) -> _Clause:
     if CJK_RE.search(clause.statement[:4]):
         statement = dates.absolute_dates(clause.statement, said_at=said_at, chinese=True)
     else:
-        statement = dates.with_date(clause.statement, lead=clause.lead, said_at=said_at)
+        statement = dates.just_happened_en(dates.with_date(clause.statement, lead=clause.lead, said_at=said_at),
+                                           quote=clause.quote, said_at=said_at)
     return clause if statement == clause.statement else replace(clause, statement=statement)
