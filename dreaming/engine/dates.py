@@ -234,3 +234,4 @@ PLAN_WORDS = re.compile(
 
 def is_plan(statement: str) -> bool:
     return bool(PLAN_WORDS.search(statement))
+

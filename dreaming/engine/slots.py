@@ -110,6 +110,7 @@ LEXICON: dict[str, tuple[str, ...]] = {
     "job:programmer": ("programmer", "software engineer", "software developer", "developer", "程序员"),
     "job:designer": ("designer", "设计师"),
     "job:accountant": ("accountant", "会计"),
+    "job:finance": ("finance", "财务"),
     "job:chef": ("chef", "厨师"),  # not "cook": "User loves to cook" is not a job
     "job:lawyer": ("lawyer", "律师"),
     "job:engineer": ("engineer", "工程师"),
@@ -185,7 +186,7 @@ _KIND_EN_RE = [(kind, re.compile(rf"\b(?:{words})\b", re.I)) for kind, words in 
 _KINDS_ZH = [
     ("plan", r"打算|计划|准备|将要|要搬|想搬|下个月|明年|下周"),
     ("live", r"住在|住|搬到|搬去|定居|生活在|来自|老家"),
-    ("work", r"工作|上班|职业|是一名|是一个|当|做(?=[\u4e00-\u9fff]{0,4}(?:经理|师|员|开发|设计|销售))|"
+    ("work", r"工作|上班|职业|是一名|是一个|当|做(?=[\u4e00-\u9fff]{0,4}(?:经理|师|员|开发|设计|销售|会计|财务))|"
              r"是(?=[\u4e00-\u9fff]{0,4}(?:经理|师|员|医生|护士|警察|会计|律师)(?:$|[，。了]))"),
     ("have", r"养了|养着|养|有"),
     ("do", r"弹|学|练|玩|打|去|参加"),
