@@ -143,6 +143,7 @@ class _TurnReading:
     order: int
     they: str | None = None
     earlier: str = ""
+    zh_subject: str | None = None  # the 我 the last Chinese sentence ended on: "…做会计。下个月去…" keeps it
     found: list[_Clause] = field(default_factory=list)
 
     def add(self, quote: str, statement: str, category: str, *, is_zh: bool, initiated: bool, bonus: float = 0.0,
@@ -263,7 +264,8 @@ def _chinese_sentence(reading: _TurnReading, s_start: int, s_end: int, *, first_
     text = reading.text
     if zh.ZH_HYPOTHETICAL_RE.search(text[s_start:s_end]):
         return
-    subject = None
+    # a sentence that opens on its time with no subject ("下个月去一家公司做财务") goes on from the user's last one
+    subject = "我" if reading.zh_subject == "我" and zh.ZH_TIME_LED_RE.match(text[s_start:s_end]) else None
     # "你做什么工作？" → "程序员。": a short answer borrows the question's frame (chinese_answers.py)
     answer = zh_answer(reading.previous_assistant, text[s_start:s_end]) if first_sentence else None
     if answer:
@@ -281,6 +283,7 @@ def _chinese_sentence(reading: _TurnReading, s_start: int, s_end: int, *, first_
         subject = None if said is None else named.group(0) if named else subject or "我"
         if said:
             reading.add(said[0], said[1], zh.category_zh(said[0]), is_zh=True, initiated=volunteered)
+    reading.zh_subject = subject
     for quote, habit in zh_pastimes(text[s_start:s_end], stated=tuple(c.statement for c in reading.found)):
         reading.add(quote, habit, "fact", is_zh=True, initiated=volunteered, cap=PASTIME_IMPORTANCE)
     pet = zh_pet_name(text[s_start:s_end])  # "带我家柯基去江边散步，它叫豆豆"

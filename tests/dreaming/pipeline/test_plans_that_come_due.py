@@ -76,3 +76,16 @@ def test_a_minor_plan_waits_for_its_month_before_it_expires(user):
     _weekly(user, now=datetime(2026, 10, 4, 4, tzinfo=dt_timezone.utc))
     planned.refresh_from_db()
     assert planned.status == Memory.Status.ARCHIVED
+
+
+def test_a_chinese_plan_said_without_a_subject_after_the_users_job_is_the_users():
+    from dreaming.protocol import CallContext, Turn
+    from dreaming.providers.local import LocalDreamer
+
+    def said(text):
+        turns = [Turn(seq=0, role="user", content=text, created_at=SAID)]
+        return [c.statement for c in LocalDreamer().extract(turns=turns, ctx=CallContext())]
+
+    assert "用户下个月去一家互联网公司做财务" in said("我在一家银行做会计。下个月去一家互联网公司做财务。")
+    assert not any("北京" in s for s in said("我妹妹在上海工作。下个月去北京。"))  # the sister's, not the user's
+    assert job_plan_taken("下个月用户去一家互联网公司做财务", when="2026年10月") == "用户2026年10月起在一家互联网公司做财务"
