@@ -16,6 +16,7 @@ from dreaming.engine import slots
 from dreaming.engine.habits import habit_ended
 from dreaming.engine.frequency import without_frequency
 from dreaming.engine.language import content_tokens, is_chinese
+from dreaming.engine.spouses import as_spouse, says_less_of_the_spouse
 from dreaming.protocol import Comparison, MemoryRef
 
 REINFORCE_AT = 0.6
@@ -306,24 +307,29 @@ def _dates_it(statement: str, memory: str) -> bool:
 def compare_statements(statements: list[str], memories: list[MemoryRef]) -> list[Comparison]:
     results = []
     for index, said in enumerate(statements):
-        statement = _as_has(said)
+        statement = as_spouse(_as_has(said))
         best: tuple[float, MemoryRef] | None = None
+        said_more: set[int] = set()  # memories the statement says all of, and more ("married to a doctor" → "wife is …")
         contradiction: tuple[MemoryRef, str] | None = None
         across: tuple[MemoryRef, str] | None = None  # a change read across languages, through the lexicon
         same_things: set[int] = set()
         for ref in memories:
-            memory = replace(ref, statement=_as_has(ref.statement))
+            memory = replace(ref, statement=as_spouse(_as_has(ref.statement)))
             # "User lives in Berlin" does not repeat "User's sister lives in Berlin": other subject, other fact.
             score = similarity(statement, memory.statement) if _same_subject(
                 _subject(statement), _subject(memory.statement)) else 0.0
             if slots.particulars_differ(statement, memory.statement):
                 score = 0.0  # a parrot named Mango is not the parrot named Kiwi said again
-            elif _says_less(statement, memory.statement):
+            elif _says_less(statement, memory.statement) or says_less_of_the_spouse(said, ref.statement):
                 score = max(score, REINFORCE_AT)
+            elif says_less_of_the_spouse(ref.statement, said):
+                score = max(score, REINFORCE_AT)
+                said_more.add(memory.id)
             elif score < REINFORCE_AT and slots.same_thing(statement, memory.statement):
                 score = REINFORCE_AT  # "oat latte every morning" / "每天早上都喝燕麦拿铁": the same things said
                 same_things.add(memory.id)
-            reason = _contradiction(statement, memory.statement)
+            # "User is divorced" ends "User is married to a doctor" as said, not its spouse form
+            reason = _contradiction(_as_has(said), _as_has(ref.statement)) or _contradiction(statement, memory.statement)
             if reason and is_chinese(statement) != is_chinese(memory.statement):
                 across = across or (memory, reason)
             elif reason and contradiction is None:
@@ -336,6 +342,10 @@ def compare_statements(statements: list[str], memories: list[MemoryRef]) -> list
         elif best and best[0] >= REINFORCE_AT:
             reason = ("the same things said: " + ", ".join(sorted(c.split(":")[1] for c in slots.facts_of(statement).things))
                       if best[1].id in same_things else f"same content (overlap {best[0]:.2f})")
+            if best[1].id in said_more:
+                results.append(Comparison(index=index, relation="adds_detail", memory_id=best[1].id, statement=said,
+                                          reason="says more of the user's spouse"))
+                continue
             if best[1].id in same_things and _dates_it(statement, best[1].statement):
                 # "User moved to Shanghai in October 2026" after "用户现在搬到上海了": keep the dated wording
                 results.append(Comparison(index=index, relation="adds_detail", memory_id=best[1].id, statement=said,

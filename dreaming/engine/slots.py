@@ -27,6 +27,7 @@ from dreaming.engine.dates import DATE_PHRASE_RE
 from dreaming.engine.language import content_tokens, is_chinese
 from dreaming.engine.dates import is_plan
 from dreaming.engine.frequency import frequency_of, without_frequency
+from dreaming.engine.spouses import as_spouse
 
 # concept → the words for it, English and Chinese. A concept is "<slot>:<english name>"; the slot is what
 # two different concepts of the same slot have in common ("pet:parrot" / "pet:dog" are two pets).
@@ -96,8 +97,7 @@ LEXICON: dict[str, tuple[str, ...]] = {
     "family:son": ("son", "sons", "儿子"),
     "family:daughter": ("daughter", "daughters", "女儿"),
     "family:child": ("kid", "kids", "child", "children", "孩子"),
-    "family:wife": ("wife", "老婆", "妻子"),
-    "family:husband": ("husband", "老公", "丈夫"),
+    "family:spouse": ("wife", "husband", "spouse", "老婆", "妻子", "老公", "丈夫", "爱人", "太太"),  # one person: spouses.py
     "family:partner": ("partner", "boyfriend", "girlfriend", "男朋友", "女朋友", "对象"),
     "family:grandmother": ("grandma", "grandmother", "奶奶", "外婆", "姥姥"),
     "family:grandfather": ("grandpa", "grandfather", "爷爷", "外公", "姥爷"),
@@ -366,6 +366,7 @@ def _dates_agree(fa: Facts, fb: Facts) -> bool:
 
 def same_thing(a: str, b: str) -> bool:
     """The same subject saying the same about the same things, in any language: one memory."""
+    a, b = as_spouse(a), as_spouse(b)  # "User is married to a doctor" / 用户的老婆是医生
     fa, fb = facts_of(a), facts_of(b)
     if not fa.things or fa.things != fb.things:
         return False
