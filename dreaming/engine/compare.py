@@ -16,6 +16,7 @@ from dreaming.engine import slots
 from dreaming.engine.habits import habit_ended
 from dreaming.engine.frequency import without_frequency
 from dreaming.engine.language import content_tokens, is_chinese
+from dreaming.engine.family_ages import list_with_new_age, member_keys
 from dreaming.engine.spouses import as_spouse, says_less_of_the_spouse
 from dreaming.protocol import Comparison, MemoryRef
 
@@ -182,7 +183,8 @@ def slot_of(statement: str) -> tuple[str, str] | None:
 def slot_keys(statement: str) -> set[tuple[str, str]]:
     """Every (subject, slot) the statement fills."""
     who = _subject(statement)[0]
-    return {(who, slot) for slot in _slots(statement)}
+    # "Lily turned 8" fills the age the family list "User has two kids: Lily (7) and Max (4)" gives (family_ages.py)
+    return {(who, slot) for slot in _slots(statement)} | {("member", name) for name in member_keys(statement)}
 
 
 _NEGATION_RE = re.compile(
@@ -310,11 +312,13 @@ def compare_statements(statements: list[str], memories: list[MemoryRef]) -> list
         statement = as_spouse(_as_has(said))
         best: tuple[float, MemoryRef] | None = None
         said_more: set[int] = set()  # memories the statement says all of, and more ("married to a doctor" → "wife is …")
+        aged: tuple[int, str] | None = None  # a family list the statement gives a member's new age of
         contradiction: tuple[MemoryRef, str] | None = None
         across: tuple[MemoryRef, str] | None = None  # a change read across languages, through the lexicon
         same_things: set[int] = set()
         for ref in memories:
             memory = replace(ref, statement=as_spouse(_as_has(ref.statement)))
+            aged = aged or ((ref.id, listed) if (listed := list_with_new_age(said, ref.statement)) else None)
             # "User lives in Berlin" does not repeat "User's sister lives in Berlin": other subject, other fact.
             score = similarity(statement, memory.statement) if _same_subject(
                 _subject(statement), _subject(memory.statement)) else 0.0
@@ -336,7 +340,10 @@ def compare_statements(statements: list[str], memories: list[MemoryRef]) -> list
                 contradiction = (memory, reason)
             if best is None or score > best[0]:
                 best = (score, memory)
-        if contradiction:
+        if aged:
+            results.append(Comparison(index=index, relation="adds_detail", memory_id=aged[0], statement=aged[1],
+                                      reason="a new age of someone the family list names"))
+        elif contradiction:
             memory, reason = contradiction
             results.append(Comparison(index=index, relation="contradicts", memory_id=memory.id, reason=reason))
         elif best and best[0] >= REINFORCE_AT:

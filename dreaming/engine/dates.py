@@ -139,7 +139,7 @@ _PAST_EN_RE = re.compile(
     r"threw|caught|fell|broke|built|sent|paid|heard|felt|chose|swam|sang|rode|wore|grew|drew|taught|thought)\b"
 )
 # "I just had a baby" → "User had a baby": the "just" the statement drops is the day it was said.
-_JUST_EN_RE = re.compile(r"\b(?:I|we|We)(?:'ve| have)? just (?:\w+ed|got|had|went|moved|bought|became|began|"
+_JUST_EN_RE = re.compile(r"\b(?:I|we|We|[A-Z][a-z]+)(?:'ve| have| has)? just (?:\w+ed|got|had|went|moved|bought|became|began|"
                          r"made|took|met|found|won|lost|left|gave|came|turned|finished|started)\b")
 
 

@@ -37,6 +37,7 @@ from dreaming.engine.others_words import not_the_user
 from dreaming.engine.possessions import not_yet_said, possessions
 from dreaming.engine.pronoun_subjects import pronoun_subject
 from dreaming.engine.standalone import says_nothing_alone
+from dreaming.engine.family_ages import age_said_zh, birthday_en
 from dreaming.engine.family_lists import family_list_en, family_list_zh
 from dreaming.engine.then_and_now import then_and_now_en, then_and_now_zh
 from dreaming.engine.wording import tidy_en
@@ -275,7 +276,7 @@ def _chinese_sentence(reading: _TurnReading, s_start: int, s_end: int, *, first_
         clause = text[c_start:c_end]
         if answer and c_start == s_start and clause.startswith(answer[0]):
             continue  # the answer, read above: its subject carries on
-        said = zh.clause_reading(clause, subject=subject) or zh.zh_value(clause)
+        said = zh.clause_reading(clause, subject=subject) or zh.zh_value(clause) or age_said_zh(clause)
         if said is None and first_sentence and c_start == s_start and zh.ZH_OPENING_STATE_RE.match(clause):
             said = (clause, "用户" + clause.rstrip("。！!~～ "))
         named = zh.ZH_SUBJECT_RE.match(said[0]) if said else None
@@ -357,7 +358,7 @@ def _sentence_readings(reading: _TurnReading, sentence: str, *, head: str, volun
     before = f"{reading.earlier} {(reading.previous_assistant or '')[-300:]}"  # `head` is the turn before the sentence
     readings = [es.made_by_me(sentence), es.named_statement(en.LEAD_FILLER_RE.sub("", sentence)),
                 tail[:2] if tail else None, es.shown_mine(sentence), es.appositive_name(sentence),
-                appositive_predicate(sentence),
+                appositive_predicate(sentence), birthday_en(sentence),
                 es.love_of(sentence), es.pronoun_name(sentence, before=before, nearer=head), candidacy(sentence.strip()),
                 pronoun_subject(sentence, said=f"{reading.earlier} {head}", asked=(reading.previous_assistant or "")[-300:])]
     for said in readings + es.introduced_statements(sentence) + answers.named_ages(sentence, asked=before[-300:]):
