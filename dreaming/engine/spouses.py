@@ -39,4 +39,11 @@ def says_less_of_the_spouse(statement: str, memory: str) -> bool:
     short, long = as_spouse(statement), as_spouse(memory)
     if short == statement.strip().rstrip(".。") or not long.startswith(("User's spouse", "用户的爱人")):
         return False
-    return long != short and long.startswith(short)
+    rest = long[len(short):]
+    return long.startswith(short) and bool(rest) and (short.startswith("用户") or not rest[0].isalnum())  # not "doctoral"
+
+
+def same_spouse(a: str, b: str) -> bool:
+    """Two statements about the user's spouse, one saying all the other says ("User is married to a doctor" /
+    "User's wife is a doctor at the city hospital"): one memory."""
+    return says_less_of_the_spouse(a, b) or says_less_of_the_spouse(b, a)

@@ -44,6 +44,7 @@ from dreaming.engine.compare import same_subject
 from dreaming.models import Candidate, Category, DreamRun, Feedback, Memory, MemorySettings, MemorySource, Phase
 from dreaming.providers.embedding_space import embedding_space_problem
 from dreaming.engine.slots import particulars_differ, same_thing
+from dreaming.engine.spouses import same_spouse
 from dreaming.engine.plans_due import job_plan_taken, plan_due
 from dreaming.pipeline.plans import jobs_replaced_by, plan_sources_carry, plans_settle
 from dreaming.providers import get_dreamer, get_embedder
@@ -264,6 +265,8 @@ def duplicates_merge(*, user, dreamer: Dreamer | None, embedder: Embedder | None
 def _duplicates(a: Memory, b: Memory, cosine: float) -> bool:
     """Close wording about one subject, or the same things said (in any language: engine.slots); never
     two items told apart by a name, number or thing ("a parrot named Kiwi" / "… named Mango")."""
+    if same_spouse(a.statement, b.statement):
+        return True  # "User is married to a doctor" / "User's wife is a doctor at the city hospital"
     if not same_subject(a.statement, b.statement) or particulars_differ(a.statement, b.statement):
         return False
     return cosine >= settings.DREAM_MERGE_SIMILARITY or same_thing(a.statement, b.statement)

@@ -40,3 +40,11 @@ def test_a_divorce_still_ends_a_marriage_said_with_the_spouses_job(new):
 def test_another_person_is_not_the_spouse():
     assert _compared("User's sister is a doctor", "User is married to a doctor").relation == "new"
     assert _compared("User is married to their job", "User's wife is a doctor").relation != "reinforces"
+
+
+def test_same_spouse_reads_words_not_letters():
+    from dreaming.engine.spouses import same_spouse
+
+    assert same_spouse("User is married to a doctor", "User's wife is a doctor at the city hospital")
+    assert not same_spouse("User is married to a doctor", "User's wife is a doctoral student")
+    assert not same_spouse("User is married to a doctor", "User's sister is a doctor at the city hospital")
