@@ -309,7 +309,7 @@ def _dates_it(statement: str, memory: str) -> bool:
 def compare_statements(statements: list[str], memories: list[MemoryRef]) -> list[Comparison]:
     results = []
     for index, said in enumerate(statements):
-        statement = as_spouse(_as_has(said))
+        statement = _as_has(said)
         best: tuple[float, MemoryRef] | None = None
         said_more: set[int] = set()  # memories the statement says all of, and more ("married to a doctor" → "wife is …")
         aged: tuple[int, str] | None = None  # a family list the statement gives a member's new age of
@@ -317,11 +317,11 @@ def compare_statements(statements: list[str], memories: list[MemoryRef]) -> list
         across: tuple[MemoryRef, str] | None = None  # a change read across languages, through the lexicon
         same_things: set[int] = set()
         for ref in memories:
-            memory = replace(ref, statement=as_spouse(_as_has(ref.statement)))
+            memory = replace(ref, statement=_as_has(ref.statement))
             aged = aged or ((ref.id, listed) if (listed := list_with_new_age(said, ref.statement)) else None)
             # "User lives in Berlin" does not repeat "User's sister lives in Berlin": other subject, other fact.
-            score = similarity(statement, memory.statement) if _same_subject(
-                _subject(statement), _subject(memory.statement)) else 0.0
+            spouse, spouse_memory = as_spouse(statement), as_spouse(memory.statement)  # the spouse however named
+            score = similarity(spouse, spouse_memory) if _same_subject(_subject(spouse), _subject(spouse_memory)) else 0.0
             if slots.particulars_differ(statement, memory.statement):
                 score = 0.0  # a parrot named Mango is not the parrot named Kiwi said again
             elif _says_less(statement, memory.statement) or says_less_of_the_spouse(said, ref.statement):
@@ -332,8 +332,9 @@ def compare_statements(statements: list[str], memories: list[MemoryRef]) -> list
             elif score < REINFORCE_AT and slots.same_thing(statement, memory.statement):
                 score = REINFORCE_AT  # "oat latte every morning" / "每天早上都喝燕麦拿铁": the same things said
                 same_things.add(memory.id)
-            # "User is divorced" ends "User is married to a doctor" as said, not its spouse form
-            reason = _contradiction(_as_has(said), _as_has(ref.statement)) or _contradiction(statement, memory.statement)
+            # "User is divorced" ends "User is married to a doctor" as said; "… married to a nurse" ends "wife is a doctor"
+            reason = _contradiction(statement, memory.statement) or (
+                _contradiction(spouse, spouse_memory) if (spouse, spouse_memory) != (statement, memory.statement) else None)
             if reason and is_chinese(statement) != is_chinese(memory.statement):
                 across = across or (memory, reason)
             elif reason and contradiction is None:

@@ -23,9 +23,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from dreaming.engine import compare as _compare
-from dreaming.engine.dates import DATE_PHRASE_RE
+from dreaming.engine.dates import DATE_PHRASE_RE, is_plan
 from dreaming.engine.language import content_tokens, is_chinese
-from dreaming.engine.dates import is_plan
 from dreaming.engine.frequency import frequency_of, without_frequency
 from dreaming.engine.spouses import as_spouse
 
@@ -365,8 +364,11 @@ def _dates_agree(fa: Facts, fb: Facts) -> bool:
 
 
 def same_thing(a: str, b: str) -> bool:
-    """The same subject saying the same about the same things, in any language: one memory."""
-    a, b = as_spouse(a), as_spouse(b)  # "User is married to a doctor" / 用户的老婆是医生
+    """The same subject saying the same about the same things, in any language, the spouse however named: one memory."""
+    return _same_thing(a, b) or (as_spouse(a), as_spouse(b)) != (a, b) and _same_thing(as_spouse(a), as_spouse(b))
+
+
+def _same_thing(a: str, b: str) -> bool:
     fa, fb = facts_of(a), facts_of(b)
     if not fa.things or fa.things != fb.things:
         return False
