@@ -36,3 +36,16 @@ def test_a_relative_time_is_dated_from_the_session_and_still_supported(message, 
 @pytest.mark.parametrize("message", ["I go to church on Sunday.", "I'm flying out on Sunday."])
 def test_a_weekday_in_a_habit_or_a_plan_is_not_dated(message):
     assert not any("November" in s for s, _ in _statements(message))
+
+
+@pytest.mark.parametrize("statement", ["2026年11月15日用户买了一只小狗", "用户2026年11月20日前后生了二胎", "2025年用户搬到了上海"])
+def test_a_chinese_milestone_dated_to_the_day_is_lasting_not_the_news_of_the_day(statement):
+    from dreaming.memory.scoring import is_milestone, stability
+
+    assert is_milestone(statement) and stability(statement=statement, category="event") == 1.0
+
+
+def test_a_chinese_day_out_is_still_the_news_of_the_day():
+    from dreaming.memory.scoring import stability
+
+    assert stability(statement="2026年11月15日用户去了公园", category="event") == 0.25
