@@ -139,8 +139,12 @@ _PAST_EN_RE = re.compile(
     r"threw|caught|fell|broke|built|sent|paid|heard|felt|chose|swam|sang|rode|wore|grew|drew|taught|thought)\b"
 )
 # "I just had a baby" → "User had a baby": the "just" the statement drops is the day it was said.
-_JUST_EN_RE = re.compile(r"\b(?:I|we|We|[A-Z][a-z]+)(?:'ve| have| has)? just (?:\w+ed|got|had|went|moved|bought|became|began|"
-                         r"made|took|met|found|won|lost|left|gave|came|turned|finished|started)\b")
+# Not "I just wanted to check in": "just" softens a wish or a thought, it dates nothing.
+_JUST_EN_RE = re.compile(
+    r"\b(?:I|we|We|[A-Z][a-z]+)(?:'ve| have| has)? just (?!(?:wanted|needed|wished|hoped|wondered|thought|felt|figured|"
+    r"decided)\b)(?:\w+ed|got|had|went|moved|bought|became|began|made|took|met|found|won|lost|left|gave|came|turned|"
+    r"finished|started)\b"
+)
 
 
 def past_weekday_en(statement: str, day: date) -> str:

@@ -33,7 +33,8 @@ def test_a_relative_time_is_dated_from_the_session_and_still_supported(message, 
     assert statement_unsupported(statement=dated, quote=found[dated], message=message, context=message) is None
 
 
-@pytest.mark.parametrize("message", ["I go to church on Sunday.", "I'm flying out on Sunday."])
+@pytest.mark.parametrize("message", ["I go to church on Sunday.", "I'm flying out on Sunday.",
+                                     "I just wanted to check in on the garden project."])
 def test_a_weekday_in_a_habit_or_a_plan_is_not_dated(message):
     assert not any("November" in s for s, _ in _statements(message))
 
