@@ -3,7 +3,9 @@
 weekly_consolidate_user, inside one transaction holding the user's lock:
 1. a superseded chain keeps only its head active; a plan a later memory fulfils is superseded by it;
 2. plans whose time has passed ("plans to / will / next week / 打算 / 下周" said more than
-   DREAM_PLAN_WINDOW_DAYS ago) become dated events when they mattered (importance >= 0.6 or said in
+   DREAM_PLAN_WINDOW_DAYS ago, and due by their own words: "next month" said in September waits for October)
+   become what they now are: a plan to start a job is the job, and supersedes the job the user had
+   (engine.plans_due); others become dated events when they mattered (importance >= 0.6 or said in
    several sessions), otherwise they expire (archived, valid_to set);
 3. decay: the stored confidence IS the effective confidence. Each run multiplies it by
    0.5 ** (days since the later of last_seen and the previous decay / half-life), so running twice
