@@ -3,8 +3,8 @@
 "User is married to a doctor", "User's wife is a doctor at the city hospital" and 用户的老婆是医生 say what the spouse
 does; the first names no wife or husband, the others no marriage, and read apart they made two memories about one
 person. Compared in one form ("User's spouse is a doctor …", 用户的爱人是医生), they are the same thing said again;
-"married to a doctor" (or just "married") says less than "the wife is a doctor at the city hospital", which keeps its
-wording.
+"married to a doctor" says less than "the wife is a doctor at the city hospital", which keeps its wording. A bare
+"User is married" stays its own memory: a status, which a divorce ends.
 Only for comparing: the memory keeps the user's words.
 """
 from __future__ import annotations
@@ -21,18 +21,9 @@ _MARRIED_TO_ZH_RE = re.compile(r"^用户(?:嫁给了|娶了|和)(?:一(?:个|位
 _SPOUSE_ZH_RE = re.compile(r"^用户的(?:老婆|老公|妻子|丈夫|太太|先生)")
 
 
-# "User is married" / 用户结婚了: a spouse, of whom nothing more is said
-_MARRIED_EN_RE = re.compile(r"^User (?:is|has been|got) (?:happily |now |recently |just )?married$")
-_MARRIED_ZH_RE = re.compile(r"^用户(?:已经|现在|早就)?(?:结婚了|已婚)$")
-
-
 def as_spouse(statement: str) -> str:
     """The statement in its spouse form when it says who the user's spouse is or what they do, else unchanged."""
     text = statement.strip().rstrip(".。")
-    if _MARRIED_EN_RE.match(text):
-        return "User's spouse"
-    if _MARRIED_ZH_RE.match(text):
-        return "用户的爱人"
     m = _MARRIED_TO_EN_RE.match(text)
     if m:
         return f"User's spouse is {m.group('who')}"
