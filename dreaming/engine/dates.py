@@ -160,6 +160,8 @@ def just_happened_en(statement: str, *, quote: str, said_at: datetime | None) ->
     """The statement of a quote that says it "just" happened, dated around the day it was said."""
     if said_at is None or not _JUST_EN_RE.search(quote) or DATE_PHRASE_RE.search(statement) or is_plan(statement):
         return statement
+    if not _PAST_EN_RE.match(statement):
+        return statement  # "I just got back from the gym, I go every day" → "User goes to the gym": a habit
     return f"{statement.rstrip(' .!')} around {day_text(said_at.date())}"
 
 

@@ -50,3 +50,12 @@ def test_a_chinese_day_out_is_still_the_news_of_the_day():
     from dreaming.memory.scoring import stability
 
     assert stability(statement="2026年11月15日用户去了公园", category="event") == 0.25
+
+
+def test_just_dates_only_a_statement_of_what_happened():
+    from dreaming.engine.dates import just_happened_en
+
+    assert just_happened_en("User goes to the gym", quote="I just got back, I go to the gym", said_at=FRIDAY) == (
+        "User goes to the gym")
+    assert just_happened_en("User got a new job", quote="I just got a new job", said_at=FRIDAY) == (
+        "User got a new job around 20 November 2026")
