@@ -309,16 +309,20 @@ def _dates_it(statement: str, memory: str) -> bool:
 def compare_statements(statements: list[str], memories: list[MemoryRef]) -> list[Comparison]:
     results = []
     for index, said in enumerate(statements):
+        # a family list the statement gives a member's new age of ("Lily turned 8"): the list takes it
+        aged = next(((ref.id, listed) for ref in memories if (listed := list_with_new_age(said, ref.statement))), None)
+        if aged:
+            results.append(Comparison(index=index, relation="adds_detail", memory_id=aged[0], statement=aged[1],
+                                      reason="a new age of someone the family list names"))
+            continue
         statement = _as_has(said)
         best: tuple[float, MemoryRef] | None = None
         said_more: set[int] = set()  # memories the statement says all of, and more ("married to a doctor" → "wife is …")
-        aged: tuple[int, str] | None = None  # a family list the statement gives a member's new age of
         contradiction: tuple[MemoryRef, str] | None = None
         across: tuple[MemoryRef, str] | None = None  # a change read across languages, through the lexicon
         same_things: set[int] = set()
         for ref in memories:
             memory = replace(ref, statement=_as_has(ref.statement))
-            aged = aged or ((ref.id, listed) if (listed := list_with_new_age(said, ref.statement)) else None)
             # "User lives in Berlin" does not repeat "User's sister lives in Berlin": other subject, other fact.
             spouse, spouse_memory = as_spouse(statement), as_spouse(memory.statement)  # the spouse however named
             score = similarity(spouse, spouse_memory) if _same_subject(_subject(spouse), _subject(spouse_memory)) else 0.0
@@ -341,23 +345,19 @@ def compare_statements(statements: list[str], memories: list[MemoryRef]) -> list
                 contradiction = (memory, reason)
             if best is None or score > best[0]:
                 best = (score, memory)
-        if aged:
-            results.append(Comparison(index=index, relation="adds_detail", memory_id=aged[0], statement=aged[1],
-                                      reason="a new age of someone the family list names"))
-        elif contradiction:
+        if contradiction:
             memory, reason = contradiction
             results.append(Comparison(index=index, relation="contradicts", memory_id=memory.id, reason=reason))
         elif best and best[0] >= REINFORCE_AT:
             reason = ("the same things said: " + ", ".join(sorted(c.split(":")[1] for c in slots.facts_of(statement).things))
                       if best[1].id in same_things else f"same content (overlap {best[0]:.2f})")
-            if best[1].id in said_more:
+            # "User moved to Shanghai in October 2026" after "用户现在搬到上海了": keep the dated wording (and the
+            # spouse's fuller one)
+            detail = ("says more of the user's spouse" if best[1].id in said_more else reason + "; adds the date"
+                      if best[1].id in same_things and _dates_it(statement, best[1].statement) else None)
+            if detail:
                 results.append(Comparison(index=index, relation="adds_detail", memory_id=best[1].id, statement=said,
-                                          reason="says more of the user's spouse"))
-                continue
-            if best[1].id in same_things and _dates_it(statement, best[1].statement):
-                # "User moved to Shanghai in October 2026" after "用户现在搬到上海了": keep the dated wording
-                results.append(Comparison(index=index, relation="adds_detail", memory_id=best[1].id, statement=said,
-                                          reason=reason + "; adds the date"))
+                                          reason=detail))
                 continue
             results.append(Comparison(index=index, relation="reinforces", memory_id=best[1].id, reason=reason))
         elif across:

@@ -134,7 +134,7 @@ def _planned_month(m: re.Match, day: date) -> str:
 # the day it was said ("User goes to church on Sunday" is a habit, "User is flying out on Sunday" a plan).
 _ON_WEEKDAY_EN_RE = re.compile(r"\bon (?P<weekday>mon|tue|wed|thu|fri|sat|sun)(?:day|nesday|sday|rsday|urday)\b", re.I)
 _PAST_EN_RE = re.compile(
-    r"^User(?:'s [\w ]+?)? (?:just |finally |also |recently )?(?:\w+ed|got|had|went|was|were|did|made|took|saw|met|"
+    r"^(?:User(?:'s [\w ]+?)?|[A-Z][a-z]+) (?:just |finally |also |recently )?(?:\w+ed|got|had|went|was|were|did|made|took|saw|met|"
     r"bought|came|gave|found|left|ran|won|lost|began|brought|ate|drove|flew|wrote|sold|told|became|held|kept|spent|"
     r"threw|caught|fell|broke|built|sent|paid|heard|felt|chose|swam|sang|rode|wore|grew|drew|taught|thought)\b"
 )
