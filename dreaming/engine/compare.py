@@ -16,7 +16,9 @@ from dreaming.engine import slots
 from dreaming.engine.habits import habit_ended
 from dreaming.engine.frequency import without_frequency
 from dreaming.engine.language import content_tokens, is_chinese
+from dreaming.engine.family_ages import list_with_new_age, member_keys
 from dreaming.engine.partings import parts_a_couple
+from dreaming.engine.spouses import as_spouse, says_less_of_the_spouse
 from dreaming.protocol import Comparison, MemoryRef
 
 REINFORCE_AT = 0.6
@@ -182,7 +184,8 @@ def slot_of(statement: str) -> tuple[str, str] | None:
 def slot_keys(statement: str) -> set[tuple[str, str]]:
     """Every (subject, slot) the statement fills."""
     who = _subject(statement)[0]
-    return {(who, slot) for slot in _slots(statement)}
+    # "Lily turned 8" fills the age the family list "User has two kids: Lily (7) and Max (4)" gives (family_ages.py)
+    return {(who, slot) for slot in _slots(statement)} | {("member", name) for name in member_keys(statement)}
 
 
 _NEGATION_RE = re.compile(
@@ -309,24 +312,36 @@ def _dates_it(statement: str, memory: str) -> bool:
 def compare_statements(statements: list[str], memories: list[MemoryRef]) -> list[Comparison]:
     results = []
     for index, said in enumerate(statements):
+        # a family list the statement gives a member's new age of ("Lily turned 8"): the list takes it
+        aged = next(((ref.id, listed) for ref in memories if (listed := list_with_new_age(said, ref.statement))), None)
+        if aged:
+            results.append(Comparison(index=index, relation="adds_detail", memory_id=aged[0], statement=aged[1],
+                                      reason="a new age of someone the family list names"))
+            continue
         statement = _as_has(said)
         best: tuple[float, MemoryRef] | None = None
+        said_more: set[int] = set()  # memories the statement says all of, and more ("married to a doctor" → "wife is …")
         contradiction: tuple[MemoryRef, str] | None = None
         across: tuple[MemoryRef, str] | None = None  # a change read across languages, through the lexicon
         same_things: set[int] = set()
         for ref in memories:
             memory = replace(ref, statement=_as_has(ref.statement))
             # "User lives in Berlin" does not repeat "User's sister lives in Berlin": other subject, other fact.
-            score = similarity(statement, memory.statement) if _same_subject(
-                _subject(statement), _subject(memory.statement)) else 0.0
+            spouse, spouse_memory = as_spouse(statement), as_spouse(memory.statement)  # the spouse however named
+            score = similarity(spouse, spouse_memory) if _same_subject(_subject(spouse), _subject(spouse_memory)) else 0.0
             if slots.particulars_differ(statement, memory.statement):
                 score = 0.0  # a parrot named Mango is not the parrot named Kiwi said again
-            elif _says_less(statement, memory.statement):
+            elif _says_less(statement, memory.statement) or says_less_of_the_spouse(said, ref.statement):
                 score = max(score, REINFORCE_AT)
+            elif says_less_of_the_spouse(ref.statement, said):
+                score = max(score, REINFORCE_AT)
+                said_more.add(memory.id)
             elif score < REINFORCE_AT and slots.same_thing(statement, memory.statement):
                 score = REINFORCE_AT  # "oat latte every morning" / "每天早上都喝燕麦拿铁": the same things said
                 same_things.add(memory.id)
-            reason = _contradiction(statement, memory.statement)
+            # "User is divorced" ends "User is married to a doctor" as said; "… married to a nurse" ends "wife is a doctor"
+            reason = _contradiction(statement, memory.statement) or (
+                _contradiction(spouse, spouse_memory) if (spouse, spouse_memory) != (statement, memory.statement) else None)
             if reason and is_chinese(statement) != is_chinese(memory.statement):
                 across = across or (memory, reason)
             elif reason and contradiction is None:
@@ -339,10 +354,13 @@ def compare_statements(statements: list[str], memories: list[MemoryRef]) -> list
         elif best and best[0] >= REINFORCE_AT:
             reason = ("the same things said: " + ", ".join(sorted(c.split(":")[1] for c in slots.facts_of(statement).things))
                       if best[1].id in same_things else f"same content (overlap {best[0]:.2f})")
-            if best[1].id in same_things and _dates_it(statement, best[1].statement):
-                # "User moved to Shanghai in October 2026" after "用户现在搬到上海了": keep the dated wording
+            # "User moved to Shanghai in October 2026" after "用户现在搬到上海了": keep the dated wording (and the
+            # spouse's fuller one)
+            detail = ("says more of the user's spouse" if best[1].id in said_more else reason + "; adds the date"
+                      if best[1].id in same_things and _dates_it(statement, best[1].statement) else None)
+            if detail:
                 results.append(Comparison(index=index, relation="adds_detail", memory_id=best[1].id, statement=said,
-                                          reason=reason + "; adds the date"))
+                                          reason=detail))
                 continue
             results.append(Comparison(index=index, relation="reinforces", memory_id=best[1].id, reason=reason))
         elif across:

@@ -39,7 +39,7 @@ DATE_PHRASE_RE = re.compile(
     + r") \d{4}\b|\bin (?:" + "|".join(MONTHS) + r") \d{4}\b"
     r"|\b(?:\d+|a few|a couple of|several|one|two|three|four|five|six|seven|eight|nine|ten) (?:days|weeks|weekends|"
     r"months|years|day|week|weekend|month|year) before \d{1,2} (?:" + "|".join(MONTHS) + r") \d{4}\b"
-    r"|\d{4}年\d{1,2}月(?:\d{1,2}日)?(?:的前一周|的后一周|那周)?|\d{1,2}月\d{1,2}日",
+    r"|\d{4}年\d{1,2}月(?:\d{1,2}日)?(?:的前一周|的前一个周末|的后一周|那周|前后)?|\d{1,2}月\d{1,2}日(?:前后)?|\d{4}年(?!\d)",
 )
 DAY_PRECISE_RE = re.compile(r"\bon \d{1,2} (?:" + "|".join(MONTHS) + r") \d{4}\b|\d{1,2}月\d{1,2}日")
 
@@ -81,14 +81,41 @@ def _english(m: re.Match, day: date) -> str:
     return f"{count} {unit}{plural} before {day_text(day)}"
 
 
+_ZH_WEEKDAYS = {"一": 0, "二": 1, "三": 2, "四": 3, "五": 4, "六": 5, "日": 6, "天": 6}
+_ZH_MONTHS = {"一": 1, "二": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9, "十": 10, "十一": 11,
+              "十二": 12}
+
+
+def _zh_day(day: date) -> str:
+    return f"{day.year}年{day.month}月{day.day}日"
+
+
+def _zh_last_weekday(m: re.Match, day: date) -> str:
+    """上周日 said on Friday 20 November → Sunday 15 November: the named day of the week before this one."""
+    monday_before = day - timedelta(days=day.weekday() + 7)
+    return _zh_day(monday_before + timedelta(days=_ZH_WEEKDAYS[m.group("wd")]))
+
+
+def _zh_month(m: re.Match, day: date) -> str:
+    """今年九月 → 2026年9月, 去年三月 → 2025年3月."""
+    month = m.group("mon")
+    number = int(month) if month.isdigit() else _ZH_MONTHS[month]
+    return f"{day.year - (m.group('y') == '去')}年{number}月"
+
+
 _RELATIVE_ZH = (
-    (re.compile(r"前天"), lambda d: f"{(d - timedelta(days=2)).month}月{(d - timedelta(days=2)).day}日"),
-    (re.compile(r"昨天|昨晚"), lambda d: f"{(d - timedelta(days=1)).month}月{(d - timedelta(days=1)).day}日"),
-    (re.compile(r"今天"), lambda d: f"{d.month}月{d.day}日"),
-    (re.compile(r"上(?:个)?(?:周|星期|礼拜)"), lambda d: f"{d.year}年{d.month}月{d.day}日的前一周"),
-    (re.compile(r"上个月"), lambda d: f"{_month_shift(d, -1).year}年{_month_shift(d, -1).month}月"),
-    (re.compile(r"这个月|本月"), lambda d: f"{d.year}年{d.month}月"),
-    (re.compile(r"去年"), lambda d: f"{d.year - 1}年"),
+    (re.compile(r"上(?:个)?(?:周|星期|礼拜)(?P<wd>[一二三四五六日天])"), _zh_last_weekday),
+    (re.compile(r"(?P<y>[今去])年(?P<mon>十[一二]?|[一二三四五六七八九]|1[0-2]|[1-9])月(?:份)?"), _zh_month),
+    # 刚买了 / 刚刚搬家: "just" is the day it was said (not 刚好 "exactly", 刚才 is that day too)
+    (re.compile(r"(?:刚刚|刚才|刚)(?!好|刚)(?=[\u4e00-\u9fff])"), lambda _m, d: f"{_zh_day(d)}前后"),
+    (re.compile(r"前天"), lambda _m, d: f"{(d - timedelta(days=2)).month}月{(d - timedelta(days=2)).day}日"),
+    (re.compile(r"昨天|昨晚"), lambda _m, d: f"{(d - timedelta(days=1)).month}月{(d - timedelta(days=1)).day}日"),
+    (re.compile(r"今天"), lambda _m, d: f"{d.month}月{d.day}日"),
+    (re.compile(r"上(?:个)?(?:周|星期|礼拜)末"), lambda _m, d: f"{d.year}年{d.month}月{d.day}日的前一个周末"),
+    (re.compile(r"上(?:个)?(?:周|星期|礼拜)"), lambda _m, d: f"{d.year}年{d.month}月{d.day}日的前一周"),
+    (re.compile(r"上个月"), lambda _m, d: f"{_month_shift(d, -1).year}年{_month_shift(d, -1).month}月"),
+    (re.compile(r"这个月|本月"), lambda _m, d: f"{d.year}年{d.month}月"),
+    (re.compile(r"去年"), lambda _m, d: f"{d.year - 1}年"),
 )
 
 
@@ -101,6 +128,53 @@ _PLANNED_EN_RE = re.compile(r"\b(?:is|are|am)\s+(?:\w+\s+)?\w+ing\b|\bwill\b|\bg
 def _planned_month(m: re.Match, day: date) -> str:
     month = MONTHS.index(m.group("m")) + 1
     return f"{m.group(0)} {day.year if month >= day.month else day.year + 1}"
+
+
+# "User got a puppy on Sunday": a weekday with no "last" in a statement of what happened is the one before
+# the day it was said ("User goes to church on Sunday" is a habit, "User is flying out on Sunday" a plan).
+_ON_WEEKDAY_EN_RE = re.compile(r"\bon (?P<weekday>mon|tue|wed|thu|fri|sat|sun)(?:day|nesday|sday|rsday|urday)\b", re.I)
+_PAST_EN_RE = re.compile(
+    r"^(?:User(?:'s [\w ]+?)?|[A-Z][a-z]+) (?:just |finally |also |recently )?(?:\w+ed|got|had|went|was|were|did|made|took|saw|met|"
+    r"bought|came|gave|found|left|ran|won|lost|began|brought|ate|drove|flew|wrote|sold|told|became|held|kept|spent|"
+    r"threw|caught|fell|broke|built|sent|paid|heard|felt|chose|swam|sang|rode|wore|grew|drew|taught|thought)\b"
+)
+# "I just had a baby" → "User had a baby": the "just" the statement drops is the day it was said.
+# Not "I just wanted to check in": "just" softens a wish or a thought, it dates nothing.
+_JUST_EN_RE = re.compile(
+    r"\b(?:I|we|We|[A-Z][a-z]+)(?:'ve| have| has)? just (?!(?:wanted|needed|wished|hoped|wondered|thought|felt|figured|"
+    r"decided)\b)(?:\w+ed|got|had|went|moved|bought|became|began|made|took|met|found|won|lost|left|gave|came|turned|"
+    r"finished|started)\b"
+)
+
+
+# What the user "just" did that a date belongs to: a turn of their life (a baby, a move, a pet, a job, a home, an age).
+_JUST_LIFE_EVENT_RE = re.compile(
+    r"^(?:User(?:'s [\w ]+?)?|[A-Z][a-z]+) (?:had (?:a|their|our) (?:baby|son|daughter|twins|first)|gave birth|moved|"
+    r"relocated|adopted|got (?:married|engaged|divorced|hired|promoted|(?:a|an|their) (?:new |first )?(?:job|puppy|"
+    r"dog|cat|kitten|house|home|car|apartment|promotion|degree))|bought (?:a|an|their) (?:first |new )?(?:house|"
+    r"home|car|apartment|condo|flat)|graduated|retired|was promoted|started (?:a|an|their) (?:new )?(?:job|"
+    r"position|role|business)|lost (?:their|a|the) job|turned \w+)\b"
+)
+
+
+def past_weekday_en(statement: str, day: date) -> str:
+    if is_plan(statement) or not _PAST_EN_RE.match(statement):
+        return statement
+    def back(m: re.Match) -> str:
+        days = (day.weekday() - _WEEKDAYS[m.group("weekday").lower()[:3]]) % 7 or 7
+        return f"on {day_text(day - timedelta(days=days))}"
+    return _ON_WEEKDAY_EN_RE.sub(back, statement)
+
+
+def just_happened_en(statement: str, *, quote: str, said_at: datetime | None) -> str:
+    """The statement of a quote that says it "just" happened, dated around the day it was said."""
+    if said_at is None or not _JUST_EN_RE.search(quote) or DATE_PHRASE_RE.search(statement) or is_plan(statement):
+        return statement
+    if not _JUST_LIFE_EVENT_RE.match(statement):
+        # "I just got back from the gym, I go every day" → "User goes to the gym": a habit; "I just watched a film":
+        # the news of the day, which a date only lengthens (LoCoMo tuning lost two questions to it)
+        return statement
+    return f"{statement.rstrip(' .!')} around {day_text(said_at.date())}"
 
 
 def time_phrase_en(lead: str) -> str | None:
@@ -138,9 +212,9 @@ def absolute_dates(statement: str, *, said_at: datetime | None, chinese: bool = 
     day = said_at.date()
     if chinese:
         for pattern, render in _RELATIVE_ZH:
-            statement = pattern.sub(lambda _m: render(day), statement)
+            statement = pattern.sub(lambda m: render(m, day), statement)
         return statement
-    statement = _RELATIVE_EN_RE.sub(lambda m: _english(m, day), statement)
+    statement = past_weekday_en(_RELATIVE_EN_RE.sub(lambda m: _english(m, day), statement), day)
     if _PLANNED_EN_RE.search(statement):
         statement = _MONTH_EN_RE.sub(lambda m: _planned_month(m, day), statement)
     return statement
@@ -178,3 +252,4 @@ PLAN_WORDS = re.compile(
 
 def is_plan(statement: str) -> bool:
     return bool(PLAN_WORDS.search(statement))
+

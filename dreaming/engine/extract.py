@@ -40,6 +40,7 @@ from dreaming.engine.possessions import not_yet_said, possessions
 from dreaming.engine.pronoun_subjects import pronoun_subject
 from dreaming.engine.standalone import says_nothing_alone
 from dreaming.engine.couples import couple_en, couple_zh
+from dreaming.engine.family_ages import age_said_zh, birthday_en
 from dreaming.engine.family_lists import family_list_en, family_list_zh
 from dreaming.engine.passings import passing_en, passing_zh
 from dreaming.engine.then_and_now import then_and_now_en, then_and_now_zh
@@ -128,6 +129,7 @@ class _TurnReading:
     order: int
     they: str | None = None
     earlier: str = ""
+    zh_subject: str | None = None  # the 我 the last Chinese sentence ended on: "…做会计。下个月去…" keeps it
     found: list[_Clause] = field(default_factory=list)
 
     def add(self, quote: str, statement: str, category: str, *, is_zh: bool, initiated: bool, bonus: float = 0.0,
@@ -253,7 +255,8 @@ def _chinese_sentence(reading: _TurnReading, s_start: int, s_end: int, *, first_
     text = reading.text
     if zh.ZH_HYPOTHETICAL_RE.search(text[s_start:s_end]):
         return
-    subject = None
+    # a sentence that opens on its time with no subject ("下个月去一家公司做财务") goes on from the user's last one
+    subject = "我" if reading.zh_subject == "我" and zh.ZH_TIME_LED_RE.match(text[s_start:s_end]) else None
     # "你做什么工作？" → "程序员。": a short answer borrows the question's frame (chinese_answers.py)
     answer = zh_answer(reading.previous_assistant, text[s_start:s_end]) if first_sentence else None
     if answer:
@@ -264,7 +267,7 @@ def _chinese_sentence(reading: _TurnReading, s_start: int, s_end: int, *, first_
         clause = text[c_start:c_end]
         if answer and c_start == s_start and clause.startswith(answer[0]):
             continue  # the answer, read above: its subject carries on
-        said = zh.clause_reading(clause, subject=subject) or zh.zh_value(clause)
+        said = zh.clause_reading(clause, subject=subject) or zh.zh_value(clause) or age_said_zh(clause)
         if said is None and first_sentence and c_start == s_start and zh.ZH_OPENING_STATE_RE.match(clause):
             said = (clause, "用户" + clause.rstrip("。！!~～ "))
         named = zh.ZH_SUBJECT_RE.match(said[0]) if said else None
@@ -276,6 +279,7 @@ def _chinese_sentence(reading: _TurnReading, s_start: int, s_end: int, *, first_
         if said:
             reading.add(said[0], said[1], zh.category_zh(said[0]), is_zh=True, initiated=volunteered)
             before = (text.find(said[0], s_start), said[1], subject)
+    reading.zh_subject = subject
     for quote, habit in zh_pastimes(text[s_start:s_end], stated=tuple(c.statement for c in reading.found)):
         reading.add(quote, habit, "fact", is_zh=True, initiated=volunteered, cap=PASTIME_IMPORTANCE)
     pet = zh_pet_name(text[s_start:s_end])  # "带我家柯基去江边散步，它叫豆豆"
@@ -349,7 +353,7 @@ def _sentence_readings(reading: _TurnReading, sentence: str, *, head: str, volun
     before = f"{reading.earlier} {(reading.previous_assistant or '')[-300:]}"  # `head` is the turn before the sentence
     readings = [es.made_by_me(sentence), es.named_statement(en.LEAD_FILLER_RE.sub("", sentence)),
                 tail[:2] if tail else None, es.shown_mine(sentence), es.appositive_name(sentence),
-                appositive_predicate(sentence),
+                appositive_predicate(sentence), birthday_en(sentence),
                 es.love_of(sentence), es.pronoun_name(sentence, before=before, nearer=head), candidacy(sentence.strip()),
                 pronoun_subject(sentence, said=f"{reading.earlier} {head}", asked=(reading.previous_assistant or "")[-300:]),
                 pointed_favourite(sentence, head=head), relative_place(sentence)]
@@ -490,5 +494,6 @@ def _dated(clause: _Clause, *, said_at) -> _Clause:
     if CJK_RE.search(clause.statement[:4]):
         statement = dates.absolute_dates(clause.statement, said_at=said_at, chinese=True)
     else:
-        statement = dates.with_date(clause.statement, lead=clause.lead, said_at=said_at)
+        statement = dates.just_happened_en(dates.with_date(clause.statement, lead=clause.lead, said_at=said_at),
+                                           quote=clause.quote, said_at=said_at)
     return clause if statement == clause.statement else replace(clause, statement=statement)

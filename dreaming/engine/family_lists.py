@@ -82,14 +82,16 @@ _KIN_ZH = r"(?:大|二|小|老大|老二|老三)?(?:儿子|女儿|姐姐|哥哥|
 _HEAD_ZH_RE = re.compile(r"我(?:家)?有[两二三四五六七八九\d]+个(?:孩子|姐姐|哥哥|弟弟|妹妹|兄弟姐妹|女儿|儿子|小孩)"
                          r"(?:和[一两二三\d]+个(?:姐姐|哥哥|弟弟|妹妹|女儿|儿子))?")
 _MEMBER_ZH_RE = re.compile(rf"^{_KIN_ZH}(?:叫[\u4e00-\u9fff]{{1,3}})?(?:，|,)?(?:今年|已经|才)?[\d一二两三四五六七八九十]{{1,3}}岁(?:了)?$"
-                           rf"|^{_KIN_ZH}叫[\u4e00-\u9fff]{{1,3}}$")
+                           rf"|^{_KIN_ZH}叫[\u4e00-\u9fff]{{1,3}}$"
+                           # "小明（7岁）": a name with the age after it
+                           r"|^[\u4e00-\u9fff]{1,3}[（(][\d一二两三四五六七八九十]{1,3}岁[）)]$")
 
 
 def family_list_zh(sentence: str) -> Rewrite | None:
     head = _HEAD_ZH_RE.search(sentence)
     if not head or re.search(r"[吗呢？?]", sentence):
         return None
-    pieces = [p for p in re.split(r"[，,、；;。！!]", sentence[head.end():]) if p.strip()]
+    pieces = [p for p in re.split(r"[，,、；;。！!：:]|(?<=[）)])和", sentence[head.end():]) if p.strip()]
     members = [p.strip() for p in pieces if _MEMBER_ZH_RE.match(p.strip())]
     if not members or len(members) != len(pieces):
         return None

@@ -72,10 +72,10 @@ _REWRITE_WORDS = frozenset(
 # A date worked out from a relative time needs one in the quote (English and Chinese time words).
 _RELATIVE_TIME_RE = re.compile(
     r"\b(?:yesterday|today|tonight|tomorrow|ago|last|next|this|coming|weekend|week|month|year|monday|tuesday|"
-    r"wednesday|thursday|friday|saturday|sunday|morning|night|earlier|recently|soon|"
+    r"wednesday|thursday|friday|saturday|sunday|morning|night|earlier|recently|soon|just|"
     # "in October" → "in October 2026": a month said without its year is worked out like "next month"
     r"january|february|march|april|(?-i:May)|june|july|august|september|october|november|december)\b"
-    r"|[昨今明前后上下本这]个?[天晚周月年]|[上下这本]个?(?:星期|礼拜)|星期|周[一二三四五六日末]|礼拜|上周|下周|去年|今年|明年|前天|后天",
+    r"|[昨今明前后上下本这]个?[天晚周月年]|[上下这本]个?(?:星期|礼拜)|星期|周[一二三四五六日末]|礼拜|上周|下周|去年|今年|明年|前天|后天|刚",
     re.IGNORECASE,
 )
 _NUMBER_WORDS = {"one": "1", "two": "2", "three": "3", "four": "4", "five": "5", "six": "6", "seven": "7",

@@ -23,10 +23,10 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from dreaming.engine import compare as _compare
-from dreaming.engine.dates import DATE_PHRASE_RE
+from dreaming.engine.dates import DATE_PHRASE_RE, is_plan
 from dreaming.engine.language import content_tokens, is_chinese
-from dreaming.engine.dates import is_plan
 from dreaming.engine.frequency import frequency_of, without_frequency
+from dreaming.engine.spouses import as_spouse
 
 # concept → the words for it, English and Chinese. A concept is "<slot>:<english name>"; the slot is what
 # two different concepts of the same slot have in common ("pet:parrot" / "pet:dog" are two pets).
@@ -96,8 +96,7 @@ LEXICON: dict[str, tuple[str, ...]] = {
     "family:son": ("son", "sons", "儿子"),
     "family:daughter": ("daughter", "daughters", "女儿"),
     "family:child": ("kid", "kids", "child", "children", "孩子"),
-    "family:wife": ("wife", "老婆", "妻子"),
-    "family:husband": ("husband", "老公", "丈夫"),
+    "family:spouse": ("wife", "husband", "spouse", "老婆", "妻子", "老公", "丈夫", "爱人", "太太"),  # one person: spouses.py
     "family:partner": ("partner", "boyfriend", "girlfriend", "男朋友", "女朋友", "对象"),
     "family:grandmother": ("grandma", "grandmother", "奶奶", "外婆", "姥姥"),
     "family:grandfather": ("grandpa", "grandfather", "爷爷", "外公", "姥爷"),
@@ -107,15 +106,11 @@ LEXICON: dict[str, tuple[str, ...]] = {
     "job:nurse": ("nurse", "护士"), "job:doctor": ("doctor", "医生"),
     "job:teacher": ("teacher", "teach", "teaching", "老师", "教师", "教书"),
     "job:programmer": ("programmer", "software engineer", "software developer", "developer", "程序员"),
-    "job:designer": ("designer", "设计师"),
-    "job:accountant": ("accountant", "会计"),
+    "job:designer": ("designer", "设计师"), "job:accountant": ("accountant", "会计"), "job:finance": ("finance", "财务"),
     "job:chef": ("chef", "厨师"),  # not "cook": "User loves to cook" is not a job
-    "job:lawyer": ("lawyer", "律师"),
-    "job:engineer": ("engineer", "工程师"),
-    "job:student": ("student", "学生"),
+    "job:lawyer": ("lawyer", "律师"), "job:engineer": ("engineer", "工程师"), "job:student": ("student", "学生"),
     "job:data analyst": ("data analyst", "数据分析师"),
-    "job:journalist": ("journalist", "记者"),
-    "job:pharmacist": ("pharmacist", "药剂师"),
+    "job:journalist": ("journalist", "记者"), "job:pharmacist": ("pharmacist", "药剂师"),
     "job:architect": ("architect", "建筑师"),
     "job:photographer": ("photographer", "摄影师"),
     "job:product manager": ("product manager", "产品经理"),
@@ -127,7 +122,7 @@ LEXICON: dict[str, tuple[str, ...]] = {
     "job:consultant": ("consultant", "顾问", "咨询师"), "job:recruiter": ("recruiter", "招聘经理", "猎头"),
     "job:human resources": ("human resources", "人事", "人力资源"), "job:veterinarian": ("veterinarian", "vet tech", "兽医"),
     "job:cashier": ("cashier", "收银员"), "job:professor": ("professor", "教授"), "job:researcher": ("researcher", "研究员"),
-    "job:finance": ("financial analyst", "财务"), "job:electrician": ("electrician", "电工"),
+    "job:electrician": ("electrician", "电工"),
     # hobbies
     "hobby:ukulele": ("ukulele", "尤克里里"),
     "hobby:guitar": ("guitar", "吉他"),
@@ -189,7 +184,7 @@ _KIND_EN_RE = [(kind, re.compile(rf"\b(?:{words})\b", re.I)) for kind, words in 
 _KINDS_ZH = [
     ("plan", r"打算|计划|准备|将要|要搬|想搬|下个月|明年|下周"),
     ("live", r"住在|住|搬到|搬去|定居|生活在|来自|老家"),
-    ("work", r"工作|上班|职业|是一名|是一个|当|做(?=[\u4e00-\u9fff]{0,4}(?:经理|师|员|开发|设计|销售))|"
+    ("work", r"工作|上班|职业|是一名|是一个|当|做(?=[\u4e00-\u9fff]{0,4}(?:经理|师|员|开发|设计|销售|会计|财务))|"
              r"是(?=[\u4e00-\u9fff]{0,4}(?:经理|师|员|医生|护士|警察|会计|律师)(?:$|[，。了]))"),
     ("have", r"养了|养着|养|有"),
     ("do", r"弹|学|练|玩|打|去|参加"),
@@ -368,7 +363,11 @@ def _dates_agree(fa: Facts, fb: Facts) -> bool:
 
 
 def same_thing(a: str, b: str) -> bool:
-    """The same subject saying the same about the same things, in any language: one memory."""
+    """The same subject saying the same about the same things, in any language, the spouse however named: one memory."""
+    return _same_thing(a, b) or (as_spouse(a), as_spouse(b)) != (a, b) and _same_thing(as_spouse(a), as_spouse(b))
+
+
+def _same_thing(a: str, b: str) -> bool:
     fa, fb = facts_of(a), facts_of(b)
     if not fa.things or fa.things != fb.things:
         return False

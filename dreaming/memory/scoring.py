@@ -189,7 +189,10 @@ _MILESTONE_RE = re.compile(
     r"wedding)|gave birth|passed away|finished (?:a|an|their|the) [\w' -]*(?:degree|marathon|book|screenplay|"
     r"novel|album|course|program|script)|wrote (?:a|an|their|the|a few|some) [\w' -]*(?:book|novel|screenplay|"
     r"script|song|album|play|poem|article|story|stories))\b"
-    r"|\b(?:went|travel(?:l)?ed|flew|drove|moved|took a (?:road )?trip) to (?-i:[A-Z])",
+    r"|\b(?:went|travel(?:l)?ed|flew|drove|moved|took a (?:road )?trip) to (?-i:[A-Z])"
+    # the same in Chinese: 生了二胎, 买了一只小狗, 领养了一只猫, 买了房, 搬到了上海, 毕业了, 升职了
+    r"|生了(?:宝宝|孩子|儿子|女儿|二胎|三胎|一个)|(?:买了|养了|领养了|收养了)(?:一只|一条)?小?(?:狗|猫|兔|鹦鹉)"
+    r"|买了(?:房|车|一套房|一辆车)|搬到了|搬家了|毕业了|升职了|入职了|订婚了|退休了",
     re.IGNORECASE,
 )
 

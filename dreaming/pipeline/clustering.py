@@ -16,6 +16,7 @@ import numpy as np
 from django.conf import settings
 
 from dreaming.engine.slots import particulars_differ, same_thing
+from dreaming.engine.spouses import same_spouse
 from dreaming.models import Candidate
 
 
@@ -73,7 +74,8 @@ def _joins(cluster: Cluster, candidate: Candidate, vector: np.ndarray, threshold
         return False
     if min(float(np.dot(member, vector)) for member in cluster.vectors) >= threshold:
         return True
-    return all(same_thing(candidate.statement, member.statement) for member in cluster.candidates)
+    return all(same_thing(candidate.statement, member.statement) or same_spouse(candidate.statement, member.statement)
+               for member in cluster.candidates)
 
 
 def candidates_cluster(*, candidates: list[Candidate], threshold: float | None = None) -> list[Cluster]:

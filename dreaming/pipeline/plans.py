@@ -126,3 +126,15 @@ def plan_sources_carry(*, plan: Memory, memory: Memory) -> None:
     if len(everything) > Memory.MAX_SOURCES:
         extra = everything[1 : len(everything) - (Memory.MAX_SOURCES - 1)]
         MemorySource.objects.filter(pk__in=[s.pk for s in extra]).delete()
+
+
+def jobs_replaced_by(*, job: Memory, before) -> list[tuple[Memory, str]]:
+    """The scope's active memories of a job the user had before `before`, that `job` (a planned job that began:
+    engine.plans_due) replaces, each with the reason."""
+    held = (
+        Memory.objects.select_for_update()
+        .filter(user=job.user, persona_id=job.persona_id, status=Memory.Status.ACTIVE, first_seen__lt=before)
+        .exclude(pk=job.pk)
+        .defer("embedding", "recall_key")
+    )
+    return [(m, why) for m in held if (why := slots.single_valued_change(job.statement, m.statement))]

@@ -3,7 +3,9 @@
 weekly_consolidate_user, inside one transaction holding the user's lock:
 1. a superseded chain keeps only its head active; a plan a later memory fulfils is superseded by it;
 2. plans whose time has passed ("plans to / will / next week / 打算 / 下周" said more than
-   DREAM_PLAN_WINDOW_DAYS ago) become dated events when they mattered (importance >= 0.6 or said in
+   DREAM_PLAN_WINDOW_DAYS ago, and due by their own words: "next month" said in September waits for October)
+   become what they now are: a plan to start a job is the job, and supersedes the job the user had
+   (engine.plans_due); others become dated events when they mattered (importance >= 0.6 or said in
    several sessions), otherwise they expire (archived, valid_to set);
 3. decay: the stored confidence IS the effective confidence. Each run multiplies it by
    0.5 ** (days since the later of last_seen and the previous decay / half-life), so running twice
@@ -44,7 +46,9 @@ from dreaming.engine.compare import same_subject
 from dreaming.models import Candidate, Category, DreamRun, Feedback, Memory, MemorySettings, MemorySource, Phase
 from dreaming.providers.embedding_space import embedding_space_problem
 from dreaming.engine.slots import particulars_differ, same_thing
-from dreaming.pipeline.plans import plan_sources_carry, plans_settle
+from dreaming.engine.spouses import same_spouse
+from dreaming.engine.plans_due import job_plan_taken, plan_due
+from dreaming.pipeline.plans import jobs_replaced_by, plan_sources_carry, plans_settle
 from dreaming.providers import get_dreamer, get_embedder
 from dreaming.protocol import CallContext, Dreamer, Embedder, UnusableAnswer
 from dreaming.pipeline.runs import run_users
@@ -141,30 +145,53 @@ def plans_fulfilled(*, user) -> int:
 
 
 def plans_correct(*, user, now: datetime) -> int:
+    """Plans whose time has passed (said more than the window ago, and due by their own words: "next month" said
+    in September is due in October) become what they now are: the job a job plan became (replacing the job the user
+    had), a dated event, or expired."""
     cutoff = now - timedelta(days=settings.DREAM_PLAN_WINDOW_DAYS)
-    corrected = []
+    corrected, taken = [], []
     for memory in _active(user).filter(last_seen__lt=cutoff).defer("embedding", "recall_key"):
         if not is_plan(memory.statement) or memory.score_breakdown.get("plan_corrected"):
             continue
-        said = timezone.localtime(memory.last_seen).date().isoformat()
-        if memory.importance >= 0.6 or memory.recurrence >= 2:
+        said = timezone.localtime(memory.last_seen).date()
+        due = plan_due(memory.statement, said=said)
+        if due and due[0] > timezone.localtime(now).date():
+            continue  # its time has not come: still a plan
+        job = job_plan_taken(memory.statement, when=due[1]) if due else None
+        if job:
+            memory.statement, memory.category = job, Category.FACT
+            memory.half_life_days = half_life_days(Category.FACT)
+            memory.score_breakdown = {**memory.score_breakdown, "plan_became": "the job"}
+            taken.append((memory, due[0]))
+        elif memory.importance >= 0.6 or memory.recurrence >= 2:
             # Keep it, but as what it now is: something planned at a date, not a plan for "next week".
             memory.statement = (
-                f"{memory.statement}（{said}时的计划）" if is_chinese(memory.statement)
-                else f"{memory.statement} (as said on {said})"
+                f"{memory.statement}（{said.isoformat()}时的计划）" if is_chinese(memory.statement)
+                else f"{memory.statement} (as said on {said.isoformat()})"
             )
             memory.category = Category.EVENT
             memory.half_life_days = half_life_days(Category.EVENT)
-            outcome = "became a dated event"
+            memory.score_breakdown = {**memory.score_breakdown, "plan_corrected": "became a dated event"}
         else:
             memory.status = Memory.Status.ARCHIVED
             memory.valid_to = memory.last_seen + timedelta(days=settings.DREAM_PLAN_WINDOW_DAYS)
-            outcome = "expired"
-        memory.score_breakdown = {**memory.score_breakdown, "plan_corrected": outcome}
+            memory.score_breakdown = {**memory.score_breakdown, "plan_corrected": "expired"}
         corrected.append(memory)
     rows_update(objects=corrected, fields=["statement", "category", "half_life_days", "status", "valid_to",
                                            "score_breakdown", "updated_at"])
+    for memory, due_day in taken:
+        _jobs_replace(job=memory, due_day=due_day)
     return len(corrected)
+
+
+def _jobs_replace(*, job: Memory, due_day) -> None:
+    """The jobs the user had before a planned one began end with it ("User works as an accountant at a bank" →
+    "User started working at Google as a designer in October 2026")."""
+    began = timezone.make_aware(datetime.combine(due_day, datetime.min.time()))
+    for old, why in jobs_replaced_by(job=job, before=began):
+        old.status, old.valid_to, old.superseded_by = Memory.Status.SUPERSEDED, began, job
+        old.score_breakdown = {**old.score_breakdown, "superseded_reason": f"{why} (a planned job began)"}
+        old.save(update_fields=["status", "valid_to", "superseded_by", "score_breakdown", "updated_at"])
 
 
 def _agreed_ids(*, user) -> set[int]:
@@ -240,6 +267,8 @@ def duplicates_merge(*, user, dreamer: Dreamer | None, embedder: Embedder | None
 def _duplicates(a: Memory, b: Memory, cosine: float) -> bool:
     """Close wording about one subject, or the same things said (in any language: engine.slots); never
     two items told apart by a name, number or thing ("a parrot named Kiwi" / "… named Mango")."""
+    if same_spouse(a.statement, b.statement):
+        return True  # "User is married to a doctor" / "User's wife is a doctor at the city hospital"
     if not same_subject(a.statement, b.statement) or particulars_differ(a.statement, b.statement):
         return False
     return cosine >= settings.DREAM_MERGE_SIMILARITY or same_thing(a.statement, b.statement)

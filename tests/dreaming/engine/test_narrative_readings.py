@@ -145,7 +145,7 @@ def test_chat_style_introductions_relatives_with_s_and_a_favourite_after_a_comma
                         "He might come visit me in kansas city where I just moved.", "My dad's a steel worker.",
                         "My sister's been living in Berlin for years.", "I love music, black sabbath is my favorite.",
                         "Fine, just came back from hiking in the great outdoors.", "I live in a condo by myself.")
-    for statement in ("User's name is Tracy", "User is a vegan", "User moved to kansas city", "User's dad is a steel worker",
+    for statement in ("User's name is Tracy", "User is a vegan", "User moved to kansas city around 8 May 2023", "User's dad is a steel worker",
                       "User's sister has been living in Berlin for years", "User loves music",
                       "User's favorite is black sabbath", "User goes hiking", "User lives in a condo alone"):
         assert statement in found

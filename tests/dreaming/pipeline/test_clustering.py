@@ -34,3 +34,16 @@ def test_scope_and_category_are_never_mixed():
     assert sorted(sorted(x.pk for x in cl.candidates) for cl in clusters) == [[1, 4], [2], [3]]
     merged = next(cl for cl in clusters if len(cl.candidates) == 2)
     assert merged.session_ids == {1, 2} and merged.first_said_at == T0 + timedelta(minutes=1)
+
+
+
+def test_the_spouse_said_twice_in_one_session_is_one_cluster():
+    married, wife, sister = candidate(1, angle(0), category="relation"), candidate(2, angle(90), category="relation"), \
+        candidate(3, angle(45), category="relation")
+    married.statement = "User is married to a doctor"
+    wife.statement = "User's wife is a doctor at the city hospital"  # far apart as vectors, one person in words
+    sister.statement = "User's sister is a doctor at the city hospital"
+    clusters = candidates_cluster(candidates=[married, wife, sister], threshold=0.99)
+    assert sorted(len(c.candidates) for c in clusters) == [1, 2]
+    assert {c.statement for c in max(clusters, key=lambda c: len(c.candidates)).candidates} == {
+        married.statement, wife.statement}

@@ -216,3 +216,14 @@ def test_weekly_all_covers_users_with_memories_and_skips_memory_off(user, other_
 
     off.refresh_from_db()
     assert run.users_processed == 1 and run.decayed == 1 and off.confidence == 0.8
+
+
+def test_the_spouse_said_in_two_ways_merges_into_the_fuller_memory(user):
+    married = memory_at(user, days_ago=5, statement="User is married to a doctor", category="relation")
+    wife = memory_at(user, days_ago=5, statement="User's wife is a doctor at the city hospital", category="relation")
+    sister = memory_at(user, days_ago=5, statement="User's sister is a doctor", category="relation")
+
+    assert weekly(user).merged == 1
+
+    survivors = Memory.objects.filter(user=user, status=Memory.Status.ACTIVE)
+    assert sister in survivors and len([m for m in survivors if m.pk in (married.pk, wife.pk)]) == 1
