@@ -28,7 +28,7 @@ _THIRD_PERSON_SPECIAL = {"have": "has", "do": "does", "go": "goes", "am": "is", 
 _CONTRACTIONS = [
     (re.compile(r"\b(?:I|i)(?:'|’)m\b|\bI am\b|\bi am\b|\bIm\b|\bim\b(?= [a-z])|\bI m\b|\b[Ii]am\b"), "User is"),
     (re.compile(r"\b(?:I|i)(?:'|’)ve\b|\bIve\b|\bI ve\b"), "User has"),
-    (re.compile(r"\b(?:I|i)(?:'|’)ll\b"), "User will"),
+    (re.compile(r"\b(?:I|i)(?:'|’)ll\b|\bI ll\b(?= [a-z])"), "User will"),  # "I ll take mine": the apostrophe left out
     (re.compile(r"\b(?:I|i)(?:'|’)d(?= (?:been|had|gone|done|seen|never|already|just|always|lived|worked))"),
      "User had"),
     (re.compile(r"\b(?:I|i)(?:'|’)d\b"), "User would"),
@@ -115,6 +115,7 @@ def to_third_person_en(text: str) -> str:
     tail = re.sub(r"\b(?:I|i)(?:'|’)(ve|ll|d)\b", r"they'\1", tail)
     tail = re.sub(r"\bI (?:am|m)\b", "they are", tail)
     tail = re.sub(r"\bI ve\b", "they have", tail)
+    tail = re.sub(r"\bI ll\b(?= [a-z])", "they will", tail)
     tail = re.sub(r"\bI was\b", "they were", tail)
     tail = re.sub(r"\b(?:I|i)\b", "they", tail)
     tail = re.sub(r"\bthey was\b", "they were", tail)

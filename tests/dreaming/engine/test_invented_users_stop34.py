@@ -140,3 +140,9 @@ def test_an_age_after_a_pet_or_child_is_theirs_not_the_users(message, statement)
 
 def test_an_adults_age_after_a_pet_stays_the_users():
     assert "用户今年三十岁了" in _statements("我养了一只猫，今年三十岁了")
+
+
+def test_i_ll_without_its_apostrophe_is_i_will():
+    from dreaming.engine.third_person import to_third_person_en
+    assert to_third_person_en("I ll take mine to softball practice and play fetch") == \
+        "User will take theirs to softball practice and play fetch"
