@@ -15,8 +15,10 @@ import re
 from dreaming.engine.chinese import ZH_HYPOTHETICAL_RE, zh_clause, zh_statement
 from dreaming.engine.language import sentences
 
-_MALE = "儿子|孙子|外孙|老公|丈夫|男朋友|男友|弟弟|哥哥|爸爸|父亲|老爸|爷爷|外公|姥爷|公公|岳父|叔叔|舅舅|伯伯|侄子"
-_FEMALE = "女儿|孙女|外孙女|老婆|妻子|媳妇|女朋友|女友|妹妹|姐姐|妈妈|母亲|老妈|奶奶|外婆|姥姥|婆婆|岳母|丈母娘|阿姨|姑姑|侄女|闺蜜"
+_MALE = ("儿子|孙子|外孙|老公|丈夫|男朋友|男友|弟弟|哥哥|爸爸|父亲|老爸|爷爷|外公|姥爷|公公|岳父|叔叔|舅舅|伯伯|侄子|女婿|"
+         "表哥|表弟|堂哥|堂弟")
+_FEMALE = ("女儿|孙女|外孙女|老婆|妻子|媳妇|女朋友|女友|妹妹|姐姐|妈妈|母亲|老妈|奶奶|外婆|姥姥|婆婆|岳母|丈母娘|阿姨|姑姑|侄女|"
+           "闺蜜|儿媳|表姐|表妹|堂姐|堂妹")
 _EITHER = "孩子|小孩|宝宝|爱人|老伴|对象|朋友|同事|室友|同学|老板|领导|老师|邻居"
 # Said only after 我 (我妈, 我哥): alone, 哥 is in 墨西哥 and 妹 in 姐妹.
 _SHORT = {"爸": "m", "哥": "m", "弟": "m", "妈": "f", "姐": "f", "妹": "f"}
@@ -38,8 +40,9 @@ _CLAUSE_RE = re.compile(r"[^，,；;。！!？?\n]+[，,；;。！!？?]*")
 # Not "，她叫小美": the name stays in the clause before (chinese.ZH_CLAUSE_SPLIT_RE).
 _PRONOUN_LEAD_RE = re.compile(r"^(?P<lead>(?:而且|但是?|不过|可是|所以|然后|现在|目前|其实|平时|今年|去年|最近)?)"
                               r"(?P<p>[他她])(?!们|(?:的名字|名字)?名?叫)")
-# A guess, someone's words or opinion, a wish for later: not a fact of the relative.
-_NOT_A_FACT_RE = re.compile(r"应该|可能|也许|大概|估计|或许|说不定|一定|肯定|会不会|觉得|认为|以为|说(?!话)|希望|担心|怕|同意|答应|反对")
+# A guess, someone's words or opinion, a wish for later: not a fact of the relative; nor "他会教我们…", whose 我们 is
+# nobody a memory could name.
+_NOT_A_FACT_RE = re.compile(r"我们|应该|可能|也许|大概|估计|或许|说不定|一定|肯定|会不会|觉得|认为|以为|说(?!话)|希望|担心|怕|同意|答应|反对")
 # "他很可爱", "她真好": a passing word of praise.
 _PRAISE_RE = re.compile(r"^(?:也|还|都|真的)?(?:很|太|真|好|特别|非常|挺|超|蛮|多)[\u4e00-\u9fff]{1,3}[的了啊呀哦呢]?$")
 # What comes after the relative stands for again ("让我搬过去跟她住"): the statement stops before it.
@@ -70,7 +73,8 @@ def _statement(clause: str, pronoun: re.Match, kin: str) -> str | None:
     rest = _TAIL_RE.sub("", clause[pronoun.end():])
     if _NOT_A_FACT_RE.search(rest) or _PRAISE_RE.match(rest):
         return None
-    said = zh_clause(pronoun.group("lead") + "我的" + kin + rest)
+    owner = "的" if _PERSON_RE.match(rest) else ""  # "她老公是医生": her husband
+    said = zh_clause(pronoun.group("lead") + "我的" + kin + owner + rest)
     if said is None:
         return None
     statement = zh_statement(said)
