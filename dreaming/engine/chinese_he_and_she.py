@@ -41,8 +41,8 @@ _CLAUSE_RE = re.compile(r"[^，,；;。！!？?\n]+[，,；;。！!？?]*")
 _PRONOUN_LEAD_RE = re.compile(r"^(?P<lead>(?:而且|但是?|不过|可是|所以|然后|现在|目前|其实|平时|今年|去年|最近)?)"
                               r"(?P<p>[他她])(?!们|(?:的名字|名字)?名?叫)")
 # A guess, someone's words or opinion, a wish for later: not a fact of the relative; nor "他会教我们…", whose 我们 is
-# nobody a memory could name.
-_NOT_A_FACT_RE = re.compile(r"我们|应该|可能|也许|大概|估计|或许|说不定|一定|肯定|会不会|觉得|认为|以为|说(?!话)|希望|担心|怕|同意|答应|反对")
+# nobody a memory could name, or "他在那边买了房", whose place is in the clause before.
+_NOT_A_FACT_RE = re.compile(r"我们|那边|那里|那儿|这边|这里|应该|可能|也许|大概|估计|或许|说不定|一定|肯定|会不会|觉得|认为|以为|说(?!话)|希望|担心|怕|同意|答应|反对")
 # "他很可爱", "她真好": a passing word of praise.
 _PRAISE_RE = re.compile(r"^(?:也|还|都|真的)?(?:很|太|真|好|特别|非常|挺|超|蛮|多)[\u4e00-\u9fff]{1,3}[的了啊呀哦呢]?$")
 # What comes after the relative stands for again ("让我搬过去跟她住"): the statement stops before it.

@@ -76,3 +76,7 @@ def test_a_name_after_she_stays_with_the_clause_that_names_the_sister():
 def test_a_yao_shi_inside_another_word_is_no_if(said):
     assert ZH_HYPOTHETICAL_RE.search(said) is None
     assert ZH_HYPOTHETICAL_RE.search("要是下雨我就不去")
+
+
+def test_a_place_pointed_back_to_stays_unread():
+    assert not any("那边" in s for s in _statements("我儿子在加拿大工作，他在那边买了房。"))
