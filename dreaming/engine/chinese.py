@@ -71,7 +71,7 @@ _ZH_PURPOSE_LEAD_RE = re.compile(r"以(?![前后来往为及上下内外])|从�
 # "我基本上已经着迷了": taken with something said before — the clause alone does not say what.
 _ZH_NO_OBJECT_RE = re.compile(r"^[^对把被为]*?(?:着迷|迷上|爱上|喜欢上|上瘾)了?$")
 
-ZH_HYPOTHETICAL_RE = re.compile(r"如果|假如|要是|假设|万一|但愿|以后有机会")
+ZH_HYPOTHETICAL_RE = re.compile(r"如果|假如|(?<![主只需重想])要是|假设|万一|但愿|以后有机会")
 
 _ZH_TASK_RE = re.compile(
     r"写一篇|写一首|写个|帮我写|翻译|作文|论文|文章|邮件|题目|作业|这段话|报错|代码|"

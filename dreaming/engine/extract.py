@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field, replace
 
-from dreaming.engine import answers, bare_answers, dates, multilingual, resolve
+from dreaming.engine import answers, bare_answers, chinese_he_and_she as he_she, dates, multilingual, resolve
 from dreaming.engine import chinese as zh
 from dreaming.engine.chinese_answers import answer_subject, zh_answer
 from dreaming.engine.comma_details import detail_after_en, detail_after_zh
@@ -52,7 +52,6 @@ from dreaming.engine.life_answers import answers_about_own_life
 from dreaming.engine.in_passing import greeting_place, pointed_favourite, relative_place
 from dreaming.protocol import ExtractedCandidate, Turn
 from dreaming.engine.sensitive import redact_sensitive, sensitive_category
-
 
 
 @dataclass(frozen=True)
@@ -282,6 +281,8 @@ def _chinese_sentence(reading: _TurnReading, s_start: int, s_end: int, *, first_
     reading.zh_subject = subject
     for quote, habit in zh_pastimes(text[s_start:s_end], stated=tuple(c.statement for c in reading.found)):
         reading.add(quote, habit, "fact", is_zh=True, initiated=volunteered, cap=PASTIME_IMPORTANCE)
+    for quote, said in he_she.zh_he_and_she(text, s_start, s_end, stated={c.statement for c in reading.found}):
+        reading.add(quote, said, zh.category_zh(said), is_zh=True, initiated=volunteered)  # "我老公是上海人，他口味偏甜"
     pet = zh_pet_name(text[s_start:s_end])  # "带我家柯基去江边散步，它叫豆豆"
     if pet and not any(pet[1] in c.statement for c in reading.found):
         reading.add(*pet, "fact", is_zh=True, initiated=volunteered)
