@@ -18,7 +18,7 @@ from dreaming.protocol import MemoryRef, Turn
 from dreaming.providers.local_embedder import LocalEmbedder
 from dreaming.pipeline.weekly import weekly_consolidate_user
 from tests.factories import MemoryFactory
-from tests.support.night import chat, dream
+from tests.support import night
 
 UTC = dt_timezone.utc
 DAY0 = datetime(2026, 3, 2, 19, tzinfo=UTC)
@@ -34,9 +34,7 @@ def memory_md(user) -> str:
 
 
 def said_on(user, day: int, *lines: str):
-    when = DAY0 + timedelta(days=day)
-    chat(user, when, *lines)
-    dream(user, when)
+    night.said_on(user, DAY0, day, *lines)
 
 
 # --- distinct facts stay distinct ------------------------------------------------------------------

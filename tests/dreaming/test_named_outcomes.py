@@ -1,19 +1,17 @@
 """An outcome said without its object ("I got the job!") is named by the one interview or application told before."""
-from datetime import datetime, timedelta, timezone as dt_timezone
+from datetime import datetime, timezone as dt_timezone
 
 import pytest
 
 from dreaming.engine.outcomes import outcome_named
 from dreaming.models import Memory
-from tests.support.night import chat, dream
+from tests.support import night
 
 DAY0 = datetime(2026, 3, 2, 19, tzinfo=dt_timezone.utc)
 
 
 def said_on(user, day: int, *lines: str):
-    when = DAY0 + timedelta(days=day)
-    chat(user, when, *lines)
-    dream(user, when)
+    night.said_on(user, DAY0, day, *lines)
 
 
 @pytest.mark.django_db

@@ -21,3 +21,10 @@ def dream(user, when):
     run = deep_sleep_user(user=user, now=when + timedelta(hours=17))
     assert run.status == "ok", run.error
     return run
+
+
+def said_on(user, day0, day: int, *lines: str):
+    """The user says `lines` in one session `day` days after `day0`, then that night is dreamt."""
+    when = day0 + timedelta(days=day)
+    chat(user, when, *lines)
+    dream(user, when)

@@ -1,19 +1,6 @@
 """Persona-chat turns whose fact is said in passing (in_passing.py) or as a wish with "I would": each shape with what
 must still not be read beside what must."""
-from dreaming.protocol import CallContext, Turn
-from dreaming.providers.local import LocalDreamer
-
-
-def _statements(*turns: str | tuple[str, str]) -> dict[str, str]:
-    """{statement: quote} for a conversation (plain strings are the user's, ("assistant", text) the other side's)."""
-    built = []
-    for seq, turn in enumerate(turns):
-        role, text = turn if isinstance(turn, tuple) else ("user", turn)
-        built.append(Turn(seq=seq, role=role, content=text))
-    found = LocalDreamer().extract(turns=built, ctx=CallContext())
-    for candidate in found:
-        assert candidate.quote in built[candidate.seq].content, candidate.quote
-    return {c.statement: c.quote for c in found}
+from tests.support.engine import conversation_statements as _statements
 
 
 # --- a wish said with "I would" as with "I'd" ------------------------------------------------------------------

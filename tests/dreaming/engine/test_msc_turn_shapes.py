@@ -1,20 +1,7 @@
 """Shapes of chat turns (as in Multi-Session Chat) the rule engine used to misread: a wish or a command for the other
 side read as the user's deed, gerunds that do not take "go", yes/no questions without their "?", and first-person
 clauses run on without punctuation. Each shape has what must still be read beside what must not."""
-from dreaming.providers.local import LocalDreamer
-from dreaming.protocol import CallContext, Turn
-
-
-def _statements(*turns: str | tuple[str, str]) -> dict[str, str]:
-    """{statement: quote} for a conversation (plain strings are the user's, ("assistant", text) the other side's)."""
-    built = []
-    for seq, turn in enumerate(turns):
-        role, text = turn if isinstance(turn, tuple) else ("user", turn)
-        built.append(Turn(seq=seq, role=role, content=text))
-    found = LocalDreamer().extract(turns=built, ctx=CallContext())
-    for candidate in found:
-        assert candidate.quote in built[candidate.seq].content, candidate.quote
-    return {c.statement: c.quote for c in found}
+from tests.support.engine import conversation_statements as _statements
 
 
 # --- a wish or a command for the other side --------------------------------------------------------------
