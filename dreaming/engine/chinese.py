@@ -141,7 +141,8 @@ _EVENT_ZH_RE = re.compile(r"计划|打算|准备(?:去|要)|下个?月|下周|�
 # What the user does again and again is no event at a time: "用户周末经常去爬山".
 _HABIT_ZH_RE = re.compile(r"经常|常常|总是|一般|通常|平时|平常|每(?:天|周|晚|个月|个?周末)|一直")
 
-LONG_LIVED_ZH_RE = re.compile(r"住在|来自|出生|长大|工作|上班|职业|毕业|大学|学校|专业|结婚|孩子|养了|老家|叫|岁|搬|" + ORIGIN_ZH)
+LONG_LIVED_ZH_RE = re.compile(r"住在|来自|出生|长大|工作|上班|职业|毕业|大学|学校|专业|结婚|孩子|养了|老家|叫|岁|搬|去世|"
+                              r"老伴|" + ORIGIN_ZH)
 
 SPECIFIC_ZH_RE = re.compile(r"\d|[一二两三四五六七八九十百千万]+(?:年|岁|个|只|次|天|本|家)|《|叫|[A-Za-z]{2,}")
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dreaming.engine.habits import ends_a_habit, habit_ended
 from dreaming.engine.jobs_left import leaves_a_job
-from dreaming.engine.partings import parted_from, parts_a_couple
+from dreaming.engine.partings import parted_in, parts_a_couple
 from dreaming.engine.passings import death_ends, tells_a_death
 
 
@@ -12,6 +12,9 @@ def ends_something(statement: str) -> bool:
     return ends_a_habit(statement) or leaves_a_job(statement) or parts_a_couple(statement) or tells_a_death(statement)
 
 
-def ended_by(new: str, old: str) -> str | None:
-    """Why `old` is over once `new` is said ("no longer: coffee", "no longer together: Chris"), or None."""
-    return habit_ended(new, old) or parted_from(new, old) or death_ends(new, old)
+def ended_in(new: str, olds: list[str]) -> list[tuple[int, str]]:
+    """(index, why) of each of `olds` that is over once `new` is said ("no longer: coffee", "no longer together:
+    Chris", "no longer: Max (died)")."""
+    if parts_a_couple(new):
+        return parted_in(new, olds)
+    return [(i, why) for i, old in enumerate(olds) if (why := habit_ended(new, old) or death_ends(new, old))]

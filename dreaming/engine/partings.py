@@ -48,3 +48,23 @@ def parted_from(new: str, old: str) -> str | None:
     if role and old_role and role.rstrip("e") != old_role.rstrip("e"):
         return None  # "broke up with their boyfriend" leaves the husband alone
     return f"no longer together: the {role or 'partner'}"
+
+
+def _role_of(old: str) -> str | None:
+    partner = _PARTNER_EN_RE.search(old) or _PARTNER_ZH_RE.search(old)
+    role = partner and (partner.group("role") or partner.groupdict().get("role2"))
+    return _ROLE_ZH.get(role, role) if role else None
+
+
+def parted_in(new: str, olds: list[str]) -> list[tuple[int, str]]:
+    """(index, why) of each of `olds` a parting ends: those parted_from names, and then what is said of that partner
+    by their role alone ("用户的男朋友是程序员" once 用户和小林分手了 ended "用户的男朋友叫小林")."""
+    ended = [(i, why) for i, old in enumerate(olds) if (why := parted_from(new, old))]
+    roles = {_role_of(olds[i]) for i, _ in ended} - {None}
+    named = {i for i, _ in ended}
+    for i, old in enumerate(olds):
+        partner = _PARTNER_EN_RE.search(old) or _PARTNER_ZH_RE.search(old)
+        if i not in named and partner and not (partner.group("name") or partner.group("to")) and _role_of(old) in roles \
+                and not re.search(r"\b(?:ex|former|used to|late)\b|前男友|前女友|前夫|前妻|以前", old):
+            ended.append((i, f"no longer together: the {_role_of(old)}"))
+    return ended

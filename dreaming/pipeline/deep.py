@@ -28,7 +28,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from chat.models import Message
-from dreaming.engine.endings import ended_by, ends_something
+from dreaming.engine.endings import ended_in, ends_something
 from dreaming.engine.jobs_left import job_left
 from dreaming.engine.quotes import quote_in_message
 from dreaming.memory.context import memory_md_render_all
@@ -402,7 +402,7 @@ def _habits_ended(night: _Night, memory: Memory, contradicted: Memory | None) ->
         return []
     before = [m for m in night.memories.active(memory.persona_id)
               if m.pk != memory.pk and m is not contradicted and m.first_seen <= memory.last_seen]
-    ended = [(m, why) for m in before if (why := ended_by(memory.statement, m.statement))]
+    ended = [(before[i], why) for i, why in ended_in(memory.statement, [m.statement for m in before])]
     jobs = [(m, why) for m in before if m.first_seen < memory.first_seen and (why := job_left(memory.statement, m.statement))]
     # a job left unnamed ends the job only when there is one: of two, which one is not said
     return [(m, f"{why} ('{memory.statement}')") for m, why in ended + (jobs if len(jobs) == 1 else [])]

@@ -92,12 +92,21 @@ def test_breaking_up_ends_the_boyfriend_it_names_and_leaves_the_rest(user):
 
 
 @pytest.mark.django_db
-def test_a_chinese_breakup_ends_the_boyfriend_it_names(user):
+def test_a_chinese_breakup_ends_the_boyfriend_it_names_and_what_was_said_of_him(user):
     said_on(user, 0, "我男朋友叫小林，他是程序员。")
     said_on(user, 30, "我和小林分手了，心情很差。")
 
     boyfriend = Memory.objects.get(user=user, statement="用户的男朋友叫小林")
     assert boyfriend.status == Memory.Status.SUPERSEDED and boyfriend.superseded_by.statement == "用户和小林分手了"
+    # "他是程序员" said of him (chinese_he_and_she.py) ends with him
+    assert not Memory.objects.filter(user=user, status=Memory.Status.ACTIVE, statement__contains="男朋友").exists()
+
+
+def test_what_was_said_of_a_partner_by_role_alone_ends_only_with_a_named_parting_of_that_role():
+    from dreaming.engine.endings import ended_in
+    olds = ["User's boyfriend is named Chris", "User's boyfriend is a chef", "User's husband is named Tom"]
+    assert [i for i, _ in ended_in("User broke up with Chris", olds)] == [0, 1]
+    assert ended_in("User broke up with Chris", ["User's boyfriend is a chef"]) == []
 
 
 @pytest.mark.django_db

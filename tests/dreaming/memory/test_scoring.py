@@ -151,3 +151,10 @@ def test_a_chinese_origin_told_beside_an_answer_is_promoted_the_first_night():
 def test_them_after_a_preposition_is_the_user_and_a_bare_decision_is_vague(statement, vague):
     from dreaming.engine.vagueness import vague_reason
     assert bool(vague_reason(statement)) is vague
+
+
+def test_a_spouse_who_died_last_year_is_a_milestone_kept_the_first_night():
+    # "我老伴去年走了": dated last year, it is no news of the day but part of the user's story
+    said = item(statement="用户老伴2025年走了", category="event", importance=0.55, last_said_at=NOW - timedelta(days=3))
+    score, breakdown = score_compute(item=said, now=NOW)
+    assert breakdown["parts"]["stability"] == 1.0 and score_decision(score) == "promote"
