@@ -1,0 +1,43 @@
+"""What invented users said in helper h17's end-to-end runs (three sessions over three months), read as they meant it."""
+import pytest
+
+from dreaming.engine.quotes import quote_in_text
+from dreaming.protocol import CallContext, Turn
+from dreaming.providers.local import LocalDreamer
+
+
+def _found(message: str) -> dict[str, str]:
+    found = LocalDreamer().extract(turns=[Turn(seq=0, role="user", content=message)], ctx=CallContext())
+    assert all(quote_in_text(quote=c.quote, text=message) for c in found)
+    return {c.statement: c.category for c in found}
+
+
+@pytest.mark.parametrize("message", ["I'm retired", "I sew a bit. I'm retired so I have lots of time", "I am retired now"])
+def test_being_retired_is_a_lasting_fact_not_an_event(message):
+    found = _found(message)
+    retired = [s for s in found if s.startswith("User is retired")]
+    assert retired and found[retired[0]] == "fact"
+
+
+def test_retiring_at_a_time_stays_an_event():
+    assert _found("I retired last year") == {"User retired last year": "event"}
+
+
+@pytest.mark.parametrize("message, statement", [
+    ("Tom and I are moving to Manchester in november, he got a job there", "User is moving to Manchester in november"),
+    ("we are moving to Leeds next month, she got a job there", "User is moving to Leeds next month"),
+    ("I'm learning Spanish, she says it's easy", "User is learning Spanish"),
+])
+def test_anothers_news_after_a_comma_is_not_the_users(message, statement):
+    found = _found(message)
+    assert statement in found
+    assert not any(" got a job" in s or " says " in s for s in found)
+
+
+@pytest.mark.parametrize("message, statement", [
+    ("my grandkids, I have three of them", "User has three grandkids"),
+    ("I adore my grandkids, I have 5 of them", "User has 5 grandkids"),
+])
+def test_how_many_of_a_group_the_user_has_names_the_group(message, statement):
+    found = _found(message)
+    assert statement in found and not any("of their" in s for s in found)
