@@ -41,3 +41,17 @@ def test_anothers_news_after_a_comma_is_not_the_users(message, statement):
 def test_how_many_of_a_group_the_user_has_names_the_group(message, statement):
     found = _found(message)
     assert statement in found and not any("of their" in s for s in found)
+
+
+@pytest.mark.parametrize("message, statement", [
+    ("she loves climbing, we go bouldering together now most weekends", "User goes bouldering now most weekends"),
+    ("he likes the outdoors, we go hiking every sunday", "User goes hiking every sunday"),
+])
+def test_a_we_clause_after_someone_elses_is_read_on_its_own(message, statement):
+    found = _found(message)
+    assert statement in found and not any("loves climbing" in s or "likes the outdoors" in s for s in found)
+
+
+def test_a_we_clause_after_a_named_companion_stays_with_them():
+    assert "User's wife loves hiking, User and their wife go every sunday" in _found(
+        "my wife loves hiking, we go every sunday")
