@@ -151,3 +151,13 @@ def test_a_chinese_origin_told_beside_an_answer_is_promoted_the_first_night():
 def test_them_after_a_preposition_is_the_user_and_a_bare_decision_is_vague(statement, vague):
     from dreaming.engine.vagueness import vague_reason
     assert bool(vague_reason(statement)) is vague
+
+
+# --- a state of life or a change for good is lasting (helper h17's invented users) -------------------
+@pytest.mark.parametrize("statement", ["User is retired", "User has given up knitting", "User is no longer vegetarian",
+                                       "User is training for a half marathon in march", "User is widowed"])
+def test_a_state_of_life_or_a_change_for_good_is_lasting(statement):
+    told_once = item(statement=statement, category="fact", importance=0.55, last_said_at=NOW - timedelta(days=1))
+    score, breakdown = score_compute(item=told_once, now=NOW)
+    assert breakdown["parts"]["stability"] == 1.0
+    assert score_decision(score) == "promote"
