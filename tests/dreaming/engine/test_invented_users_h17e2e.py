@@ -1,6 +1,7 @@
 """What invented users said in helper h17's end-to-end runs (three sessions over three months), read as they meant it."""
 import pytest
 
+from dreaming.engine.endings import ended_by
 from dreaming.engine.quotes import quote_in_text
 from dreaming.protocol import CallContext, Turn
 from dreaming.providers.local import LocalDreamer
@@ -55,3 +56,22 @@ def test_a_we_clause_after_someone_elses_is_read_on_its_own(message, statement):
 def test_a_we_clause_after_a_named_companion_stays_with_them():
     assert "User's wife loves hiking, User and their wife go every sunday" in _found(
         "my wife loves hiking, we go every sunday")
+
+
+@pytest.mark.parametrize("new, old, why", [
+    ("User has given up knitting", "User wants to learn to knit", "no longer: knitting"),
+    ("User gave up knitting", "User knits scarves for their grandkids", "no longer: knitting"),
+    ("User quit running last month", "User runs 3 times a week", "no longer: running"),
+    ("User stopped swimming", "User goes swimming every sunday", "no longer: swimming"),
+])
+def test_a_pastime_given_up_ends_what_was_said_of_it(new, old, why):
+    assert ended_by(new, old) == why
+
+
+@pytest.mark.parametrize("new, old", [
+    ("User stopped smoking", "User's dad smokes"),
+    ("User has given up knitting", "User does not knit"),
+    ("User gave up knitting", "User loves hiking"),
+])
+def test_a_pastime_given_up_ends_nothing_else(new, old):
+    assert ended_by(new, old) is None
