@@ -18,6 +18,9 @@ EN_TAIL_RE = re.compile(
     r"|\s+and\s+(?=(?:hoping|hope|wondering|wishing)\b)"
     r"|\s+(?:that|who)\s+(?=(?:likes|loves|enjoys|is|was|has|makes|takes|goes|works|lives)\b)"
     r"|,\s*(?=(?:\w+\s+){0,2}(?:is|are|was|were|it's|its)\b)"
+    # another's news told with the user's ("we're moving to Leeds, she got a job there"): it is not the user's
+    r"|,\s*(?=(?:he|she|they)\s+(?:just\s+|finally\s+|also\s+)?(?:got|gets|has|had|found|finds|wants|needs|started|works|"
+    r"loves|likes|said|says)\b)"
     # an aside on the user's words or a change said after them: "I'm a truck driver, not very glamorous I know", "I
     # migrated here, a lot has changed" (not "it stands for freedom": what a thing means to the user is kept)
     r"|,\s*(?=not\s+(?:very|that|so|too|what)\b|(?:a lot|lots|so much|much|everything|nothing)\s+(?:has|have|had)\b)"

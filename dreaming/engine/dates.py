@@ -243,7 +243,9 @@ PLAN_WORDS = re.compile(
     # not "started going to the gym" (a habit) nor "will always remember" (a memory, not a plan)
     r"\b(plan(s|ning|ned)? to|will(?! (?:always|never) (?:remember|forget|cherish|treasure|love))|"
     r"(?<!started )(?<!keeps )(?<!kept )(?<!been )(?<!stopped )going to|intends? to|next (week|month|year|weekend|monday|tuesday|"
-    r"wednesday|thursday|friday|saturday|sunday)|tomorrow|soon|this weekend|upcoming)\b"
+    r"wednesday|thursday|friday|saturday|sunday)|tomorrow|soon|this weekend|upcoming|"
+    # "User is moving to Manchester in november": a move told in the present is one to come (slots' "plan" kind)
+    r"(?:is|are) moving (?:to|into|in with|out|back|abroad|house))\b"
     # "在准备雅思" is studying for an exam now, not a plan; "准备去东京" / "正在准备搬家" are plans
     r"|打算|计划|(?<!在)准备|在准备(?:去|要|搬|出发|出国|结婚)|将要|下周|下个月|明天|明年|下星期|周末要|即将",
     re.IGNORECASE,

@@ -232,7 +232,7 @@ _EMOTION_EN_RE = re.compile(
 _EVENT_EN_RE = re.compile(
     r"\b(?:yesterday|today|tonight|last (?:week|month|year|night|weekend|summer|winter)|this (?:week|month|year|weekend|"
     r"morning)|recently|just (?:got|moved|started|finished|bought|came|went|had|graduated)|went|moved|got|started|finished|"
-    r"graduated|retired|bought|visited|traveled|travelled|adopted|met|won|lost|quit|joined|married|will|going to|gonna|"
+    r"graduated|(?<!\bis )(?<!\bam )(?<!'m )(?<!’m )retired|bought|visited|traveled|travelled|adopted|met|won|lost|quit|joined|married|will|going to|gonna|"
     r"flying to|driving to|heading to|next (?:week|weekend|month|year|summer|winter|spring|fall|autumn)|planning (?:a|our|my|the|their) trip)\b",
     re.IGNORECASE,
 )

@@ -89,6 +89,19 @@ _REQUEST_TAIL_RE = re.compile(r"\s*,\s*(?=(?:(?:and|but|so)\s+)?(?:please|pls|ca
 _NAMING_TAIL_RE = re.compile(r"\s*[,;]\s*(?=(?:and\s+)?(?:[Ww]e|I) (?:named|called) (?:her|him|it) [A-Z])")
 
 
+# "she loves climbing, we go bouldering most weekends": a "we" after a clause a pronoun opens is a clause of its own
+# (not after "On Sunday," or "I love it,"; "my wife loves hiking, we go …" is read with the wife, resolve.tidy_en).
+_WE_AFTER_COMMA_RE = re.compile(r"\s*,\s*(?=(?:(?:and|so|now)\s+)?[Ww]e\b)")
+_ANOTHER_OPENS_RE = re.compile(r"^(?:(?:oh|well|yeah|yes|lol|btw|and|but|so)\s+)*(?:he|she|they)\s+"
+                               r"(?:[a-z]+\s+)?(?:loves?|likes?|enjoys?|is|was|has|got|gets|wanted|wants|started|found)\b",
+                               re.IGNORECASE)
+
+
+def _we_after_another(text: str, m: re.Match, start: int) -> bool:
+    piece = re.split(r"[.!?,;:]", text[start : m.start()])[-1].strip()
+    return bool(_ANOTHER_OPENS_RE.match(piece))
+
+
 class _ClauseSplitter:
     """EN_CLAUSE_SPLIT_RE's separators, where a first-person clause runs on without one (_RUN_ON_I_RE), where a
     request follows a comma (_REQUEST_TAIL_RE) and where a pet or child is named after one (_NAMING_TAIL_RE)."""
@@ -98,6 +111,7 @@ class _ClauseSplitter:
         found += list(_REQUEST_TAIL_RE.finditer(text, start, end))
         found += list(_NAMING_TAIL_RE.finditer(text, start, end))
         found += [m for m in _RUN_ON_I_RE.finditer(text, start, end) if _runs_on(text, m)]
+        found += [m for m in _WE_AFTER_COMMA_RE.finditer(text, start, end) if _we_after_another(text, m, start)]
         return sorted(found, key=lambda m: m.start())
 
 

@@ -40,3 +40,23 @@ def habit_ended(new: str, old: str) -> str | None:
         # "User quit smoking last year" after "User smokes a pack a day": the habit is the verb itself
         return f"no longer: {quit.group('ing')}" if quit.group("ing")[:3].lower() == habit.group("verb")[:3].lower() else None
     return f"no longer: {' '.join(thing)}" if thing and set(thing) <= set(content_tokens(habit.group("x"))) else None
+
+
+# "User has given up knitting": a pastime quit, said by its gerund alone (a time after it may follow)
+_QUIT_PASTIME_RE = re.compile(r"^User (?:has )?(?:quit|stopped|gave up|given up|has given up) (?P<g>[a-z]{3,}ing)"
+                              r"(?:\s+(?:completely|for good|now|last \w+|in \w+|\w+ ago))?$", re.I)
+
+
+def pastime_ended(new: str, old: str) -> str | None:
+    """"no longer: knitting" when `new` says the user gave up the pastime `old` says they do, learn or mean to take up
+    ("User wants to learn to knit", "User knits scarves", "User goes running"), else None. Not what another does
+    ("User's dad knits") and not what `old` already denies."""
+    quit = _QUIT_PASTIME_RE.match(new)
+    if not quit or not old.startswith("User ") or re.search(r"\b(?:not|never|no longer|doesn't)\b", old):
+        return None
+    gerund = quit.group("g").lower()
+    stem = gerund[:-3]
+    stem = stem[:-1] if len(stem) > 3 and stem[-1] == stem[-2] else stem  # "knitting" → knit, "running" → run
+    if re.search(rf"\b(?:{re.escape(gerund)}|{re.escape(stem)}(?:s|es)?)\b", old, re.I):
+        return f"no longer: {gerund}"
+    return None

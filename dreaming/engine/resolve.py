@@ -136,6 +136,11 @@ _THEM_OBJECT_EN_RE = re.compile(r"^(?P<head>User (?:[a-z']+ ){0,3}?[a-z']+) them
 _THEY_VERB_THEM_RE = re.compile(r"^(?P<head>User\b[^,;]*\bthey (?:[a-z']+ )?[a-z']+) them$")
 
 
+# "my grandkids, I have three of them" → "User has three grandkids", not "three of their grandkids"
+_COUNT_OF_THEIR_RE = re.compile(r"^(?P<head>User (?:has|had)) (?P<n>two|three|four|five|six|seven|eight|nine|ten|\d{1,2}) "
+                                r"of their (?P<kin>\w+)$")
+
+
 def resolve_them(statement: str, *, group: str | None) -> str:
     """"User likes holding them" → "User likes holding their turtles" when one group of the user's (kids, pets,
     …) was named lately (groups_mentioned / the_group); otherwise unchanged."""
@@ -239,6 +244,7 @@ def tidy_en(statement: str) -> str:
             cut = re.search(r",\s*(?:and |so )?(?:we|our)\b", statement, re.I)
             if cut:
                 statement = statement[: cut.start()]
+    statement = _COUNT_OF_THEIR_RE.sub(r"\g<head> \g<n> \g<kin>", statement)
     statement = re.sub(r"^User also ", "User ", statement)  # "also" leans on a previous clause the memory lacks
     statement = trim_tail_en(statement)
     return _ARTICLE_CAPITAL_RE.sub(lambda m: m.group(1).lower(), statement)

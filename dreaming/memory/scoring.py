@@ -69,6 +69,9 @@ _HABIT_RE = re.compile(
 _STABLE_RE = re.compile(
     r"\b(?:lives?|lived|living|moved|relocated|from|born|grew up|works?|worked|working as|job|career|profession|"
     r"stud(?:y|ies|ying)|graduated|degree|major|married|divorced|engaged|single|dating|name is|named|called|"
+    # a state of life and a change the user says is for good ("is retired", "has given up knitting", "is training
+    # for a half marathon in march"): they hold for months, like a job
+    r"retired|widowed|self-employed|training for|gave up|given up|no longer|anymore|any more|"
     r"years old|has (?:a|an|two|three|four|five|\d+)\b|owns?|loves?|likes?|enjoys?|adores?|hates?|dislikes?|"
     r"prefers?|favou?rite|fan of|drawn to|is (?:a|an) [\w -]*(?:er|or|ist|ian|ant|ent|nurse|chef|student|teacher|mom|"
     r"dad|parent|aunt|uncle|vegetarian|vegan|fan|lover)\b|vegetarian|vegan|allergic|speaks|learning|"

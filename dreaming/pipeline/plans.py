@@ -16,7 +16,7 @@ from dreaming.memory.scoring import is_plan
 
 
 # A superset of scoring.PLAN_WORDS Postgres can test, so a night does not read every memory per promotion.
-_PLAN_HINT = Q(statement__iregex=r"plan|will|going to|intend|next|tomorrow|soon|weekend|upcoming") | Q(
+_PLAN_HINT = Q(statement__iregex=r"plan|will|going to|intend|next|tomorrow|soon|weekend|upcoming|moving") | Q(
     statement__regex=r"打算|计划|准备|将要|下周|下个月|明天|明年|下星期|周末要|即将"
 )
 

@@ -268,3 +268,17 @@ def test_a_plan_whose_time_passed_leaves_memory_md_and_stays_for_recall(user):
     assert visit.status == Memory.Status.ACTIVE and visit.category == "event" and "(as said on" in visit.statement
     document = memory_md(user)
     assert "Kiwi" in document and "Shanghai" not in document
+
+
+@pytest.mark.django_db
+def test_a_move_told_in_the_present_is_a_plan_the_move_settles(user):
+    # "moving to Manchester in november" has no plan word ("next", "going to"): the present tense says it is to come
+    said_on(user, 0, "Tom and I are moving to Manchester in november, he got a job there.")
+    plan = Memory.objects.get(user=user, statement__contains="moving to Manchester")
+    assert plan.status == Memory.Status.ACTIVE
+
+    said_on(user, 40, "We moved to Manchester finally, the flat is so much bigger.")
+
+    plan.refresh_from_db()
+    assert plan.status == Memory.Status.SUPERSEDED and "fulfilled" in plan.score_breakdown["superseded_reason"]
+    assert "moving to Manchester" not in memory_md(user)

@@ -158,3 +158,13 @@ def test_a_spouse_who_died_last_year_is_a_milestone_kept_the_first_night():
     said = item(statement="用户老伴2025年走了", category="event", importance=0.55, last_said_at=NOW - timedelta(days=3))
     score, breakdown = score_compute(item=said, now=NOW)
     assert breakdown["parts"]["stability"] == 1.0 and score_decision(score) == "promote"
+
+
+# --- a state of life or a change for good is lasting (helper h17's invented users) -------------------
+@pytest.mark.parametrize("statement", ["User is retired", "User has given up knitting", "User is no longer vegetarian",
+                                       "User is training for a half marathon in march", "User is widowed"])
+def test_a_state_of_life_or_a_change_for_good_is_lasting(statement):
+    told_once = item(statement=statement, category="fact", importance=0.55, last_said_at=NOW - timedelta(days=1))
+    score, breakdown = score_compute(item=told_once, now=NOW)
+    assert breakdown["parts"]["stability"] == 1.0
+    assert score_decision(score) == "promote"
