@@ -359,6 +359,16 @@ def _another_subject_before(sentence: str, clause: str) -> bool:
     return bool(_OTHER_SUBJECT_PIECE_RE.match(en.LEAD_FILLER_RE.sub("", piece.strip())))
 
 
+def _implicit_subject_reading(clause: str, *, sentence: str) -> tuple[str, str, bool] | None:
+    """"… and go hiking on weekends" after the sentence's "I": the clause's "I" is the one before."""
+    if _WISHED_BEFORE_RE.search(sentence[: max(0, sentence.find(clause))]) and _BASE_VERB_RE.match(clause):
+        return None  # "I want to finish school and go to college": the going is wished, not done
+    if _another_subject_before(sentence, clause):
+        return None
+    implicit = en.en_clause("I " + clause, sentence=sentence)
+    return (implicit[2:], en.en_statement(implicit), False) if implicit else None
+
+
 def english_reading(
     clause: str, *, sentence: str, at_sentence_start: bool, first_sentence: bool, starts_first_person: bool,
     question: tuple[str, str] | None, previous_assistant: str | None, they: str | None = None,
@@ -385,12 +395,7 @@ def english_reading(
     if at_sentence_start and en.PRO_DROP_RE.match(bare):
         return dropped_subject_reading(bare, sentence=sentence)
     if not at_sentence_start and starts_first_person and en.IMPLICIT_SUBJECT_RE.match(clause):
-        if _WISHED_BEFORE_RE.search(sentence[: max(0, sentence.find(clause))]) and _BASE_VERB_RE.match(clause):
-            return None  # "I want to finish school and go to college": the going is wished, not done
-        if _another_subject_before(sentence, clause):
-            return None
-        implicit = en.en_clause("I " + clause, sentence=sentence)
-        return (implicit[2:], en.en_statement(implicit), False) if implicit else None
+        return _implicit_subject_reading(clause, sentence=sentence)
     bare = bare.rstrip(" .!…")
     resolved = answers.resolve_answer(bare, question)
     if resolved:

@@ -29,9 +29,7 @@ from dreaming.engine.chinese_pet_names import zh_pet_name
 from dreaming.engine.quotes import questions_asked, quote_too_short
 from dreaming.engine.application_letters import candidacy, self_marketing
 from dreaming.engine.carried_objects import carried_object
-from dreaming.engine.hopes import doubted_before, to_come
 from dreaming.engine.categories import category_by_definition
-from dreaming.engine.likely_reading import likely_statement
 from dreaming.engine.joined_predicates import joined_predicates
 from dreaming.engine.second_predicates import second_predicates
 from dreaming.engine.selection import MAX_CANDIDATES, most_important
@@ -44,6 +42,7 @@ from dreaming.engine.family_ages import age_said_zh, birthday_en
 from dreaming.engine.family_lists import family_list_en, family_list_zh
 from dreaming.engine.passings import passing_en, passing_zh
 from dreaming.engine.then_and_now import then_and_now_en, then_and_now_zh
+from dreaming.engine.whole_sentences import likely_disclosure, whole_sentence
 from dreaming.engine.wording import tidy_en
 from dreaming.engine.appositive_predicates import appositive_predicate
 from dreaming.engine.language import CJK_RE, content_tokens, in_own_words, sentences
@@ -180,11 +179,7 @@ def _turn_clauses(
         # Only the opening sentence can be the short answer; what follows it the user adds on their own.
         volunteered = reading.user_initiated or not first_sentence
         if foreign and not CJK_RE.search(sentence) and not multilingual.plainly_english(sentence):
-            said = multilingual.sentence_reading(sentence, turn=text, turn_language=foreign)
-            if said:
-                # who the user is (work, home, family, business) weighs as in English; the rest stays below "personal"
-                reading.add(*said, "fact", is_zh=False, initiated=volunteered,
-                            cap=1.0 if multilingual.is_self_statement(said[0]) else multilingual.IMPORTANCE)
+            _foreign_sentence(reading, sentence, language=foreign, volunteered=volunteered)
             continue  # the English readings would take "I benefici…" for an "I"
         if CJK_RE.search(sentence):
             _chinese_sentence(reading, s_start, s_end, first_sentence=first_sentence, volunteered=volunteered)
@@ -205,12 +200,19 @@ def _turn_clauses(
         if greeted:
             reading.add(*greeted, en.category_en(greeted[1]), is_zh=False, initiated=volunteered)
         _possessions(reading, sentence, volunteered=volunteered)
-        _whole_sentence(reading, sentence, before=before, volunteered=volunteered)
+        whole_sentence(reading, sentence, before=before, volunteered=volunteered)
         _read_whole(reading, sentence, is_zh=False, volunteered=volunteered)
     _bare_answer(reading, bare)
     if not reading.found and not chinese and not foreign:
-        _likely_disclosure(reading, spans)
+        likely_disclosure(reading, spans)
     return reading.found
+
+
+def _foreign_sentence(reading: _TurnReading, sentence: str, *, language: str, volunteered: bool) -> None:
+    said = multilingual.sentence_reading(sentence, turn=reading.text, turn_language=language)
+    if said:  # who the user is (work, home, family, business) weighs as in English; the rest stays below "personal"
+        reading.add(*said, "fact", is_zh=False, initiated=volunteered,
+                    cap=1.0 if multilingual.is_self_statement(said[0]) else multilingual.IMPORTANCE)
 
 
 def _read_whole(reading: _TurnReading, sentence: str, *, is_zh: bool, volunteered: bool) -> None:
@@ -366,38 +368,6 @@ def _sentence_readings(reading: _TurnReading, sentence: str, *, head: str, volun
 
 # A sentence kept whole stays under the importance at which triage counts a turn as personal
 # (triage.session_signals): it widens what is remembered of a session, never whether it is dreamed.
-_WHOLE_SENTENCE_IMPORTANCE_CAP = 0.45
-
-
-def _likely_disclosure(reading: _TurnReading, spans: list[tuple[int, int]]) -> None:
-    """A short turn no reading took anything from, kept as likely_reading.py reads it, as a sentence kept whole is."""
-    said = likely_statement(reading.text, reading.previous_assistant or "", spans)
-    if said:
-        reading.add(*said, en.category_en(said[1]), is_zh=False, initiated=reading.user_initiated,
-                    bonus=-0.1, cap=_WHOLE_SENTENCE_IMPORTANCE_CAP)
-
-
-# "When I'm old enough to shop for myself, I'll …": what the user will be, said as the time of a plan; whole, it
-# would read "User is old enough to shop for themself".
-_FUTURE_CONDITION_RE = re.compile(r"^\W*(?:(?:oh|well|so|and|but),?\s+)?(?:when|once|if|as soon as|until)\s+(?:I|i)\b.*"
-                                  r"[,\s](?:I|i)(?:'ll|’ll| will| am going to|'m going to|’m going to)\b", re.IGNORECASE)
-
-
-def _whole_sentence(reading: _TurnReading, sentence: str, *, before: int, volunteered: bool) -> None:
-    """A first-person sentence no clause reading took anything from ("I am a vegitarian that likes eating
-    fruit", "Yes it sucks loosing I also enjoy lawn mowing") is kept whole, as its own statement."""
-    if len(reading.found) > before or _FUTURE_CONDITION_RE.match(sentence.strip()):
-        return
-    said = en.sentence_statement(sentence)
-    before = sentence[: max(0, sentence.find(said[0]))] if said else ""
-    if said and doubted_before(before):
-        return  # "Not sure I'm ready for a marathon": the user doubts it
-    said = said and (to_come(said[0], said_before=before, sentence=sentence) or said)  # "… better when I move out"
-    if said and not sensitive_category(said[0]):
-        reading.add(said[0], said[1], en.category_en(said[1]), is_zh=False, initiated=volunteered, bonus=-0.1,
-                    cap=_WHOLE_SENTENCE_IMPORTANCE_CAP)
-
-
 def _without_sensitive(turn: Turn) -> Turn:
     # Light sleep has already taken the sensitive clauses out; the engine does it again for any other caller.
     text = redact_sensitive(turn.content[:MAX_CHARS_READ], anyone=turn.role != "user").text

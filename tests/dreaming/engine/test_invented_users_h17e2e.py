@@ -1,10 +1,16 @@
 """What invented users said in helper h17's end-to-end runs (three sessions over three months), read as they meant it."""
 import pytest
 
-from dreaming.engine.endings import ended_by
+from dreaming.engine.endings import ended_in
 from dreaming.engine.quotes import quote_in_text
 from dreaming.protocol import CallContext, Turn
 from dreaming.providers.local import LocalDreamer
+
+
+def ended_by(new: str, old: str) -> str | None:
+    """Why `old` is over once `new` is said, or None (engine.endings, one old memory at a time)."""
+    found = ended_in(new, [old])
+    return found[0][1] if found else None
 
 
 def _found(message: str) -> dict[str, str]:
