@@ -25,6 +25,14 @@ _ROLE_ZH = {"男朋友": "boyfriend", "女朋友": "girlfriend", "对象": "part
             "老婆": "wife", "妻子": "wife", "未婚夫": "fiance", "未婚妻": "fiancee"}
 
 
+# A partner already past: "User's ex-boyfriend is named Chris", 前男友.
+_PAST_PARTNER_RE = re.compile(r"\b(?:ex|former|used to|late)\b|前男友|前女友|前夫|前妻|以前")
+
+
+def _partner(old: str) -> re.Match | None:
+    return None if _PAST_PARTNER_RE.search(old) else (_PARTNER_EN_RE.search(old) or _PARTNER_ZH_RE.search(old))
+
+
 def parts_a_couple(statement: str) -> bool:
     return bool(_PARTED_EN_RE.match(statement) or _PARTED_ZH_RE.match(statement))
 
@@ -33,7 +41,7 @@ def parted_from(new: str, old: str) -> str | None:
     """"no longer together: Chris" when `new` says the user parted from the partner `old` speaks of, else None."""
     en, zh = _PARTED_EN_RE.match(new), _PARTED_ZH_RE.match(new)
     partner = (_PARTNER_EN_RE if en else _PARTNER_ZH_RE).search(old) if en or zh else None
-    if not partner or re.search(r"\b(?:ex|former|used to|late)\b|前男友|前女友|前夫|前妻|以前", old):
+    if not partner or _PAST_PARTNER_RE.search(old):
         return None
     old_name = partner.group("name") or partner.group("to")
     old_role = partner.group("role") or partner.groupdict().get("role2")
@@ -51,7 +59,7 @@ def parted_from(new: str, old: str) -> str | None:
 
 
 def _role_of(old: str) -> str | None:
-    partner = _PARTNER_EN_RE.search(old) or _PARTNER_ZH_RE.search(old)
+    partner = _partner(old)
     role = partner and (partner.group("role") or partner.groupdict().get("role2"))
     return _ROLE_ZH.get(role, role) if role else None
 
@@ -63,8 +71,7 @@ def parted_in(new: str, olds: list[str]) -> list[tuple[int, str]]:
     roles = {_role_of(olds[i]) for i, _ in ended} - {None}
     named = {i for i, _ in ended}
     for i, old in enumerate(olds):
-        partner = _PARTNER_EN_RE.search(old) or _PARTNER_ZH_RE.search(old)
-        if i not in named and partner and not (partner.group("name") or partner.group("to")) and _role_of(old) in roles \
-                and not re.search(r"\b(?:ex|former|used to|late)\b|前男友|前女友|前夫|前妻|以前", old):
+        partner = _partner(old)
+        if i not in named and partner and not (partner.group("name") or partner.group("to")) and _role_of(old) in roles:
             ended.append((i, f"no longer together: the {_role_of(old)}"))
     return ended

@@ -67,9 +67,9 @@ def _named_in(name: str, old: str) -> re.Match | None:
 
 def death_ends(new: str, old: str) -> str | None:
     """"no longer: Max (died)" when `new` tells the death of the one `old` says the user has, else None."""
-    name = next((n for n in _who_died(new) if _named_in(n, old)), None)
+    name, named = next(((n, m) for n in _who_died(new) if (m := _named_in(n, old))), (None, None))
     said = _PASSED_EN_RE.match(new)
-    kind, named = set((said.group("kind") or "").split()) if said else set(), _named_in(name, old) if name else None
+    kind = set((said.group("kind") or "").split()) if said else set()
     if named and kind and not kind & set((named.group("kind") or named.groupdict().get("kind2") or "").split()):
         return None  # "User's cat Luna died" says nothing of a sister named Luna
     if not name or re.search(r"\b(?:passed away|died)\b|去世|死了", old):
